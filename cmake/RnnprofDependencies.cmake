@@ -1,0 +1,20 @@
+# Every dependency is a Debian package; scripts/install-deps.sh installs them.
+find_package(Threads REQUIRED)
+find_package(OpenMP REQUIRED COMPONENTS CXX)
+find_package(nlohmann_json 3.10 REQUIRED)
+find_package(dnnl CONFIG REQUIRED)
+find_package(OpenBLAS CONFIG REQUIRED)
+
+add_library(rnnprof_openblas INTERFACE)
+target_include_directories(rnnprof_openblas SYSTEM INTERFACE ${OpenBLAS_INCLUDE_DIRS})
+target_link_libraries(rnnprof_openblas INTERFACE ${OpenBLAS_LIBRARIES})
+
+if(RNNPROF_BUILD_GUI)
+    find_package(Qt6 6.4 REQUIRED COMPONENTS Core Gui Widgets Charts Svg Test)
+endif()
+if(RNNPROF_BUILD_TESTS)
+    find_package(GTest REQUIRED)
+endif()
+if(RNNPROF_BUILD_BENCHMARKS)
+    find_package(benchmark REQUIRED)
+endif()

@@ -1,0 +1,13 @@
+#pragma once
+// Atomic file replacement: the content goes to a temporary file beside the target, is flushed to
+// disk, then renamed over the target. A reader sees the old file or the new one, never a part.
+#include <string>
+#include <string_view>
+
+namespace rnnprof {
+
+// Throws Error(Io) naming the path and the system's reason (disk full, read-only, no such
+// folder); the target is then untouched and no temporary file is left behind.
+void writeFileAtomically(const std::string& path, std::string_view bytes);
+
+} // namespace rnnprof

@@ -1,0 +1,86 @@
+#pragma once
+// The backend interface. A Backend is stateless and describes one implementation (cpu-reference,
+// cpu-blas, cpu-onednn, gpu-generic, gpu-cudnn): whether it can run here, which configurations it
+// supports (with every reason why not), how much memory a problem needs, and prepare(), which
+// returns a Session owning all buffers for one (config, shape, mode). Sessions are reused across
+// repeated run() calls and must be created, used and destroyed on one thread (GPU contexts are
+// per thread).
+#include "engine/phase_hook.h"
+#include "engine/problem.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace rnnprof {
+
+// Bytes by category. For GPU backends the numbers are device memory (onDevice = true).
+struct MemoryFootprint {
+    std::uint64_t weights = 0;     // parameters in the backend's layout
+    std::uint64_t gradients = 0;   // parameter gradients (training)
+    std::uint64_t activations = 0; // kept for backward (training) or cuDNN reserve space
+    std::uint64_t workspace = 0;   // scratch: gate buffers, projections, library workspaces
+    std::uint64_t io = 0;          // inputs, outputs, states, targets
+    bool onDevice = false;
+    [[nodiscard]] std::uint64_t total() const { return weights + gradients + activations + workspace + io; }
+    bool operator==(const MemoryFootprint&) const = default;
+};
+
+struct Availability {
+    bool available = true;
+    std::string reason; // why not, in words a user can act on
+};
+
+class Session {
+public:
+    virtual ~Session() = default;
+    // One iteration. Inference: forward. Training: forward keeping what backward needs, MSE loss,
+    // backward through time, SGD update. Marks its phases and sub-steps on `hook`. Returns when the
+    // work is complete (GPU sessions synchronize).
+    virtual void run(PhaseHook& hook) = 0;
+    // The results of the last run(), copied to host memory in the canonical layouts.
+    [[nodiscard]] virtual RunOutputs outputs() const = 0;
+    [[nodiscard]] virtual MemoryFootprint memory() const = 0;
+    // Facts worth recording with the measurement, e.g. "GEMM: oneDNN sgemm, 2 threads".
+    [[nodiscard]] virtual std::vector<std::string> notes() const { return {}; }
+};
+
+class Backend {
+public:
+    virtual ~Backend() = default;
+    [[nodiscard]] virtual std::string_view id() const = 0;
+    [[nodiscard]] virtual std::string_view description() const = 0;
+    [[nodiscard]] virtual bool isGpu() const { return false; }
+    [[nodiscard]] virtual Availability availability() const = 0;
+    // Every reason this backend cannot run (config, mode); empty when it can.
+    [[nodiscard]] virtual std::vector<std::string> unsupportedReasons(const RnnConfig& config,
+                                                                      Mode mode) const = 0;
+    // Bytes prepare() will allocate, by category, without allocating anything.
+    [[nodiscard]] virtual MemoryFootprint estimateMemory(const Problem& problem) const = 0;
+    // Throws Error: InvalidConfig, Unsupported, OutOfMemory ("needs X, Y available"),
+    // DeviceUnavailable or BackendFailure.
+    [[nodiscard]] virtual std::unique_ptr<Session> prepare(const Problem& problem) const = 0;
+};
+
+// Backends by id, in display order.
+class BackendRegistry {
+public:
+    void add(std::unique_ptr<Backend> backend);
+    [[nodiscard]] const Backend* find(std::string_view id) const;
+    [[nodiscard]] std::vector<const Backend*> all() const;
+    [[nodiscard]] std::vector<std::string> ids() const;
+
+private:
+    std::vector<std::unique_ptr<Backend>> m_backends;
+};
+
+// All built-in backends: cpu-reference, cpu-blas, cpu-onednn, gpu-generic, gpu-cudnn.
+[[nodiscard]] const BackendRegistry& builtinBackends();
+
+// Checks validity, availability and support, and that `memory` fits in what is available now;
+// throws the corresponding Error otherwise. Backends call it at the start of prepare().
+void requirePreparable(const Backend& backend, const Problem& problem);
+
+} // namespace rnnprof

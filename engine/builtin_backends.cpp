@@ -1,0 +1,15 @@
+#include "engine/backend.h"
+#include "engine/reference/reference_backend.h"
+
+namespace rnnprof {
+
+const BackendRegistry& builtinBackends() {
+    static const BackendRegistry registry = [] {
+        BackendRegistry r;
+        r.add(std::make_unique<ReferenceBackend>());
+        return r;
+    }();
+    return registry;
+}
+
+} // namespace rnnprof

@@ -1,0 +1,154 @@
+#include "engine/config.h"
+
+#include "engine/error.h"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+namespace rnnprof {
+namespace {
+
+void checkRange(std::vector<FieldIssue>& out, const char* field, std::int64_t value, std::int64_t lo,
+                std::int64_t hi) {
+    if (value < lo || value > hi) {
+        std::ostringstream s;
+        s << field << " must be between " << lo << " and " << hi << " (got " << value << ")";
+        out.push_back({field, s.str()});
+    }
+}
+
+void checkProbability(std::vector<FieldIssue>& out, const char* field, double value) {
+    if (!std::isfinite(value) || value < 0.0 || value > Limits::maxDropout) {
+        std::ostringstream s;
+        s << field << " must be a probability between 0 and " << Limits::maxDropout << " (got " << value
+          << ")";
+        out.push_back({field, s.str()});
+    }
+}
+
+} // namespace
+
+std::vector<FieldIssue> validate(const RnnConfig& c) {
+    std::vector<FieldIssue> out;
+    checkRange(out, "input_size", c.inputSize, 1, Limits::maxInputSize);
+    checkRange(out, "hidden_size", c.hiddenSize, 1, Limits::maxHiddenSize);
+    checkRange(out, "layers", c.layers, 1, Limits::maxLayers);
+    checkProbability(out, "recurrent_dropout", c.recurrentDropout);
+    checkProbability(out, "dropout", c.dropout);
+    if (c.cell != CellType::Lstm && c.cell != CellType::Gru)
+        out.push_back({"cell", "cell must be lstm or gru"});
+    if (c.activation != Activation::Tanh && c.activation != Activation::Relu)
+        out.push_back({"activation", "activation must be tanh or relu"});
+    if (c.recurrentActivation != RecurrentActivation::Sigmoid &&
+        c.recurrentActivation != RecurrentActivation::HardSigmoid)
+        out.push_back({"recurrent_activation", "recurrent_activation must be sigmoid or hard_sigmoid"});
+    return out;
+}
+
+std::vector<FieldIssue> validate(const RnnConfig& c, const Shape& shape) {
+    std::vector<FieldIssue> out = validate(c);
+    checkRange(out, "batch", shape.batch, 1, Limits::maxBatch);
+    checkRange(out, "seq_len", shape.seqLen, 1, Limits::maxSeqLen);
+    if (out.empty()) {
+        const std::int64_t elements = largestBufferElements(c, shape);
+        if (elements > Limits::maxBufferElements) {
+            std::ostringstream s;
+            s << "batch x seq_len x width is too large: the largest buffer would hold " << elements
+              << " elements, at most " << Limits::maxBufferElements
+              << " are allowed (reduce batch, seq_len or hidden_size)";
+            out.push_back({"batch", s.str()});
+        }
+    }
+    return out;
+}
+
+std::string joinIssues(const std::vector<FieldIssue>& issues) {
+    std::string text;
+    for (const auto& issue : issues) {
+        if (!text.empty()) text += "; ";
+        text += issue.message;
+    }
+    return text;
+}
+
+void requireValid(const RnnConfig& config) {
+    if (auto issues = validate(config); !issues.empty())
+        throw Error(ErrorKind::InvalidConfig, joinIssues(issues));
+}
+
+void requireValid(const RnnConfig& config, const Shape& shape) {
+    if (auto issues = validate(config, shape); !issues.empty())
+        throw Error(ErrorKind::InvalidConfig, joinIssues(issues));
+}
+
+int gateCount(CellType cell) {
+    return cell == CellType::Lstm ? 4 : 3;
+}
+
+int directionCount(const RnnConfig& config) {
+    return config.bidirectional ? 2 : 1;
+}
+
+int layerInputSize(const RnnConfig& config, int layer) {
+    return layer == 0 ? config.inputSize : directionCount(config) * config.hiddenSize;
+}
+
+std::int64_t largestBufferElements(const RnnConfig& c, const Shape& shape) {
+    const std::int64_t steps = std::int64_t(shape.seqLen) * shape.batch;
+    const std::int64_t width = std::max<std::int64_t>(
+        {c.inputSize, std::int64_t(directionCount(c)) * gateCount(c.cell) * c.hiddenSize,
+         std::int64_t(directionCount(c)) * c.hiddenSize * 8});
+    const std::int64_t weights = std::int64_t(gateCount(c.cell)) * c.hiddenSize *
+                                 std::max(c.inputSize, directionCount(c) * c.hiddenSize);
+    return std::max(steps * width, weights);
+}
+
+std::string_view toString(CellType v) {
+    return v == CellType::Lstm ? "lstm" : "gru";
+}
+std::string_view toString(Activation v) {
+    return v == Activation::Tanh ? "tanh" : "relu";
+}
+std::string_view toString(RecurrentActivation v) {
+    return v == RecurrentActivation::Sigmoid ? "sigmoid" : "hard_sigmoid";
+}
+std::string_view toString(Mode v) {
+    return v == Mode::Inference ? "infer" : "train";
+}
+
+std::optional<CellType> parseCell(std::string_view s) {
+    if (s == "lstm") return CellType::Lstm;
+    if (s == "gru") return CellType::Gru;
+    return std::nullopt;
+}
+std::optional<Activation> parseActivation(std::string_view s) {
+    if (s == "tanh") return Activation::Tanh;
+    if (s == "relu") return Activation::Relu;
+    return std::nullopt;
+}
+std::optional<RecurrentActivation> parseRecurrentActivation(std::string_view s) {
+    if (s == "sigmoid") return RecurrentActivation::Sigmoid;
+    if (s == "hard_sigmoid") return RecurrentActivation::HardSigmoid;
+    return std::nullopt;
+}
+std::optional<Mode> parseMode(std::string_view s) {
+    if (s == "infer" || s == "inference") return Mode::Inference;
+    if (s == "train" || s == "training") return Mode::Training;
+    return std::nullopt;
+}
+
+std::string describe(const RnnConfig& c) {
+    std::ostringstream s;
+    s << (c.cell == CellType::Lstm ? "LSTM " : "GRU ") << c.inputSize << "->" << c.hiddenSize;
+    if (c.layers > 1) s << " x" << c.layers;
+    if (c.bidirectional) s << " bi";
+    s << ", " << toString(c.activation) << "/" << toString(c.recurrentActivation);
+    if (!c.bias) s << ", no bias";
+    if (c.cell == CellType::Gru && !c.resetAfter) s << ", reset before";
+    if (c.recurrentDropout > 0) s << ", rec. dropout " << c.recurrentDropout;
+    if (c.dropout > 0) s << ", dropout " << c.dropout;
+    return s.str();
+}
+
+} // namespace rnnprof

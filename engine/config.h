@@ -1,0 +1,88 @@
+#pragma once
+// The model a user configures (RnnConfig), the data shape of one run (Shape) and the run mode.
+// Plain values: they cross layers and threads by copy. validate() reports every problem at once;
+// the bounds in Limits keep every index of every buffer inside 32-bit signed range.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace rnnprof {
+
+enum class CellType { Lstm, Gru };
+enum class Activation { Tanh, Relu };
+enum class RecurrentActivation { Sigmoid, HardSigmoid };
+enum class Mode { Inference, Training };
+
+struct RnnConfig {
+    CellType cell = CellType::Lstm;
+    int inputSize = 128;
+    int hiddenSize = 256;
+    int layers = 1;
+    bool bidirectional = false;
+    bool bias = true;
+    Activation activation = Activation::Tanh;
+    RecurrentActivation recurrentActivation = RecurrentActivation::Sigmoid;
+    double recurrentDropout = 0.0; // per-sequence mask on h inside the recurrence (training only)
+    double dropout = 0.0;          // between layers (training only)
+    bool resetAfter = true;        // GRU: reset gate applied after the recurrent product (cuDNN)
+    std::uint64_t seed = 42;       // weights, inputs, targets and dropout masks
+
+    bool operator==(const RnnConfig&) const = default;
+};
+
+struct Shape {
+    int batch = 1;
+    int seqLen = 1;
+    bool operator==(const Shape&) const = default;
+};
+
+// Upper bounds of everything a user can enter. Documented in the README ("Limits").
+struct Limits {
+    static constexpr int maxInputSize = 16384;
+    static constexpr int maxHiddenSize = 8192;
+    static constexpr int maxLayers = 16;
+    static constexpr int maxBatch = 65536;
+    static constexpr int maxSeqLen = 65535; // cuDNN refuses longer sequences
+    static constexpr double maxDropout = 0.95;
+    // No single buffer may hold more elements than this (32-bit signed index arithmetic).
+    static constexpr std::int64_t maxBufferElements = 2147483647;
+};
+
+// One problem found by validation: the field's name as in files and flags, and a message that
+// names the field, the allowed range and the value given.
+struct FieldIssue {
+    std::string field;
+    std::string message;
+    bool operator==(const FieldIssue&) const = default;
+};
+
+[[nodiscard]] std::vector<FieldIssue> validate(const RnnConfig& config);
+// Checks batch and sequence length and that no buffer of (config, shape) exceeds the limits.
+[[nodiscard]] std::vector<FieldIssue> validate(const RnnConfig& config, const Shape& shape);
+// Throws Error(InvalidConfig) with every issue, one per line, when validate() finds any.
+void requireValid(const RnnConfig& config);
+void requireValid(const RnnConfig& config, const Shape& shape);
+[[nodiscard]] std::string joinIssues(const std::vector<FieldIssue>& issues);
+
+[[nodiscard]] int gateCount(CellType cell);
+[[nodiscard]] int directionCount(const RnnConfig& config);
+// Width of the input of `layer`: inputSize for layer 0, directions*hidden above.
+[[nodiscard]] int layerInputSize(const RnnConfig& config, int layer);
+// Elements in the largest buffer any backend allocates for (config, shape).
+[[nodiscard]] std::int64_t largestBufferElements(const RnnConfig& config, const Shape& shape);
+
+[[nodiscard]] std::string_view toString(CellType v);
+[[nodiscard]] std::string_view toString(Activation v);
+[[nodiscard]] std::string_view toString(RecurrentActivation v);
+[[nodiscard]] std::string_view toString(Mode v); // "infer" | "train"
+[[nodiscard]] std::optional<CellType> parseCell(std::string_view s);
+[[nodiscard]] std::optional<Activation> parseActivation(std::string_view s);
+[[nodiscard]] std::optional<RecurrentActivation> parseRecurrentActivation(std::string_view s);
+[[nodiscard]] std::optional<Mode> parseMode(std::string_view s); // accepts infer|inference|train|training
+
+// One line describing the model, e.g. "LSTM 128->256 x2 bi, tanh/sigmoid".
+[[nodiscard]] std::string describe(const RnnConfig& config);
+
+} // namespace rnnprof

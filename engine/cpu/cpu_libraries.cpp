@@ -1,0 +1,35 @@
+#include "engine/cpu/cpu_libraries.h"
+
+#include <cblas.h>
+#include <oneapi/dnnl/dnnl.h>
+#include <sched.h>
+
+#include <string>
+#include <thread>
+
+namespace rnnprof {
+
+std::string cpuLibraryVersions() {
+    std::string s = "OpenBLAS ";
+    const char* config = openblas_get_config();
+    s += config ? config : "?";
+    const char* core = openblas_get_corename();
+    if (core) s += std::string(" (") + core + " kernels)";
+    const dnnl_version_t* v = dnnl_version();
+    s += " · oneDNN " + std::to_string(v->major) + "." + std::to_string(v->minor) + "." +
+         std::to_string(v->patch);
+    return s;
+}
+
+int availableCpuCores() {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof set, &set) == 0) {
+        const int n = CPU_COUNT(&set);
+        if (n > 0) return n;
+    }
+    const unsigned hc = std::thread::hardware_concurrency();
+    return hc > 0 ? int(hc) : 1;
+}
+
+} // namespace rnnprof

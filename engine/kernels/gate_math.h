@@ -1,0 +1,218 @@
+#pragma once
+// Activations, their derivatives and the per-element LSTM/GRU cell updates, for host and device.
+// Derivatives are computed from the activation's output (y), which is what backward passes keep.
+// float uses branch-free polynomial exp/tanh (about 2 ulp) so that loops vectorise; double uses the
+// C library (the reference backend in double is the numerical oracle).
+#include "engine/kernels/host_device.h"
+
+#include <cstdint>
+#include <math.h>
+#if !defined(__CUDACC__)
+#include <bit>
+#endif
+
+namespace rnnprof::gates {
+
+enum class Act : int { Tanh, Relu, Sigmoid, HardSigmoid };
+
+RNNPROF_HD float bitsToFloat(std::int32_t bits) {
+#if defined(__CUDA_ARCH__)
+    return __int_as_float(bits);
+#elif defined(__CUDACC__)
+    float f;
+    __builtin_memcpy(&f, &bits, sizeof f);
+    return f;
+#else
+    return std::bit_cast<float>(bits);
+#endif
+}
+
+RNNPROF_HD float clampf(float x, float lo, float hi) {
+    return x < lo ? lo : (x > hi ? hi : x);
+}
+
+// Cephes-style expf: range reduction by ln2 and a degree-6 polynomial; exact to about 2 ulp on
+// [-87, 88]. Branch-free so compilers vectorise it.
+RNNPROF_HD float expApprox(float x) {
+    x = clampf(x, -87.0f, 88.0f);
+    const float n = floorf(x * 1.44269504088896341f + 0.5f);
+    float r = x - n * 0.693359375f;
+    r = r - n * -2.12194440e-4f;
+    float p = 1.9875691500e-4f;
+    p = p * r + 1.3981999507e-3f;
+    p = p * r + 8.3334519073e-3f;
+    p = p * r + 4.1665795894e-2f;
+    p = p * r + 1.6666665459e-1f;
+    p = p * r + 5.0000001201e-1f;
+    p = p * r * r + r + 1.0f;
+    return p * bitsToFloat((static_cast<std::int32_t>(n) + 127) << 23);
+}
+
+RNNPROF_HD float tanhApprox(float x) {
+    const float a = clampf(x < 0 ? -x : x, 0.0f, 40.0f);
+    const float e = expApprox(-2.0f * a);
+    const float big = (1.0f - e) / (1.0f + e);
+    // Near zero 1-e cancels; the odd Taylor polynomial is exact there to float precision.
+    const float a2 = a * a;
+    const float small = a * (1.0f + a2 * (-0.333333333f + a2 * (0.133333333f + a2 * -0.0539682540f)));
+    const float t = a < 0.0625f ? small : big;
+    return x < 0 ? -t : t;
+}
+
+RNNPROF_HD float sigmoidApprox(float x) {
+    return 1.0f / (1.0f + expApprox(-clampf(x, -80.0f, 80.0f)));
+}
+
+RNNPROF_HD float tanhOf(float x) {
+    return tanhApprox(x);
+}
+RNNPROF_HD double tanhOf(double x) {
+    return ::tanh(x);
+}
+RNNPROF_HD float sigmoidOf(float x) {
+    return sigmoidApprox(x);
+}
+RNNPROF_HD double sigmoidOf(double x) {
+    return 1.0 / (1.0 + ::exp(-x));
+}
+
+template <Act A, class T>
+RNNPROF_HD T activate(T x) {
+    if constexpr (A == Act::Tanh)
+        return tanhOf(x);
+    else if constexpr (A == Act::Relu)
+        return x > T(0) ? x : T(0);
+    else if constexpr (A == Act::Sigmoid)
+        return sigmoidOf(x);
+    else {
+        // Keras' hard sigmoid: clip(0.2 x + 0.5, 0, 1).
+        const T y = T(0.2) * x + T(0.5);
+        return y < T(0) ? T(0) : (y > T(1) ? T(1) : y);
+    }
+}
+
+// d activate(x) / dx, written in terms of y = activate(x).
+template <Act A, class T>
+RNNPROF_HD T derivativeFromOutput(T y) {
+    if constexpr (A == Act::Tanh)
+        return T(1) - y * y;
+    else if constexpr (A == Act::Relu)
+        return y > T(0) ? T(1) : T(0);
+    else if constexpr (A == Act::Sigmoid)
+        return y * (T(1) - y);
+    else
+        return (y > T(0) && y < T(1)) ? T(0.2) : T(0);
+}
+
+// The two activations of a cell: `act` (tanh|relu) for candidates and the cell output,
+// `rec` (sigmoid|hard_sigmoid) for the gates.
+template <Act ActV, Act RecV>
+struct CellActs {
+    static constexpr Act act = ActV;
+    static constexpr Act rec = RecV;
+};
+
+// ---- LSTM: gates i, f, g, o ----------------------------------------------------------------
+template <class T>
+struct LstmState {
+    T i, f, g, o; // gate outputs
+    T c;          // new cell state
+    T h;          // new hidden state
+};
+
+// Pre-activations already include both projections and both biases.
+template <class A, class T>
+RNNPROF_HD LstmState<T> lstmForward(T pi, T pf, T pg, T po, T cPrev) {
+    LstmState<T> s;
+    s.i = activate<A::rec>(pi);
+    s.f = activate<A::rec>(pf);
+    s.g = activate<A::act>(pg);
+    s.o = activate<A::rec>(po);
+    s.c = s.f * cPrev + s.i * s.g;
+    s.h = s.o * activate<A::act>(s.c);
+    return s;
+}
+
+template <class T>
+struct LstmGrads {
+    T di, df, dg, dO; // gradients of the pre-activations
+    T dcPrev;
+};
+
+// dh: total gradient reaching h_t; dcNext: gradient reaching c_t from step t+1.
+template <class A, class T>
+RNNPROF_HD LstmGrads<T> lstmBackward(T i, T f, T g, T o, T c, T cPrev, T dh, T dcNext) {
+    const T actC = activate<A::act>(c);
+    const T dc = dcNext + dh * o * derivativeFromOutput<A::act>(actC);
+    LstmGrads<T> r;
+    r.dO = dh * actC * derivativeFromOutput<A::rec>(o);
+    r.di = dc * g * derivativeFromOutput<A::rec>(i);
+    r.df = dc * cPrev * derivativeFromOutput<A::rec>(f);
+    r.dg = dc * i * derivativeFromOutput<A::act>(g);
+    r.dcPrev = dc * f;
+    return r;
+}
+
+// ---- GRU: gates r, z, n -------------------------------------------------------------------
+// reset_after (cuDNN): n = act(xn + r * hn), hn = W_hn h + b_hn.
+// reset_before (Keras reset_after=False): n = act(xn + W_hn (r * h) + b_hn); the caller computes
+// the recurrent product of (r * h) between gruGates() and gruCandidate().
+template <class T>
+struct GruGates {
+    T r, z;
+};
+
+template <class A, class T>
+RNNPROF_HD GruGates<T> gruGates(T pr, T pz) {
+    return {activate<A::rec>(pr), activate<A::rec>(pz)};
+}
+
+// Returns n; `preN` is the full pre-activation of the candidate.
+template <class A, class T>
+RNNPROF_HD T gruCandidate(T preN) {
+    return activate<A::act>(preN);
+}
+
+template <class T>
+RNNPROF_HD T gruOutput(T z, T n, T hPrev) {
+    return (T(1) - z) * n + z * hPrev;
+}
+
+template <class T>
+struct GruGrads {
+    T dr, dz;   // gradients of the r and z pre-activations
+    T dn;       // gradient of the candidate's pre-activation
+    T dhDirect; // gradient reaching h_{t-1} through z * h_{t-1}
+};
+
+// reset_after: hn is the recurrent candidate product (with b_hn). The gradient of that product is
+// dn * r; the gradient of the input candidate projection is dn.
+template <class A, class T>
+RNNPROF_HD GruGrads<T> gruBackwardResetAfter(T r, T z, T n, T hn, T hPrev, T dh) {
+    GruGrads<T> g;
+    g.dn = dh * (T(1) - z) * derivativeFromOutput<A::act>(n);
+    g.dz = dh * (hPrev - n) * derivativeFromOutput<A::rec>(z);
+    g.dr = g.dn * hn * derivativeFromOutput<A::rec>(r);
+    g.dhDirect = dh * z;
+    return g;
+}
+
+// reset_before, first half: everything but dr, which needs W_hn^T dn (a GEMM) first.
+template <class A, class T>
+RNNPROF_HD GruGrads<T> gruBackwardResetBefore(T z, T n, T hPrev, T dh) {
+    GruGrads<T> g;
+    g.dn = dh * (T(1) - z) * derivativeFromOutput<A::act>(n);
+    g.dz = dh * (hPrev - n) * derivativeFromOutput<A::rec>(z);
+    g.dr = T(0);
+    g.dhDirect = dh * z;
+    return g;
+}
+
+// reset_before, second half: drh = (W_hn^T dn) for this element; hRec is the h the recurrent
+// products saw (masked by recurrent dropout).
+template <class A, class T>
+RNNPROF_HD T gruResetBeforeDr(T r, T hRec, T drh) {
+    return drh * hRec * derivativeFromOutput<A::rec>(r);
+}
+
+} // namespace rnnprof::gates

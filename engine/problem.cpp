@@ -1,0 +1,84 @@
+#include "engine/problem.h"
+
+#include "engine/random.h"
+
+namespace rnnprof {
+namespace {
+
+template <class T>
+Tensor<T> uniformTensor(std::vector<std::int64_t> shape, std::uint64_t seed, double bound) {
+    Tensor<T> t(std::move(shape));
+    SplitMix64 rng(seed);
+    for (auto& v : t.data)
+        v = T(rng.uniform(-bound, bound));
+    return t;
+}
+
+template <class T>
+Tensor<T> maskTensor(std::vector<std::int64_t> shape, std::uint64_t seed, double p) {
+    Tensor<T> t(std::move(shape));
+    SplitMix64 rng(seed);
+    const T keep = T(1.0 / (1.0 - p));
+    for (auto& v : t.data)
+        v = rng.unit() < p ? T(0) : keep;
+    return t;
+}
+
+} // namespace
+
+template <class T>
+DropoutMasks<T> makeDropoutMasks(const RnnConfig& c, const Shape& shape) {
+    DropoutMasks<T> masks;
+    const int dirs = directionCount(c);
+    if (c.recurrentDropout > 0) {
+        for (int i = 0; i < c.layers * dirs; ++i)
+            masks.recurrent.push_back(
+                maskTensor<T>({shape.batch, c.hiddenSize}, c.seed * 1000003 + 101 + i, c.recurrentDropout));
+    }
+    if (c.dropout > 0) {
+        for (int l = 0; l + 1 < c.layers; ++l)
+            masks.between.push_back(
+                maskTensor<T>({shape.seqLen, shape.batch, std::int64_t(dirs) * c.hiddenSize},
+                              c.seed * 1000003 + 7001 + l, c.dropout));
+    }
+    return masks;
+}
+
+template <class T>
+ProblemData<T> makeProblemData(const RnnConfig& c, const Shape& shape, Mode mode) {
+    const std::int64_t states = std::int64_t(c.layers) * directionCount(c);
+    ProblemData<T> d;
+    d.x = uniformTensor<T>({shape.seqLen, shape.batch, c.inputSize}, c.seed ^ 0x78ULL, 1.0);
+    d.h0 = uniformTensor<T>({states, shape.batch, c.hiddenSize}, c.seed ^ 0x6830ULL, 0.5);
+    if (c.cell == CellType::Lstm)
+        d.c0 = uniformTensor<T>({states, shape.batch, c.hiddenSize}, c.seed ^ 0x6330ULL, 0.5);
+    if (mode == Mode::Training) {
+        d.target =
+            uniformTensor<T>({shape.seqLen, shape.batch, std::int64_t(directionCount(c)) * c.hiddenSize},
+                             c.seed ^ 0x746172ULL, 0.5);
+        d.masks = makeDropoutMasks<T>(c, shape);
+    }
+    return d;
+}
+
+template <class T>
+double mseLoss(const Tensor<T>& y, const Tensor<T>& target, Tensor<T>* dy) {
+    const std::size_t n = y.data.size();
+    if (dy) *dy = Tensor<T>(y.shape);
+    double sum = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        const double diff = double(y.data[i]) - double(target.data[i]);
+        sum += diff * diff;
+        if (dy) dy->data[i] = T(2.0 * diff / double(n));
+    }
+    return n ? sum / double(n) : 0.0;
+}
+
+template ProblemData<float> makeProblemData<float>(const RnnConfig&, const Shape&, Mode);
+template ProblemData<double> makeProblemData<double>(const RnnConfig&, const Shape&, Mode);
+template DropoutMasks<float> makeDropoutMasks<float>(const RnnConfig&, const Shape&);
+template DropoutMasks<double> makeDropoutMasks<double>(const RnnConfig&, const Shape&);
+template double mseLoss<float>(const Tensor<float>&, const Tensor<float>&, Tensor<float>*);
+template double mseLoss<double>(const Tensor<double>&, const Tensor<double>&, Tensor<double>*);
+
+} // namespace rnnprof

@@ -1,0 +1,79 @@
+#pragma once
+// What one backend run computes and with which data. Every backend builds its inputs, initial
+// states, training target, dropout masks and weights from makeProblemData()/initParams() with the
+// same seed, so all backends compute the same function and can be checked against each other.
+#include "engine/config.h"
+#include "engine/params.h"
+#include "engine/tensor.h"
+
+#include <cstdint>
+
+namespace rnnprof {
+
+enum class GemmProvider { OneDnn, OpenBlas };
+
+struct BackendOptions {
+    int threads = 0;                          // CPU threads; 0 = all cores
+    double learningRate = 0.01;               // plain SGD in training mode
+    bool allowTf32 = false;                   // GPU: allow TF32 tensor cores (default: strict FP32)
+    GemmProvider gemm = GemmProvider::OneDnn; // cpu-blas: which SGEMM implementation
+    bool operator==(const BackendOptions&) const = default;
+};
+
+struct Problem {
+    RnnConfig config;
+    Shape shape;
+    Mode mode = Mode::Inference;
+    BackendOptions options;
+};
+
+// Dropout masks hold 0 or 1/(1-p). They exist only in training mode with p > 0.
+template <class T>
+struct DropoutMasks {
+    // One [B, H] mask per (layer, direction), index layer*D + dir, applied to h_{t-1} in the
+    // recurrent products (the state itself is not masked). Empty when recurrent_dropout = 0.
+    std::vector<Tensor<T>> recurrent;
+    // One [T, B, D*H] mask per layer boundary (layers-1 of them), applied to a layer's output
+    // before the next layer reads it. Empty when dropout = 0.
+    std::vector<Tensor<T>> between;
+};
+
+template <class T>
+struct ProblemData {
+    Tensor<T> x;      // [T, B, I], sequence-major
+    Tensor<T> h0;     // [L*D, B, H]
+    Tensor<T> c0;     // [L*D, B, H] for LSTM, empty for GRU
+    Tensor<T> target; // [T, B, D*H], training target of the MSE loss
+    DropoutMasks<T> masks;
+};
+
+template <class T>
+[[nodiscard]] ProblemData<T> makeProblemData(const RnnConfig& config, const Shape& shape, Mode mode);
+template <class T>
+[[nodiscard]] DropoutMasks<T> makeDropoutMasks(const RnnConfig& config, const Shape& shape);
+
+// Gradients of a scalar loss with respect to everything a run reads.
+template <class T>
+struct Gradients {
+    Tensor<T> dx;  // [T, B, I]
+    Tensor<T> dh0; // [L*D, B, H]
+    Tensor<T> dc0; // LSTM only
+    ParamSet<T> dParams;
+};
+
+// What a session exposes after run() for numeric checks against cpu-reference.
+struct RunOutputs {
+    Tensor<float> y;  // [T, B, D*H]
+    Tensor<float> hN; // [L*D, B, H]
+    Tensor<float> cN; // LSTM only
+    bool training = false;
+    double loss = 0.0;           // training: MSE before the update
+    Gradients<float> gradients;  // training: gradients of the loss (before the update)
+    ParamSet<float> paramsAfter; // training: parameters after the SGD step
+};
+
+// MSE (mean over all elements) and its gradient 2*(y - target)/N.
+template <class T>
+double mseLoss(const Tensor<T>& y, const Tensor<T>& target, Tensor<T>* dy);
+
+} // namespace rnnprof

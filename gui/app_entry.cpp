@@ -1,0 +1,46 @@
+#include "gui/app_entry.h"
+
+#include "gui/main_window.h"
+#include "profiling/host_info.h"
+
+#include <QApplication>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+namespace rnnprof::gui {
+namespace {
+
+bool hasDisplay() {
+    const char* platform = std::getenv("QT_QPA_PLATFORM");
+    if (platform && *platform) return true; // the user chose a platform (offscreen, xcb, ...)
+    const char* x = std::getenv("DISPLAY");
+    const char* wl = std::getenv("WAYLAND_DISPLAY");
+    return (x && *x) || (wl && *wl);
+}
+
+int printVersion() {
+    std::fputs(describeHost(currentHost()).c_str(), stdout);
+    return 0;
+}
+
+} // namespace
+
+int runRnnprof(int argc, char** argv) {
+    if (argc >= 2 && (std::strcmp(argv[1], "--version") == 0 || std::strcmp(argv[1], "-v") == 0))
+        return printVersion();
+    if (!hasDisplay()) {
+        std::fputs("rnnprof: no display found (neither DISPLAY nor WAYLAND_DISPLAY is set).\n", stderr);
+        return 2;
+    }
+    QApplication app(argc, argv);
+    QApplication::setApplicationName(QStringLiteral("rnnprof"));
+    QApplication::setOrganizationName(QStringLiteral("rnnprof"));
+    MainWindow window;
+    window.show();
+    return QApplication::exec();
+}
+
+} // namespace rnnprof::gui

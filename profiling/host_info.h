@@ -1,0 +1,30 @@
+#pragma once
+// The machine a measurement was taken on: recorded in every result file, shown in the status bar
+// and printed by `rnnprof --version`.
+#include "engine/gpu/gpu_info.h"
+
+#include <cstdint>
+#include <string>
+
+namespace rnnprof {
+
+struct HostInfo {
+    std::string hostname;
+    std::string cpuModel;
+    int cpuCores = 0;              // logical CPUs this process may run on
+    std::uint64_t memoryBytes = 0; // MemTotal
+    std::string os;                // e.g. "Debian GNU/Linux 12 (bookworm), Linux 6.1.0"
+    std::string cpuLibraries;      // OpenBLAS and oneDNN versions
+    GpuInfo gpu;
+    std::string rnnprofVersion;
+
+    bool operator==(const HostInfo&) const = default;
+};
+
+[[nodiscard]] HostInfo currentHost();
+// Multi-line text for `rnnprof --version`.
+[[nodiscard]] std::string describeHost(const HostInfo& host);
+// One line for the status bar: "Intel Xeon · 2 cores · GPU: unavailable: no NVIDIA driver".
+[[nodiscard]] std::string hostStatusLine(const HostInfo& host);
+
+} // namespace rnnprof
