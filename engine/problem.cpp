@@ -61,6 +61,16 @@ ProblemData<T> makeProblemData(const RnnConfig& c, const Shape& shape, Mode mode
     return d;
 }
 
+ProblemData<float> resolveData(const Problem& p) {
+    if (p.overrides.data) return *p.overrides.data;
+    return makeProblemData<float>(p.config, p.shape, p.mode);
+}
+
+ParamSet<float> resolveParams(const Problem& p) {
+    if (p.overrides.params) return *p.overrides.params;
+    return initParams<float>(p.config, p.config.seed);
+}
+
 template <class T>
 double mseLoss(const Tensor<T>& y, const Tensor<T>& target, Tensor<T>* dy) {
     const std::size_t n = y.data.size();

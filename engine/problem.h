@@ -7,6 +7,7 @@
 #include "engine/tensor.h"
 
 #include <cstdint>
+#include <memory>
 
 namespace rnnprof {
 
@@ -20,11 +21,29 @@ struct BackendOptions {
     bool operator==(const BackendOptions&) const = default;
 };
 
+template <class T>
+struct ProblemData;
+
+// Replaces the seeded data of a problem; used by `rnnprof eval` and tests. Any member left empty
+// keeps its seeded default.
+struct ProblemOverrides {
+    std::shared_ptr<const ParamSet<float>> params;
+    std::shared_ptr<const ProblemData<float>> data; // x, h0, c0 (and target)
+    // Training: backpropagate from these gradients of y (and h_n, c_n) instead of the MSE loss's.
+    std::shared_ptr<const Tensor<float>> outputGrad;
+    std::shared_ptr<const Tensor<float>> hNGrad;
+    std::shared_ptr<const Tensor<float>> cNGrad;
+};
+
 struct Problem {
     RnnConfig config;
     Shape shape;
     Mode mode = Mode::Inference;
     BackendOptions options;
+    // Training: also compute the gradients of x, h0 and c0 (a framework needs them only below
+    // another layer or for learned initial states; sweeps leave this off).
+    bool inputGradients = false;
+    ProblemOverrides overrides;
 };
 
 // Dropout masks hold 0 or 1/(1-p). They exist only in training mode with p > 0.
@@ -71,6 +90,10 @@ struct RunOutputs {
     Gradients<float> gradients;  // training: gradients of the loss (before the update)
     ParamSet<float> paramsAfter; // training: parameters after the SGD step
 };
+
+// The problem's data and parameters: the overrides where given, else the seeded defaults.
+[[nodiscard]] ProblemData<float> resolveData(const Problem& problem);
+[[nodiscard]] ParamSet<float> resolveParams(const Problem& problem);
 
 // MSE (mean over all elements) and its gradient 2*(y - target)/N.
 template <class T>

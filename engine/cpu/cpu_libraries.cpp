@@ -10,9 +10,9 @@
 namespace rnnprof {
 
 std::string cpuLibraryVersions() {
-    std::string s = "OpenBLAS ";
+    // openblas_get_config() starts with "OpenBLAS <version>" and lists the build options.
     const char* config = openblas_get_config();
-    s += config ? config : "?";
+    std::string s = config ? config : "OpenBLAS (unknown version)";
     const char* core = openblas_get_corename();
     if (core) s += std::string(" (") + core + " kernels)";
     const dnnl_version_t* v = dnnl_version();

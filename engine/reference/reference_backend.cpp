@@ -9,8 +9,7 @@ class ReferenceSession final : public Session {
 public:
     ReferenceSession(const Problem& problem, const MemoryFootprint& memory)
         : m_problem(problem), m_memory(memory),
-          m_data(makeProblemData<float>(problem.config, problem.shape, problem.mode)),
-          m_params(initParams<float>(problem.config, problem.config.seed)) {}
+          m_data(resolveData(problem)), m_params(resolveParams(problem)) {}
 
     void run(PhaseHook& hook) override {
         const bool training = m_problem.mode == Mode::Training;
@@ -22,13 +21,16 @@ public:
         if (!training) return;
         {
             PhaseScope phase(hook, Phase::Backward);
+            const auto& o = m_problem.overrides;
             Tensor<float> dy;
-            {
+            if (o.outputGrad) {
+                dy = *o.outputGrad;
+            } else {
                 StepScope step(hook, "loss");
                 m_loss = mseLoss(m_fwd.y, m_data.target, &dy);
             }
-            m_grads = reference::backward<float>(m_problem.config, m_params, m_fwd, m_data.h0, m_data.c0,
-                                                 masks, dy, nullptr, nullptr);
+            m_grads = reference::backward<float>(m_problem.config, m_params, m_fwd, m_data.h0, m_data.c0, masks, dy,
+                                                 o.hNGrad.get(), o.cNGrad.get());
         }
         {
             PhaseScope phase(hook, Phase::Update);

@@ -1,0 +1,146 @@
+#pragma once
+// The results of a sweep: plain values, the single source of truth for charts, the results table,
+// CSV/JSON/trace export and the headless command. Nothing downstream re-measures or re-derives.
+#include "engine/backend.h"
+#include "engine/config.h"
+#include "profiling/host_info.h"
+#include "profiling/plan.h"
+#include "profiling/statistics.h"
+
+#include <array>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace rnnprof {
+
+enum class PointStatus { Ok, Ineligible, Unavailable, Refused, Failed, Cancelled };
+[[nodiscard]] std::string_view toString(PointStatus s); // ok|ineligible|unavailable|refused|failed|cancelled
+[[nodiscard]] std::optional<PointStatus> parsePointStatus(std::string_view s);
+
+// A named sub-step a backend marked ("input GEMM", "recurrent steps", ...): its median total time
+// per iteration and how often it was entered per iteration.
+struct StepStat {
+    std::string name;
+    Phase phase = Phase::Forward;
+    double medianMs = 0.0;
+    int callsPerIteration = 0;
+    bool operator==(const StepStat&) const = default;
+};
+
+// One slice of the Chrome trace of a point: a phase, a sub-step, a GPU kernel or a memcpy, with
+// times relative to the start of the traced iteration.
+struct TraceSlice {
+    std::string name;
+    std::string category; // "phase" | "step" | "kernel" | "memcpy" | "memset"
+    double startUs = 0.0;
+    double durationUs = 0.0;
+    int track = 0; // 0: engine thread (CPU); 1 + stream id: GPU streams
+    bool operator==(const TraceSlice&) const = default;
+};
+
+// Aggregated GPU kernels of one phase, from CUPTI.
+struct KernelStat {
+    std::string name; // demangled
+    Phase phase = Phase::Forward;
+    int count = 0;  // launches per measured iteration (averaged)
+    double totalUs = 0.0;
+    double meanUs = 0.0;
+    double minUs = 0.0;
+    double maxUs = 0.0;
+    double share = 0.0; // of all GPU kernel time of the point, 0..1
+    bool operator==(const KernelStat&) const = default;
+};
+
+struct MemcpyStat {
+    std::string direction; // "HtoD" | "DtoH" | "DtoD" | ...
+    std::uint64_t bytes = 0;
+    double totalUs = 0.0;
+    int count = 0;
+    bool operator==(const MemcpyStat&) const = default;
+};
+
+// What CUPTI saw for a point, or why it could not look.
+struct GpuProfile {
+    bool traced = false;
+    std::string unavailableReason; // "kernel trace unavailable: <reason>" when !traced
+    std::string mathType;          // "FMA (strict FP32)" | "TF32 allowed"
+    std::vector<KernelStat> kernels;
+    std::vector<MemcpyStat> memcpys;
+    double gpuBusyUs = 0.0; // per iteration, union of kernel/memcpy intervals
+    double wallUs = 0.0;    // per iteration
+    std::array<double, kPhaseCount> eventMs{}; // CUDA-event time per phase (median), 0 = n/a
+    std::array<std::uint64_t, kPhaseCount> peakDeviceBytes{}; // from CUPTI MEMORY2 records
+    std::uint64_t workspaceBytes = 0; // cuDNN workspace for this shape
+    std::uint64_t reserveBytes = 0;   // cuDNN reserve space (training)
+    std::uint64_t droppedRecords = 0;
+    std::uint64_t unattributedRecords = 0;
+    double tracedMedianMs = 0.0;   // collector overhead: median with tracing ...
+    double untracedMedianMs = 0.0; // ... and without
+    bool operator==(const GpuProfile&) const = default;
+};
+
+struct Numerics {
+    bool checked = false;
+    double maxAbsErr = 0.0;
+    double maxRelErr = 0.0; // max |x - ref| / max |ref|, the worst over all compared tensors
+    std::string worstTensor; // which tensor had the largest relative error
+    std::string note; // e.g. "checked on batch 4, seq_len 8 (the full shape exceeds the check limit)"
+    bool operator==(const Numerics&) const = default;
+};
+
+inline constexpr double kNoValue = std::numeric_limits<double>::quiet_NaN();
+
+struct PointResult {
+    std::string backend;
+    Mode mode = Mode::Inference;
+    Shape shape;
+    PointStatus status = PointStatus::Ok;
+    std::string reason; // why not ok; empty when ok
+
+    int warmupRuns = 0;
+    int measuredRuns = 0;
+    SampleStats iteration; // ms per iteration
+    // Median ms of each phase per iteration; NaN where the phase does not apply (inference).
+    std::array<double, kPhaseCount> phaseMedianMs{kNoValue, kNoValue, kNoValue};
+    std::vector<StepStat> steps;
+    bool noisy = false;
+    double noiseThreshold = 0.10; // CV above which a point is noisy
+
+    std::uint64_t flopsPerIteration = 0;
+    double sequencesPerSecond = 0.0;
+    double tokensPerSecond = 0.0;
+    double gflopsPerSecond = 0.0;
+
+    MemoryFootprint memory;
+    std::uint64_t peakRssGrowthBytes = 0; // process peak RSS during the point minus before it
+
+    Numerics numerics;
+    std::vector<std::string> notes; // the session's facts (GEMM provider, threads, math type)
+    std::vector<TraceSlice> trace;  // one measured iteration
+    std::optional<GpuProfile> gpu;
+    double measureSeconds = 0.0; // wall time spent on this point
+
+    [[nodiscard]] bool ok() const { return status == PointStatus::Ok; }
+    bool operator==(const PointResult&) const;
+};
+
+struct SweepResult {
+    static constexpr int kSchemaVersion = 1;
+    int schemaVersion = kSchemaVersion;
+    std::string createdAt; // ISO 8601 UTC
+    HostInfo host;
+    SweepPlan plan;
+    std::vector<PointResult> points;
+    bool complete = false; // false when stopped early or recovered from a journal
+    std::string label;     // for overlays: set when loaded (file name and host), not saved
+
+    bool operator==(const SweepResult&) const;
+};
+
+// "2026-11-21T21:34:10Z"
+[[nodiscard]] std::string isoTimestampUtc();
+
+} // namespace rnnprof

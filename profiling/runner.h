@@ -1,0 +1,73 @@
+#pragma once
+// Runs a sweep plan point by point on the calling thread (the engine thread): support check,
+// memory estimate, prepare, warm-up, measured runs, numerics, derived figures. A failing or
+// ineligible point is recorded with its reason and the sweep goes on. Stop requests are honoured
+// between runs; what was measured is kept.
+#include "engine/backend.h"
+#include "profiling/plan.h"
+#include "profiling/result.h"
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <string>
+
+namespace rnnprof {
+
+class StopToken {
+public:
+    void requestStop() { m_stop.store(true, std::memory_order_relaxed); }
+    [[nodiscard]] bool stopRequested() const { return m_stop.load(std::memory_order_relaxed); }
+    void reset() { m_stop.store(false, std::memory_order_relaxed); }
+
+private:
+    std::atomic<bool> m_stop{false};
+};
+
+struct SweepProgress {
+    int done = 0;
+    int total = 0;
+    double elapsedSeconds = 0.0;
+    double etaSeconds = -1.0; // < 0: unknown yet
+    std::string current;      // "cpu-blas train B=64 T=100"
+};
+
+// Optional GPU kernel tracing, implemented over CUPTI by profiling/gpu; the runner asks it for a
+// phase hook around measured runs and for the aggregated profile afterwards.
+class KernelTracer {
+public:
+    virtual ~KernelTracer() = default;
+    // Empty when tracing works on this machine; otherwise the reason ("no NVIDIA driver").
+    [[nodiscard]] virtual std::string unavailableReason() const = 0;
+    virtual void beginPoint() = 0;                 // enable collection (before warm-up)
+    virtual void discardSoFar() = 0;               // drop warm-up records
+    [[nodiscard]] virtual PhaseHook& hook() = 0;   // pushes (iteration, phase) correlation ids
+    virtual void endIteration() = 0;
+    [[nodiscard]] virtual GpuProfile endPoint(int iterations) = 0; // flush, decode, aggregate, disable
+};
+
+struct RunnerCallbacks {
+    std::function<void(const SweepProgress&)> onProgress;
+    std::function<void(const PointResult&)> onPoint; // each finished point, in run order
+};
+
+class SweepRunner {
+public:
+    SweepRunner(const BackendRegistry& backends, SweepPlan plan, RunnerCallbacks callbacks = {});
+    ~SweepRunner();
+    void setKernelTracer(KernelTracer* tracer) { m_tracer = tracer; }
+
+    // Runs every point of the plan (or until `stop`); the result holds every finished point and
+    // complete == !stopped. Throws Error(InvalidConfig) only when the plan itself is invalid.
+    [[nodiscard]] SweepResult run(const StopToken& stop);
+    // Measures one point; never throws.
+    [[nodiscard]] PointResult measurePoint(const PointSpec& point, const StopToken& stop);
+
+private:
+    const BackendRegistry& m_backends;
+    SweepPlan m_plan;
+    RunnerCallbacks m_callbacks;
+    KernelTracer* m_tracer = nullptr;
+};
+
+} // namespace rnnprof

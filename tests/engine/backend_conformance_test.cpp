@@ -1,0 +1,131 @@
+// Every backend against cpu-reference (double) on random problems: outputs, final states, all
+// gradients within 1e-4 (norm-wise relative, float) and the parameters after one SGD step.
+// Unsupported combinations must come with reasons; unavailable backends skip with theirs.
+#include "engine/backend.h"
+#include "engine/reference/reference_rnn.h"
+#include "support/compare.h"
+#include "support/random_problems.h"
+
+#include <gtest/gtest.h>
+
+namespace rnnprof {
+namespace {
+
+using test::tensorsClose;
+
+std::vector<std::string> backendIds() {
+    std::vector<std::string> ids;
+    for (const Backend* b : builtinBackends().all())
+        if (b->id() != "cpu-reference") ids.emplace_back(b->id());
+    ids.emplace_back("cpu-reference"); // the float reference against the double one
+    return ids;
+}
+
+Tensor<double> paramTensor(const ParamSet<double>& p) {
+    Tensor<double> t({std::int64_t(p.values.size())});
+    t.data = p.values;
+    return t;
+}
+
+template <class A>
+Tensor<double> asDouble(const Tensor<A>& t) {
+    return t.template cast<double>();
+}
+
+void expectMatchesReference(const Backend& backend, const Problem& problem) {
+    auto session = backend.prepare(problem);
+    NullPhaseHook hook;
+    session->run(hook);
+    const RunOutputs out = session->outputs();
+    const auto ref = reference::runIteration<double>(problem);
+    constexpr double tol = 1e-4;
+    EXPECT_TRUE(tensorsClose(asDouble(out.y), ref.y, tol, "output"));
+    EXPECT_TRUE(tensorsClose(asDouble(out.hN), ref.hN, tol, "h_n"));
+    if (problem.config.cell == CellType::Lstm) {
+        EXPECT_TRUE(tensorsClose(asDouble(out.cN), ref.cN, tol, "c_n"));
+    }
+    if (problem.mode != Mode::Training) return;
+    ASSERT_TRUE(out.training);
+    EXPECT_NEAR(out.loss, ref.loss, 1e-4 * std::max(1.0, ref.loss));
+    for (const auto& spec : ref.gradients.dParams.layout.specs()) {
+        Tensor<double> got(spec.shape()), want(spec.shape());
+        std::copy(out.gradients.dParams.data(spec), out.gradients.dParams.data(spec) + spec.size(), got.data.begin());
+        std::copy(ref.gradients.dParams.data(spec), ref.gradients.dParams.data(spec) + spec.size(), want.data.begin());
+        EXPECT_TRUE(tensorsClose(got, want, tol, "grad_" + spec.name));
+    }
+    EXPECT_TRUE(tensorsClose(asDouble(out.gradients.dx), ref.gradients.dx, tol, "grad_input"));
+    EXPECT_TRUE(tensorsClose(asDouble(out.gradients.dh0), ref.gradients.dh0, tol, "grad_h0"));
+    if (problem.config.cell == CellType::Lstm) {
+        EXPECT_TRUE(tensorsClose(asDouble(out.gradients.dc0), ref.gradients.dc0, tol, "grad_c0"));
+    }
+    EXPECT_TRUE(tensorsClose(paramTensor(out.paramsAfter.cast<double>()), paramTensor(ref.paramsAfter), tol,
+                             "parameters after SGD"));
+}
+
+class BackendConformance : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(BackendConformance, MatchesReferenceOnRandomProblems) {
+    const Backend* backend = builtinBackends().find(GetParam());
+    ASSERT_NE(backend, nullptr);
+    if (const Availability a = backend->availability(); !a.available)
+        GTEST_SKIP() << GetParam() << " unavailable: " << a.reason;
+    int ran = 0;
+    for (const Problem& problem : test::randomProblems({})) {
+        const auto reasons = backend->unsupportedReasons(problem.config, problem.mode);
+        if (!reasons.empty()) {
+            for (const auto& r : reasons) EXPECT_FALSE(r.empty());
+            continue;
+        }
+        SCOPED_TRACE(test::describeProblem(problem));
+        expectMatchesReference(*backend, problem);
+        ++ran;
+    }
+    EXPECT_GT(ran, 0) << "every random problem was unsupported";
+}
+
+TEST_P(BackendConformance, MatchesReferenceWithDefaultCellOptions) {
+    const Backend* backend = builtinBackends().find(GetParam());
+    ASSERT_NE(backend, nullptr);
+    if (const Availability a = backend->availability(); !a.available)
+        GTEST_SKIP() << GetParam() << " unavailable: " << a.reason;
+    for (const Problem& problem : test::randomProblems({.count = 24, .seed = 7, .withOptions = false})) {
+        SCOPED_TRACE(test::describeProblem(problem));
+        const auto reasons = backend->unsupportedReasons(problem.config, problem.mode);
+        ASSERT_TRUE(reasons.empty()) << "default cell options must be supported: " << reasons.front();
+        expectMatchesReference(*backend, problem);
+    }
+}
+
+TEST_P(BackendConformance, RepeatedRunsReuseTheSessionAndStayFinite) {
+    const Backend* backend = builtinBackends().find(GetParam());
+    ASSERT_NE(backend, nullptr);
+    if (const Availability a = backend->availability(); !a.available)
+        GTEST_SKIP() << GetParam() << " unavailable: " << a.reason;
+    Problem p;
+    p.config.inputSize = 8;
+    p.config.hiddenSize = 16;
+    p.shape = {3, 5};
+    p.mode = Mode::Training;
+    auto session = backend->prepare(p);
+    NullPhaseHook hook;
+    double firstLoss = 0;
+    for (int i = 0; i < 5; ++i) {
+        session->run(hook);
+        const auto out = session->outputs();
+        if (i == 0) firstLoss = out.loss;
+        for (float v : out.y.data) ASSERT_TRUE(std::isfinite(v));
+    }
+    // Five SGD steps on a fixed target must lower the loss.
+    EXPECT_LT(session->outputs().loss, firstLoss);
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, BackendConformance, ::testing::ValuesIn(backendIds()),
+                         [](const auto& info) {
+                             std::string n = info.param;
+                             for (char& ch : n)
+                                 if (ch == '-') ch = '_';
+                             return n;
+                         });
+
+} // namespace
+} // namespace rnnprof

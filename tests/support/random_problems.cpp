@@ -1,0 +1,44 @@
+#include "support/random_problems.h"
+
+#include "engine/random.h"
+
+namespace rnnprof::test {
+
+std::vector<Problem> randomProblems(const RandomProblemOptions& options) {
+    SplitMix64 rng(options.seed);
+    auto pick = [&](int lo, int hi) { return lo + int(rng.next() % std::uint64_t(hi - lo + 1)); };
+    std::vector<Problem> out;
+    for (int i = 0; i < options.count; ++i) {
+        Problem p;
+        RnnConfig& c = p.config;
+        c.cell = pick(0, 1) ? CellType::Gru : CellType::Lstm;
+        c.layers = pick(1, 3);
+        c.bidirectional = pick(0, 1);
+        c.inputSize = pick(1, 24);
+        c.hiddenSize = pick(1, 24);
+        c.seed = rng.next();
+        if (options.withOptions) {
+            c.bias = pick(0, 4) != 0;
+            c.activation = pick(0, 3) == 0 ? Activation::Relu : Activation::Tanh;
+            c.recurrentActivation = pick(0, 3) == 0 ? RecurrentActivation::HardSigmoid : RecurrentActivation::Sigmoid;
+            c.recurrentDropout = pick(0, 3) == 0 ? 0.3 : 0.0;
+            c.dropout = pick(0, 3) == 0 ? 0.25 : 0.0;
+            c.resetAfter = pick(0, 2) != 0;
+        }
+        p.shape.batch = pick(1, 33);
+        p.shape.seqLen = pick(1, 40);
+        p.mode = pick(0, 1) ? Mode::Training : Mode::Inference;
+        p.inputGradients = true;
+        p.options.learningRate = 0.1;
+        p.options.threads = pick(1, 2);
+        out.push_back(p);
+    }
+    return out;
+}
+
+std::string describeProblem(const Problem& p) {
+    return describe(p.config) + ", B=" + std::to_string(p.shape.batch) + " T=" + std::to_string(p.shape.seqLen) + " " +
+           std::string(toString(p.mode)) + " (seed " + std::to_string(p.config.seed) + ")";
+}
+
+} // namespace rnnprof::test
