@@ -8,8 +8,10 @@
 #include "engine/phase_hook.h"
 #include "engine/problem.h"
 
+#include <array>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -45,6 +47,9 @@ public:
     [[nodiscard]] virtual MemoryFootprint memory() const = 0;
     // Facts worth recording with the measurement, e.g. "GEMM: oneDNN sgemm, 2 threads".
     [[nodiscard]] virtual std::vector<std::string> notes() const { return {}; }
+    // GPU sessions: device time of each phase of the last run() from CUDA events (ms, 0 where the
+    // phase did not run). CPU sessions: nullopt.
+    [[nodiscard]] virtual std::optional<std::array<double, kPhaseCount>> deviceEventMs() const { return std::nullopt; }
 };
 
 class Backend {
