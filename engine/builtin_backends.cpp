@@ -1,4 +1,5 @@
 #include "engine/backend.h"
+#include "engine/cpu/blas_backend.h"
 #include "engine/reference/reference_backend.h"
 
 namespace rnnprof {
@@ -7,6 +8,7 @@ const BackendRegistry& builtinBackends() {
     static const BackendRegistry registry = [] {
         BackendRegistry r;
         r.add(std::make_unique<ReferenceBackend>());
+        r.add(std::make_unique<BlasBackend>());
         return r;
     }();
     return registry;

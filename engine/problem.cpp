@@ -1,5 +1,6 @@
 #include "engine/problem.h"
 
+#include "engine/error.h"
 #include "engine/random.h"
 
 namespace rnnprof {
@@ -61,14 +62,41 @@ ProblemData<T> makeProblemData(const RnnConfig& c, const Shape& shape, Mode mode
     return d;
 }
 
+namespace {
+
+void requireShape(const Tensor<float>& t, const std::vector<std::int64_t>& expected, const char* what) {
+    if (t.shape != expected || t.size() != Tensor<float>::elementCount(expected))
+        throw Error(ErrorKind::InvalidInput, std::string(what) + " must have shape " + shapeToString(expected) +
+                                                 ", got " + shapeToString(t.shape));
+}
+
+} // namespace
+
 ProblemData<float> resolveData(const Problem& p) {
-    if (p.overrides.data) return *p.overrides.data;
-    return makeProblemData<float>(p.config, p.shape, p.mode);
+    ProblemData<float> seeded = makeProblemData<float>(p.config, p.shape, p.mode);
+    const std::vector<std::int64_t> outShape{p.shape.seqLen, p.shape.batch,
+                                             std::int64_t(directionCount(p.config)) * p.config.hiddenSize};
+    if (p.overrides.outputGrad) requireShape(*p.overrides.outputGrad, outShape, "output gradient");
+    if (p.overrides.hNGrad) requireShape(*p.overrides.hNGrad, seeded.h0.shape, "h_n gradient");
+    if (p.overrides.cNGrad) requireShape(*p.overrides.cNGrad, seeded.h0.shape, "c_n gradient");
+    if (!p.overrides.data) return seeded;
+    ProblemData<float> d = *p.overrides.data;
+    requireShape(d.x, seeded.x.shape, "input");
+    requireShape(d.h0, seeded.h0.shape, "h0");
+    if (p.config.cell == CellType::Lstm) requireShape(d.c0, seeded.c0.shape, "c0");
+    if (d.target.empty()) d.target = std::move(seeded.target);
+    else requireShape(d.target, seeded.target.shape, "target");
+    if (d.masks.recurrent.empty() && d.masks.between.empty()) d.masks = std::move(seeded.masks);
+    return d;
 }
 
 ParamSet<float> resolveParams(const Problem& p) {
-    if (p.overrides.params) return *p.overrides.params;
-    return initParams<float>(p.config, p.config.seed);
+    if (!p.overrides.params) return initParams<float>(p.config, p.config.seed);
+    const ParamLayout layout(p.config);
+    if (std::int64_t(p.overrides.params->values.size()) != layout.totalSize())
+        throw Error(ErrorKind::InvalidInput, "parameters hold " + std::to_string(p.overrides.params->values.size()) +
+                                                 " values, the configuration needs " + std::to_string(layout.totalSize()));
+    return *p.overrides.params;
 }
 
 template <class T>

@@ -32,10 +32,13 @@ RNNPROF_HD float clampf(float x, float lo, float hi) {
 }
 
 // Cephes-style expf: range reduction by ln2 and a degree-6 polynomial; exact to about 2 ulp on
-// [-87, 88]. Branch-free so compilers vectorise it.
+// [-87, 88]. Branch-free so compilers vectorise it. Must not be compiled with -ffast-math.
 RNNPROF_HD float expApprox(float x) {
     x = clampf(x, -87.0f, 88.0f);
-    const float n = floorf(x * 1.44269504088896341f + 0.5f);
+    // n = round(x / ln2) by the 1.5 * 2^23 trick: plain adds vectorise even on SSE2 (floorf does
+    // not), and |r| <= ln2 / 2 as with Cephes' floor(x / ln2 + 0.5).
+    constexpr float kRound = 12582912.0f;
+    const float n = (x * 1.44269504088896341f + kRound) - kRound;
     float r = x - n * 0.693359375f;
     r = r - n * -2.12194440e-4f;
     float p = 1.9875691500e-4f;

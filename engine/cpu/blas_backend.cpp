@@ -1,0 +1,19 @@
+#include "engine/cpu/blas_backend.h"
+
+#include "engine/cpu/blas_layout.h"
+#include "engine/cpu/blas_session.h"
+
+namespace rnnprof {
+
+std::vector<std::string> BlasBackend::unsupportedReasons(const RnnConfig&, Mode) const { return {}; }
+
+MemoryFootprint BlasBackend::estimateMemory(const Problem& problem) const {
+    return cpu::BlasLayout(problem).footprint(ParamLayout(problem.config).totalSize());
+}
+
+std::unique_ptr<Session> BlasBackend::prepare(const Problem& problem) const {
+    requirePreparable(*this, problem);
+    return std::make_unique<cpu::BlasSession>(problem);
+}
+
+} // namespace rnnprof

@@ -1,0 +1,442 @@
+#include "engine/cpu/blas_session.h"
+
+#include "engine/cpu/row_loops.h"
+#include "engine/kernels/act_dispatch.h"
+#include "engine/kernels/step_kernels.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace rnnprof::cpu {
+
+using kernels::CRows;
+using kernels::Rows;
+
+namespace {
+
+template <class T>
+CRows<float> crows(const T* p, std::int64_t ld) {
+    return {p, ld};
+}
+
+} // namespace
+
+BlasSession::BlasSession(const Problem& problem)
+    : m_problem(problem), m_lay(problem), m_provider(problem.options.gemm),
+      m_threads(resolveThreads(problem.options.threads)), m_data(resolveData(problem)),
+      m_params(resolveParams(problem)) {
+    const BlasLayout& l = m_lay;
+    m_zeros.assign(std::size_t(l.DGH()), 0.0f);
+    m_y.resize(std::size_t(l.L));
+    for (auto& y : m_y) y.assign(std::size_t(l.TB() * l.DH()), 0.0f);
+    m_xp.assign(std::size_t(l.TB() * l.DGH()), 0.0f);
+    for (int d = 0; d < l.D; ++d) m_hp[d].assign(std::size_t(l.B * l.GH()), 0.0f);
+    const std::vector<std::int64_t> stateShape{l.L * l.D, l.B, l.H};
+    m_hN = Tensor<float>(stateShape);
+    if (l.lstm) m_cN = Tensor<float>(stateShape);
+    if (l.training) {
+        m_grads = ParamSet<float>(problem.config);
+        m_kept.resize(std::size_t(l.L));
+        for (int layer = 0; layer < l.L; ++layer) {
+            Kept& k = m_kept[std::size_t(layer)];
+            for (int d = 0; d < l.D; ++d) {
+                k.saved[d].assign(std::size_t(l.TB() * l.savedWidth), 0.0f);
+                k.hrec[d].assign(std::size_t(l.TB() * l.H), 0.0f);
+                if (l.lstm) k.cells[d].assign(std::size_t(l.TB() * l.H), 0.0f);
+                if (!l.lstm && !l.resetAfter) k.rh[d].assign(std::size_t(l.TB() * l.H), 0.0f);
+            }
+            if (l.betweenDropout && layer > 0) k.maskedInput.assign(std::size_t(l.TB() * l.DH()), 0.0f);
+        }
+        m_dy.assign(std::size_t(l.TB() * l.DH()), 0.0f);
+        m_dxp.assign(std::size_t(l.TB() * l.DGH()), 0.0f);
+        for (int d = 0; d < l.D; ++d) {
+            if (!l.lstm) m_dhp[d].assign(std::size_t(l.TB() * 3 * l.H), 0.0f);
+            for (Buffer* b : {&m_dhCarry[d], &m_dhRec[d], &m_dcCarry[d], &m_drh[d]})
+                b->assign(std::size_t(l.B * l.H), 0.0f);
+        }
+        m_dx = Tensor<float>({l.T, l.B, l.I});
+        m_dh0 = Tensor<float>(stateShape);
+        if (l.lstm) m_dc0 = Tensor<float>(stateShape);
+    } else {
+        for (int d = 0; d < l.D; ++d) {
+            if (l.lstm)
+                for (auto& c : m_cstate[d]) c.assign(std::size_t(l.B * l.H), 0.0f);
+            if (!l.lstm && !l.resetAfter) {
+                m_stepGates[d].assign(std::size_t(l.B * 3 * l.H), 0.0f);
+                m_stepRh[d].assign(std::size_t(l.B * l.H), 0.0f);
+            }
+        }
+    }
+}
+
+BlasSession::Weights BlasSession::weights(int layer) const {
+    Weights w;
+    w.wih = m_params.data(layer, 0, ParamKind::WeightIh);
+    for (int d = 0; d < m_lay.D; ++d) {
+        w.whh[d] = m_params.data(layer, d, ParamKind::WeightHh);
+        const float* bih = m_params.data(layer, d, ParamKind::BiasIh);
+        const float* bhh = m_params.data(layer, d, ParamKind::BiasHh);
+        w.bih[d] = bih ? bih : m_zeros.data();
+        w.bhh[d] = bhh ? bhh : m_zeros.data();
+    }
+    return w;
+}
+
+const float* BlasSession::layerInput(int layer) const {
+    if (layer == 0) return m_data.x.ptr();
+    if (m_lay.betweenDropout) return m_kept[std::size_t(layer)].maskedInput.data();
+    return m_y[std::size_t(layer - 1)].data();
+}
+
+float* BlasSession::layerOutput(int layer) { return m_y[std::size_t(layer)].data(); }
+
+const float* BlasSession::recurrentMask(int layer, int dir) const {
+    if (!m_lay.recurrentDropout) return nullptr;
+    return m_data.masks.recurrent[std::size_t(layer * m_lay.D + dir)].ptr();
+}
+
+void BlasSession::run(PhaseHook& hook) {
+    CpuThreadScope threads(m_provider, m_threads);
+    m_loopThreads = threads.loopThreads();
+    forward(hook);
+    if (!m_lay.training) return;
+    backward(hook);
+    update(hook);
+}
+
+// ---- forward ------------------------------------------------------------------------------
+
+void BlasSession::forward(PhaseHook& hook) {
+    PhaseScope phase(hook, Phase::Forward);
+    for (int layer = 0; layer < m_lay.L; ++layer) {
+        if (layer > 0 && m_lay.betweenDropout) {
+            StepScope step(hook, "dropout");
+            kernels::MaskKernel<float> k{crows(m_y[std::size_t(layer - 1)].data(), m_lay.DH()),
+                                         crows(m_data.masks.between[std::size_t(layer - 1)].ptr(), m_lay.DH()),
+                                         {m_kept[std::size_t(layer)].maskedInput.data(), m_lay.DH()}, m_lay.DH()};
+            forEachElement(k, m_lay.TB(), m_lay.DH(), m_loopThreads);
+        }
+        forwardLayer(hook, layer);
+    }
+}
+
+void BlasSession::forwardLayer(PhaseHook& hook, int layer) {
+    const BlasLayout& l = m_lay;
+    const Weights w = weights(layer);
+    {
+        StepScope step(hook, "input GEMM");
+        gemm({.opA = Op::N, .opB = Op::T, .m = l.TB(), .n = l.DGH(), .k = l.layerInput(layer), .a = layerInput(layer),
+              .lda = l.layerInput(layer), .b = w.wih, .ldb = l.layerInput(layer), .c = m_xp.data(), .ldc = l.DGH()});
+    }
+    StepScope step(hook, "recurrent steps");
+    for (int s = 0; s < l.T; ++s)
+        for (int d = 0; d < l.D; ++d) forwardStep(layer, d, s, w);
+    // Final states: the direction's last step is t = T-1 forward, t = 0 reverse.
+    const float* y = layerOutput(layer);
+    for (int d = 0; d < l.D; ++d) {
+        const std::int64_t slot = layer * l.D + d;
+        const std::int64_t tLast = d == 0 ? l.T - 1 : 0;
+        for (std::int64_t b = 0; b < l.B; ++b)
+            std::memcpy(m_hN.ptr() + (slot * l.B + b) * l.H, y + (tLast * l.B + b) * l.DH() + d * l.H,
+                        std::size_t(l.H) * sizeof(float));
+        if (l.lstm) {
+            const float* c = l.training ? m_kept[std::size_t(layer)].cells[d].data() + tLast * l.B * l.H
+                                        : m_cstate[d][(l.T - 1) & 1].data();
+            std::memcpy(m_cN.ptr() + slot * l.B * l.H, c, std::size_t(l.B * l.H) * sizeof(float));
+        }
+    }
+}
+
+void BlasSession::forwardStep(int layer, int d, int s, const Weights& w) {
+    const BlasLayout& l = m_lay;
+    const std::int64_t B = l.B, H = l.H, GH = l.GH();
+    const std::int64_t t = d == 0 ? s : l.T - 1 - s;
+    const std::int64_t tPrev = d == 0 ? t - 1 : t + 1;
+    const std::int64_t tNext = d == 0 ? t + 1 : t - 1;
+    const std::int64_t slot = layer * l.D + d;
+    float* y = layerOutput(layer);
+    const float* mask = recurrentMask(layer, d);
+    Kept* kept = l.training ? &m_kept[std::size_t(layer)] : nullptr;
+
+    const CRows<float> xp = crows(m_xp.data() + t * B * l.DGH() + d * GH, l.DGH());
+    const CRows<float> hPrev = s == 0 ? crows(m_data.h0.ptr() + slot * B * H, H)
+                                      : crows(y + tPrev * B * l.DH() + d * H, l.DH());
+    CRows<float> hRec = hPrev;
+    if (kept) {
+        float* rec = kept->hrec[d].data() + t * B * H;
+        if (s == 0) { // later steps' recurrent inputs are written by the previous step's kernel
+            kernels::MaskKernel<float> k{hPrev, crows(mask, H), {rec, H}, H};
+            forEachElement(k, B, H, m_loopThreads);
+        }
+        hRec = crows(rec, H);
+    }
+    const Rows<float> hOut{y + t * B * l.DH() + d * H, l.DH()};
+    const Rows<float> hRecNext{kept && s + 1 < l.T ? kept->hrec[d].data() + tNext * B * H : nullptr, H};
+    float* hp = m_hp[d].data();
+    const bool resetBefore = !l.lstm && !l.resetAfter;
+    gemm({.opA = Op::N, .opB = Op::T, .m = B, .n = resetBefore ? 2 * H : GH, .k = H, .a = hRec.p, .lda = hRec.ld,
+          .b = w.whh[d], .ldb = H, .c = hp, .ldc = GH});
+
+    kernels::withCellActs(m_problem.config, [&](auto acts) {
+        using A = decltype(acts);
+        if (l.lstm) {
+            const CRows<float> cPrev = s == 0 ? crows(m_data.c0.ptr() + slot * B * H, H)
+                                              : crows(kept ? kept->cells[d].data() + tPrev * B * H
+                                                           : m_cstate[d][(s - 1) & 1].data(),
+                                                      H);
+            float* c = kept ? kept->cells[d].data() + t * B * H : m_cstate[d][s & 1].data();
+            kernels::LstmForwardKernel<A, float> k{xp,
+                                                   crows(hp, GH),
+                                                   w.bih[d],
+                                                   w.bhh[d],
+                                                   cPrev,
+                                                   {c, H},
+                                                   hOut,
+                                                   {kept ? kept->saved[d].data() + t * B * 4 * H : nullptr, 4 * H},
+                                                   hRecNext,
+                                                   crows(mask, H),
+                                                   H};
+            forEachElement(k, B, H, m_loopThreads);
+        } else if (l.resetAfter) {
+            kernels::GruForwardKernel<A, float> k{xp,
+                                                  crows(hp, GH),
+                                                  w.bih[d],
+                                                  w.bhh[d],
+                                                  hPrev,
+                                                  hOut,
+                                                  {kept ? kept->saved[d].data() + t * B * 4 * H : nullptr, 4 * H},
+                                                  hRecNext,
+                                                  crows(mask, H),
+                                                  H};
+            forEachElement(k, B, H, m_loopThreads);
+        } else {
+            float* gates = kept ? kept->saved[d].data() + t * B * 3 * H : m_stepGates[d].data();
+            float* rh = kept ? kept->rh[d].data() + t * B * H : m_stepRh[d].data();
+            kernels::GruResetBeforeGatesKernel<A, float> k1{xp,      crows(hp, GH), w.bih[d], w.bhh[d], hRec,
+                                                            {gates, 3 * H}, {rh, H},       H};
+            forEachElement(k1, B, H, m_loopThreads);
+            // The candidate's recurrent product reads r * hRec: W_hn is rows [2H, 3H) of W_hh.
+            gemm({.opA = Op::N, .opB = Op::T, .m = B, .n = H, .k = H, .a = rh, .lda = H, .b = w.whh[d] + 2 * H * H,
+                  .ldb = H, .c = hp + 2 * H, .ldc = GH});
+            kernels::GruResetBeforeOutputKernel<A, float> k2{
+                xp, crows(hp + 2 * H, GH), w.bih[d], w.bhh[d], hPrev, {gates, 3 * H}, hOut, hRecNext, crows(mask, H),
+                H};
+            forEachElement(k2, B, H, m_loopThreads);
+        }
+    });
+}
+
+// ---- backward -----------------------------------------------------------------------------
+
+void BlasSession::backward(PhaseHook& hook) {
+    PhaseScope phase(hook, Phase::Backward);
+    const BlasLayout& l = m_lay;
+    {
+        const auto& o = m_problem.overrides;
+        if (o.outputGrad) {
+            std::copy(o.outputGrad->data.begin(), o.outputGrad->data.end(), m_dy.begin());
+        } else {
+            StepScope step(hook, "loss");
+            const float* y = m_y.back().data();
+            const float* target = m_data.target.ptr();
+            const std::int64_t n = l.TB() * l.DH();
+            double sum = 0.0;
+            const float scale = 2.0f / float(n);
+#pragma omp simd reduction(+ : sum)
+            for (std::int64_t i = 0; i < n; ++i) {
+                const float diff = y[i] - target[i];
+                sum += double(diff) * double(diff);
+                m_dy[std::size_t(i)] = scale * diff;
+            }
+            m_loss = sum / double(n);
+        }
+    }
+    for (int layer = l.L - 1; layer >= 0; --layer) backwardLayer(hook, layer);
+}
+
+void BlasSession::backwardLayer(PhaseHook& hook, int layer) {
+    const BlasLayout& l = m_lay;
+    const Weights w = weights(layer);
+    const auto& o = m_problem.overrides;
+    for (int d = 0; d < l.D; ++d) {
+        const std::int64_t offset = (layer * l.D + d) * l.B * l.H;
+        const std::size_t n = std::size_t(l.B * l.H);
+        std::fill(m_dhRec[d].begin(), m_dhRec[d].end(), 0.0f);
+        if (o.hNGrad) std::copy_n(o.hNGrad->ptr() + offset, n, m_dhCarry[d].begin());
+        else std::fill(m_dhCarry[d].begin(), m_dhCarry[d].end(), 0.0f);
+        if (o.cNGrad && l.lstm) std::copy_n(o.cNGrad->ptr() + offset, n, m_dcCarry[d].begin());
+        else std::fill(m_dcCarry[d].begin(), m_dcCarry[d].end(), 0.0f);
+    }
+    {
+        StepScope step(hook, "recurrent steps (backward)");
+        for (int s = l.T - 1; s >= 0; --s)
+            for (int d = 0; d < l.D; ++d) backwardStep(layer, d, s, w);
+    }
+    // Gradients of the initial states: what reached h_{-1} and c_{-1}.
+    if (m_problem.inputGradients) {
+        for (int d = 0; d < l.D; ++d) {
+            const std::int64_t offset = (layer * l.D + d) * l.B * l.H;
+            kernels::InitialStateGradKernel<float> k{crows(m_dhCarry[d].data(), l.H), crows(m_dhRec[d].data(), l.H),
+                                                     crows(recurrentMask(layer, d), l.H),
+                                                     {m_dh0.ptr() + offset, l.H}, l.H};
+            forEachElement(k, l.B, l.H, m_loopThreads);
+            if (l.lstm) std::copy(m_dcCarry[d].begin(), m_dcCarry[d].end(), m_dc0.ptr() + offset);
+        }
+    }
+    {
+        StepScope step(hook, "weight-gradient GEMM");
+        weightGradients(layer);
+    }
+    if (layer == 0 && !m_problem.inputGradients) return;
+    StepScope step(hook, "input-gradient GEMM");
+    // The gradient of this layer's input: the gradient of the layer below's output (after undoing
+    // dropout), or of x. The output gradient m_dy is no longer needed, so it receives it.
+    const std::int64_t in = l.layerInput(layer);
+    float* dIn = layer > 0 ? m_dy.data() : m_dx.ptr();
+    gemm({.opA = Op::N, .opB = Op::N, .m = l.TB(), .n = in, .k = l.DGH(), .a = m_dxp.data(), .lda = l.DGH(), .b = w.wih,
+          .ldb = in, .c = dIn, .ldc = in});
+    if (layer > 0 && l.betweenDropout) {
+        kernels::MaskKernel<float> k{crows(dIn, in), crows(m_data.masks.between[std::size_t(layer - 1)].ptr(), in),
+                                     {dIn, in}, in};
+        forEachElement(k, l.TB(), in, m_loopThreads);
+    }
+}
+
+void BlasSession::backwardStep(int layer, int d, int s, const Weights& w) {
+    const BlasLayout& l = m_lay;
+    const std::int64_t B = l.B, H = l.H;
+    const std::int64_t t = d == 0 ? s : l.T - 1 - s;
+    const std::int64_t tPrev = d == 0 ? t - 1 : t + 1;
+    const std::int64_t slot = layer * l.D + d;
+    Kept& kept = m_kept[std::size_t(layer)];
+    const float* y = layerOutput(layer);
+    const CRows<float> dy = crows(m_dy.data() + t * B * l.DH() + d * H, l.DH());
+    const CRows<float> mask = crows(recurrentMask(layer, d), H);
+    const CRows<float> hPrev = s == 0 ? crows(m_data.h0.ptr() + slot * B * H, H)
+                                      : crows(y + tPrev * B * l.DH() + d * H, l.DH());
+    const Rows<float> dhCarry{m_dhCarry[d].data(), H};
+    const CRows<float> dhRec = crows(m_dhRec[d].data(), H);
+    float* dxpRow = m_dxp.data() + t * B * l.DGH() + d * l.GH();
+
+    kernels::withCellActs(m_problem.config, [&](auto acts) {
+        using A = decltype(acts);
+        if (l.lstm) {
+            const CRows<float> cPrev = s == 0 ? crows(m_data.c0.ptr() + slot * B * H, H)
+                                              : crows(kept.cells[d].data() + tPrev * B * H, H);
+            kernels::LstmBackwardKernel<A, float> k{crows(kept.saved[d].data() + t * B * 4 * H, 4 * H),
+                                                    crows(kept.cells[d].data() + t * B * H, H),
+                                                    cPrev,
+                                                    dy,
+                                                    dhCarry,
+                                                    dhRec,
+                                                    mask,
+                                                    {m_dcCarry[d].data(), H},
+                                                    {dxpRow, l.DGH()},
+                                                    H};
+            forEachElement(k, B, H, m_loopThreads);
+            gemm({.opA = Op::N, .opB = Op::N, .m = B, .n = H, .k = 4 * H, .a = dxpRow, .lda = l.DGH(), .b = w.whh[d],
+                  .ldb = H, .c = m_dhRec[d].data(), .ldc = H});
+            return;
+        }
+        float* dhp = m_dhp[d].data() + t * B * 3 * H;
+        if (l.resetAfter) {
+            kernels::GruBackwardKernel<A, float> k{crows(kept.saved[d].data() + t * B * 4 * H, 4 * H),
+                                                   hPrev,
+                                                   dy,
+                                                   dhCarry,
+                                                   dhRec,
+                                                   mask,
+                                                   {dxpRow, l.DGH()},
+                                                   {dhp, 3 * H},
+                                                   H};
+            forEachElement(k, B, H, m_loopThreads);
+            gemm({.opA = Op::N, .opB = Op::N, .m = B, .n = H, .k = 3 * H, .a = dhp, .lda = 3 * H, .b = w.whh[d],
+                  .ldb = H, .c = m_dhRec[d].data(), .ldc = H});
+            return;
+        }
+        const float* gates = kept.saved[d].data() + t * B * 3 * H;
+        kernels::GruResetBeforeBackwardKernel<A, float> k1{
+            crows(gates, 3 * H), hPrev, dy, dhCarry, dhRec, mask, {dxpRow, l.DGH()}, {dhp, 3 * H}, H};
+        forEachElement(k1, B, H, m_loopThreads);
+        gemm({.opA = Op::N, .opB = Op::N, .m = B, .n = H, .k = H, .a = dhp + 2 * H, .lda = 3 * H,
+              .b = w.whh[d] + 2 * H * H, .ldb = H, .c = m_drh[d].data(), .ldc = H});
+        kernels::GruResetBeforeResetKernel<A, float> k2{crows(gates, 3 * H),
+                                                        crows(kept.hrec[d].data() + t * B * H, H),
+                                                        crows(m_drh[d].data(), H),
+                                                        {dxpRow, l.DGH()},
+                                                        {dhp, 3 * H},
+                                                        {m_dhRec[d].data(), H},
+                                                        H};
+        forEachElement(k2, B, H, m_loopThreads);
+        gemm({.opA = Op::N, .opB = Op::N, .m = B, .n = H, .k = 2 * H, .a = dhp, .lda = 3 * H, .b = w.whh[d], .ldb = H,
+              .beta = 1.0f, .c = m_dhRec[d].data(), .ldc = H});
+    });
+}
+
+void BlasSession::weightGradients(int layer) {
+    const BlasLayout& l = m_lay;
+    const std::int64_t in = l.layerInput(layer), H = l.H, GH = l.GH();
+    Kept& kept = m_kept[std::size_t(layer)];
+    // Both directions' input weights at once: dW_ih = dXP^T * input, one GEMM over all steps.
+    gemm({.opA = Op::T, .opB = Op::N, .m = l.DGH(), .n = in, .k = l.TB(), .a = m_dxp.data(), .lda = l.DGH(),
+          .b = layerInput(layer), .ldb = in, .c = m_grads.data(layer, 0, ParamKind::WeightIh), .ldc = in});
+    for (int d = 0; d < l.D; ++d) {
+        float* dWhh = m_grads.data(layer, d, ParamKind::WeightHh);
+        const float* dhp = l.lstm ? m_dxp.data() + d * GH : m_dhp[d].data();
+        const std::int64_t ldDhp = l.lstm ? l.DGH() : 3 * H;
+        const float* hrec = kept.hrec[d].data();
+        if (l.lstm || l.resetAfter) {
+            gemm({.opA = Op::T, .opB = Op::N, .m = GH, .n = H, .k = l.TB(), .a = dhp, .lda = ldDhp, .b = hrec,
+                  .ldb = H, .c = dWhh, .ldc = H});
+        } else { // r, z rows saw hRec; the candidate rows saw r * hRec
+            gemm({.opA = Op::T, .opB = Op::N, .m = 2 * H, .n = H, .k = l.TB(), .a = dhp, .lda = ldDhp, .b = hrec,
+                  .ldb = H, .c = dWhh, .ldc = H});
+            gemm({.opA = Op::T, .opB = Op::N, .m = H, .n = H, .k = l.TB(), .a = dhp + 2 * H, .lda = ldDhp,
+                  .b = kept.rh[d].data(), .ldb = H, .c = dWhh + 2 * H * H, .ldc = H});
+        }
+        if (float* dbhh = m_grads.data(layer, d, ParamKind::BiasHh)) columnSums(dhp, l.TB(), GH, ldDhp, dbhh, false);
+    }
+    if (float* dbih = m_grads.data(layer, 0, ParamKind::BiasIh)) // both directions are adjacent
+        columnSums(m_dxp.data(), l.TB(), l.DGH(), l.DGH(), dbih, false);
+}
+
+// ---- update and outputs ---------------------------------------------------------------------
+
+void BlasSession::update(PhaseHook& hook) {
+    PhaseScope phase(hook, Phase::Update);
+    StepScope step(hook, "SGD");
+    kernels::SgdKernel<float> k{m_params.values.data(), m_grads.values.data(), float(m_problem.options.learningRate)};
+    const std::int64_t n = std::int64_t(m_params.values.size());
+#pragma omp simd
+    for (std::int64_t i = 0; i < n; ++i) k(i);
+}
+
+RunOutputs BlasSession::outputs() const {
+    const BlasLayout& l = m_lay;
+    RunOutputs out;
+    out.y = Tensor<float>({l.T, l.B, l.DH()});
+    std::copy(m_y.back().begin(), m_y.back().end(), out.y.data.begin());
+    out.hN = m_hN;
+    out.cN = m_cN;
+    out.training = l.training;
+    if (l.training) {
+        out.loss = m_loss;
+        out.gradients.dParams = m_grads;
+        if (m_problem.inputGradients) {
+            out.gradients.dx = m_dx;
+            out.gradients.dh0 = m_dh0;
+            out.gradients.dc0 = m_dc0;
+        }
+        out.paramsAfter = m_params;
+    }
+    return out;
+}
+
+MemoryFootprint BlasSession::memory() const { return m_lay.footprint(m_params.layout.totalSize()); }
+
+std::vector<std::string> BlasSession::notes() const {
+    return {std::string("GEMM: ") + providerName(m_provider) + ", " + std::to_string(m_threads) + " thread" +
+            (m_threads == 1 ? "" : "s")};
+}
+
+} // namespace rnnprof::cpu

@@ -1,0 +1,71 @@
+#pragma once
+// The cpu-blas session: owns every buffer of one (config, shape, mode) and runs iterations.
+// See blas_backend.h for the algorithm; blas_layout.h for the buffer sizes.
+#include "engine/backend.h"
+#include "engine/cpu/blas_layout.h"
+#include "engine/cpu/gemm.h"
+
+#include <vector>
+
+namespace rnnprof::cpu {
+
+class BlasSession final : public Session {
+public:
+    explicit BlasSession(const Problem& problem);
+
+    void run(PhaseHook& hook) override;
+    [[nodiscard]] RunOutputs outputs() const override;
+    [[nodiscard]] MemoryFootprint memory() const override;
+    [[nodiscard]] std::vector<std::string> notes() const override;
+
+private:
+    using Buffer = std::vector<float>;
+    struct Weights {
+        const float* wih = nullptr; // [D*G*H, in] both directions
+        const float* whh[2] = {};   // [G*H, H]
+        const float* bih[2] = {};   // [G*H] (zeros without bias)
+        const float* bhh[2] = {};
+    };
+    struct Kept { // per layer, training only
+        Buffer saved[2], hrec[2], cells[2], rh[2];
+        Buffer maskedInput; // dropout between layers
+    };
+
+    [[nodiscard]] Weights weights(int layer) const;
+    [[nodiscard]] const float* layerInput(int layer) const;
+    [[nodiscard]] float* layerOutput(int layer);
+    [[nodiscard]] const float* recurrentMask(int layer, int dir) const;
+    void forward(PhaseHook& hook);
+    void forwardLayer(PhaseHook& hook, int layer);
+    void forwardStep(int layer, int dir, int s, const Weights& w);
+    void backward(PhaseHook& hook);
+    void backwardLayer(PhaseHook& hook, int layer);
+    void backwardStep(int layer, int dir, int s, const Weights& w);
+    void weightGradients(int layer);
+    void update(PhaseHook& hook);
+    void gemm(const GemmArgs& args) const { sgemm(m_provider, args); }
+
+    Problem m_problem;
+    BlasLayout m_lay;
+    GemmProvider m_provider;
+    int m_threads;
+    int m_loopThreads = 1;
+    ProblemData<float> m_data;
+    ParamSet<float> m_params;
+    ParamSet<float> m_grads;
+    Buffer m_zeros; // bias stand-in when bias is off
+
+    std::vector<Buffer> m_y; // per layer [T*B, D*H]
+    std::vector<Kept> m_kept;
+    Buffer m_xp, m_hp[2];
+    Buffer m_cstate[2][2];            // inference LSTM cell ping-pong per direction
+    Buffer m_stepGates[2], m_stepRh[2]; // inference GRU reset_before
+    Tensor<float> m_hN, m_cN;
+
+    Buffer m_dy, m_dxp, m_dhp[2];
+    Buffer m_dhCarry[2], m_dhRec[2], m_dcCarry[2], m_drh[2];
+    Tensor<float> m_dx, m_dh0, m_dc0;
+    double m_loss = 0.0;
+};
+
+} // namespace rnnprof::cpu
