@@ -44,6 +44,9 @@ public:
     [[nodiscard]] virtual PhaseHook& hook() = 0;   // pushes (iteration, phase) correlation ids
     virtual void endIteration() = 0;
     [[nodiscard]] virtual GpuProfile endPoint(int iterations) = 0; // flush, decode, aggregate, disable
+    // After endPoint: kernels/memcpys/memsets of measured iteration `iteration` (0-based) as slices
+    // on tracks 1 + stream, in us from the start of that iteration's first phase.
+    [[nodiscard]] virtual std::vector<TraceSlice> traceSlices(int /*iteration*/) const { return {}; }
 };
 
 struct RunnerCallbacks {

@@ -1,0 +1,106 @@
+#pragma once
+// Reading typed values out of parsed JSON documents (config files, presets, result files, the
+// journal) so that every problem is reported with its key path ("sweep.batch[2]: expected an
+// integer, got string") instead of an nlohmann exception. Internal to profiling/; not for
+// writing JSON and not a general schema validator.
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace rnnprof::jsonio {
+
+using Json = nlohmann::ordered_json; // files keep the order written: identity first
+
+// Every problem found in one document; thrown together as one Error(InvalidInput).
+class Problems {
+public:
+    void add(const std::string& path, const std::string& message);
+    [[nodiscard]] bool empty() const { return m_items.empty(); }
+    [[nodiscard]] const std::vector<std::string>& items() const { return m_items; }
+    // "<source>: <problem>; <problem>; ..." as Error(InvalidInput) when there is any.
+    void throwIfAny(const std::string& source) const;
+
+private:
+    std::vector<std::string> m_items;
+};
+
+// Parses `text`; a syntax error throws Error(InvalidInput) naming `source` and the byte offset.
+[[nodiscard]] Json parse(std::string_view text, const std::string& source);
+
+// "a.b" + "c" -> "a.b.c"; "" + "c" -> "c"
+[[nodiscard]] std::string childPath(const std::string& path, std::string_view key);
+[[nodiscard]] std::string indexPath(const std::string& path, std::size_t index);
+
+// Scalar readers: on a wrong type or range they report at `path` and leave `out` unchanged.
+bool read(const Json& v, const std::string& path, Problems& p, int& out);
+bool read(const Json& v, const std::string& path, Problems& p, std::uint64_t& out);
+bool read(const Json& v, const std::string& path, Problems& p, double& out); // null reads as NaN
+bool read(const Json& v, const std::string& path, Problems& p, bool& out);
+bool read(const Json& v, const std::string& path, Problems& p, std::string& out);
+bool read(const Json& v, const std::string& path, Problems& p, std::vector<int>& out);
+bool read(const Json& v, const std::string& path, Problems& p, std::vector<std::string>& out);
+
+// An enum spelled as text; `allowed` lists the spellings for the message.
+template <class E>
+bool readEnum(const Json& v, const std::string& path, Problems& p, E& out,
+              std::optional<E> (*parseFn)(std::string_view), std::string_view allowed) {
+    std::string text;
+    if (!read(v, path, p, text)) return false;
+    if (auto parsed = parseFn(text)) {
+        out = *parsed;
+        return true;
+    }
+    p.add(path, "'" + text + "' is not one of " + std::string(allowed));
+    return false;
+}
+
+enum class Need { Optional, Required };
+
+// One JSON object at a key path. Remembers which keys were asked for, so that finish() can name
+// the unknown ones in strict documents (config files) and ignore them in lenient ones.
+class ObjectReader {
+public:
+    ObjectReader(const Json& value, std::string path, Problems& problems, bool strict);
+    [[nodiscard]] bool isObject() const { return m_object; }
+    [[nodiscard]] const std::string& path() const { return m_path; }
+    [[nodiscard]] Problems& problems() { return m_problems; }
+    [[nodiscard]] std::string pathOf(std::string_view key) const { return childPath(m_path, key); }
+
+    // The value of `key`, or nullptr when it is absent (reported when required).
+    [[nodiscard]] const Json* find(const char* key, Need need = Need::Optional);
+    // `key` holding an object or an array; nullptr (reported) when it holds something else.
+    [[nodiscard]] const Json* object(const char* key, Need need = Need::Optional);
+    [[nodiscard]] const Json* array(const char* key, Need need = Need::Optional);
+
+    template <class T>
+    bool get(const char* key, T& out, Need need = Need::Optional) {
+        const Json* v = find(key, need);
+        return v && read(*v, pathOf(key), m_problems, out);
+    }
+    template <class E>
+    bool getEnum(const char* key, E& out, std::optional<E> (*parseFn)(std::string_view),
+                 std::string_view allowed, Need need = Need::Optional) {
+        const Json* v = find(key, need);
+        return v && readEnum(*v, pathOf(key), m_problems, out, parseFn, allowed);
+    }
+    // Strict readers report every key that was never asked for.
+    void finish();
+
+private:
+    const Json& m_value;
+    std::string m_path;
+    Problems& m_problems;
+    bool m_strict;
+    bool m_object;
+    std::set<std::string, std::less<>> m_known;
+};
+
+// Numbers for files: NaN and infinities become null (JSON has no spelling for them).
+[[nodiscard]] Json number(double v);
+
+} // namespace rnnprof::jsonio

@@ -1,0 +1,86 @@
+// results.json: the header (format, schema, creation time, host, plan) and one record per point.
+#include "engine/atomic_file.h"
+#include "engine/error.h"
+#include "profiling/result_files.h"
+#include "profiling/result_json_codec.h"
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+namespace rnnprof {
+namespace {
+
+using jsonio::Json;
+
+// A journal's first line is its compact header, which names its format near the start.
+bool looksLikeJournal(std::string_view text) {
+    const std::string_view firstLine = text.substr(0, text.find('\n'));
+    return firstLine.find("\"format\":\"" + std::string(jsonio::kJournalFormat) + "\"") !=
+           std::string_view::npos;
+}
+
+std::string readWholeFile(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw Error(ErrorKind::Io, "cannot read " + path + ": " + std::strerror(errno));
+    std::ostringstream text;
+    text << in.rdbuf();
+    if (in.bad()) throw Error(ErrorKind::Io, "cannot read " + path + ": read error");
+    return text.str();
+}
+
+std::string fileName(const std::string& path) {
+    const auto slash = path.find_last_of('/');
+    return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+void checkFormat(jsonio::ObjectReader& r, std::string_view expected) {
+    std::string format;
+    if (r.get("format", format) && format != expected)
+        r.problems().add("format", "expected \"" + std::string(expected) + "\", got \"" + format + "\"");
+}
+
+} // namespace
+
+std::string toJson(const SweepResult& result) {
+    Json doc = jsonio::headerToJson(result, jsonio::kResultsFormat);
+    Json points = Json::array();
+    for (const auto& p : result.points)
+        points.push_back(jsonio::pointToJson(p));
+    doc["points"] = std::move(points);
+    // Replacing invalid UTF-8 (a backend's message) instead of throwing keeps the file writable.
+    return doc.dump(1, ' ', false, Json::error_handler_t::replace) + "\n";
+}
+
+SweepResult resultFromJson(std::string_view text, const std::string& source) {
+    const Json doc = jsonio::parse(text, source);
+    jsonio::Problems problems;
+    SweepResult result;
+    result.complete = false;
+    jsonio::ObjectReader root(doc, "", problems, false);
+    if (root.isObject()) {
+        checkFormat(root, jsonio::kResultsFormat);
+        jsonio::readHeader(doc, source, problems, result);
+        if (const Json* points = root.array("points", jsonio::Need::Required)) {
+            result.points.resize(points->size());
+            for (std::size_t i = 0; i < points->size(); ++i)
+                jsonio::readPoint((*points)[i], jsonio::indexPath("points", i), problems, result.points[i]);
+        }
+    }
+    problems.throwIfAny(source);
+    return result;
+}
+
+void saveResultJson(const std::string& path, const SweepResult& result) {
+    writeFileAtomically(path, toJson(result));
+}
+
+SweepResult loadResultFile(const std::string& path) {
+    const std::string text = readWholeFile(path);
+    SweepResult result = looksLikeJournal(text) ? journalFromText(text, path) : resultFromJson(text, path);
+    result.label = fileName(path) + (result.host.hostname.empty() ? "" : " (" + result.host.hostname + ")");
+    return result;
+}
+
+} // namespace rnnprof

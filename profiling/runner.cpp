@@ -1,0 +1,229 @@
+#include "profiling/runner.h"
+
+#include "engine/error.h"
+#include "engine/host_memory.h"
+#include "profiling/flops.h"
+#include "profiling/numerics.h"
+#include "profiling/phase_timer.h"
+#include "profiling/process_memory.h"
+
+#include <algorithm>
+#include <chrono>
+#include <exception>
+
+namespace rnnprof {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double secondsSince(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
+
+PointStatus statusFor(ErrorKind kind) {
+    switch (kind) {
+    case ErrorKind::OutOfMemory: return PointStatus::Refused;
+    case ErrorKind::Unsupported: return PointStatus::Ineligible;
+    case ErrorKind::DeviceUnavailable: return PointStatus::Unavailable;
+    case ErrorKind::Cancelled: return PointStatus::Cancelled;
+    case ErrorKind::InvalidConfig: return PointStatus::Refused;
+    default: return PointStatus::Failed;
+    }
+}
+
+std::string joinReasons(const std::vector<std::string>& reasons) {
+    std::string text;
+    for (const auto& r : reasons) text += (text.empty() ? "" : " ") + r;
+    return text;
+}
+
+// Thrown inside measurePoint when a stop is requested between runs.
+struct StopRequested {};
+
+} // namespace
+
+SweepRunner::SweepRunner(const BackendRegistry& backends, SweepPlan plan, RunnerCallbacks callbacks)
+    : m_backends(backends), m_plan(std::move(plan)), m_callbacks(std::move(callbacks)) {}
+
+SweepRunner::~SweepRunner() = default;
+
+SweepResult SweepRunner::run(const StopToken& stop) {
+    if (const auto issues = validate(m_plan, m_backends.ids()); !issues.empty())
+        throw Error(ErrorKind::InvalidConfig, joinIssues(issues));
+    SweepResult result;
+    result.createdAt = isoTimestampUtc();
+    result.host = currentHost();
+    result.plan = m_plan;
+    const std::vector<PointSpec> grid = points(m_plan);
+    const auto start = Clock::now();
+    SweepProgress progress;
+    progress.total = int(grid.size());
+    bool stopped = false;
+    for (std::size_t i = 0; i < grid.size(); ++i) {
+        if (stop.stopRequested()) {
+            stopped = true;
+            break;
+        }
+        progress.done = int(i);
+        progress.elapsedSeconds = secondsSince(start);
+        progress.etaSeconds = i == 0 ? -1.0 : progress.elapsedSeconds / double(i) * double(grid.size() - i);
+        progress.current = describe(grid[i]);
+        if (m_callbacks.onProgress) m_callbacks.onProgress(progress);
+        PointResult point = measurePoint(grid[i], stop);
+        const bool cancelled = point.status == PointStatus::Cancelled;
+        result.points.push_back(point);
+        if (m_callbacks.onPoint) m_callbacks.onPoint(result.points.back());
+        if (cancelled) {
+            stopped = true;
+            break;
+        }
+    }
+    progress.done = int(result.points.size()) - (stopped && !result.points.empty() &&
+                                                         result.points.back().status == PointStatus::Cancelled
+                                                     ? 1
+                                                     : 0);
+    progress.elapsedSeconds = secondsSince(start);
+    progress.etaSeconds = 0.0;
+    progress.current.clear();
+    if (m_callbacks.onProgress) m_callbacks.onProgress(progress);
+    result.complete = !stopped;
+    return result;
+}
+
+PointResult SweepRunner::measurePoint(const PointSpec& spec, const StopToken& stop) {
+    const auto start = Clock::now();
+    const MeasureSettings& settings = m_plan.settings;
+    PointResult r;
+    r.backend = spec.backend;
+    r.mode = spec.mode;
+    r.shape = spec.shape;
+    r.noiseThreshold = settings.noiseThreshold;
+    auto finish = [&](PointStatus status, std::string reason) {
+        r.status = status;
+        r.reason = std::move(reason);
+        r.measureSeconds = secondsSince(start);
+        return r;
+    };
+
+    const Backend* backend = m_backends.find(spec.backend);
+    if (!backend) return finish(PointStatus::Failed, "unknown backend '" + spec.backend + "'");
+    const Problem problem = problemFor(m_plan, spec);
+    if (const auto issues = validate(problem.config, problem.shape); !issues.empty())
+        return finish(PointStatus::Refused, joinIssues(issues));
+    if (const Availability a = backend->availability(); !a.available)
+        return finish(PointStatus::Unavailable, a.reason);
+    if (const auto reasons = backend->unsupportedReasons(problem.config, problem.mode); !reasons.empty())
+        return finish(PointStatus::Ineligible, joinReasons(reasons));
+
+    r.flopsPerIteration = iterationFlops(problem.config, problem.shape, problem.mode);
+    try {
+        r.memory = backend->estimateMemory(problem);
+        if (!r.memory.onDevice)
+            if (const auto available = availableHostMemory())
+                requireFits(r.memory.total(), *available,
+                            spec.backend + " at batch " + std::to_string(spec.shape.batch) + ", seq_len " +
+                                std::to_string(spec.shape.seqLen));
+    } catch (const Error& e) {
+        return finish(statusFor(e.kind()), e.what());
+    }
+
+    KernelTracer* tracer = nullptr;
+    std::optional<GpuProfile> gpu;
+    if (backend->isGpu()) {
+        if (!settings.gpuTrace) {
+            gpu.emplace().unavailableReason = "kernel trace off (gpu_trace = false)";
+        } else if (!m_tracer) {
+            gpu.emplace().unavailableReason = "kernel trace unavailable: no kernel tracer attached";
+        } else if (const std::string why = m_tracer->unavailableReason(); !why.empty()) {
+            gpu.emplace().unavailableReason = why;
+        } else {
+            tracer = m_tracer;
+        }
+    }
+
+    resetPeakRss();
+    const auto memBefore = readProcessMemory();
+    PhaseTimer timer;
+    std::vector<double> samples;
+    std::vector<std::array<double, kPhaseCount>> eventMs;
+    try {
+        std::unique_ptr<Session> session = backend->prepare(problem);
+        r.memory = session->memory();
+        r.notes = session->notes();
+        auto checkStop = [&] {
+            if (stop.stopRequested()) throw StopRequested{};
+        };
+        NullPhaseHook nullHook;
+        if (tracer) tracer->beginPoint();
+        for (int w = 0; w < settings.warmup; ++w) {
+            checkStop();
+            session->run(tracer ? tracer->hook() : static_cast<PhaseHook&>(nullHook));
+        }
+        r.warmupRuns = settings.warmup;
+        if (tracer) tracer->discardSoFar();
+        std::vector<PhaseHook*> hooks{&timer};
+        if (tracer) hooks.push_back(&tracer->hook());
+        FanOutHook hook(hooks);
+        const auto measureStart = Clock::now();
+        while (int(samples.size()) < settings.minRepeats ||
+               (int(samples.size()) < settings.maxRepeats &&
+                secondsSince(measureStart) * 1000.0 < settings.timeBudgetMs)) {
+            checkStop();
+            timer.beginIteration();
+            const auto t0 = Clock::now();
+            session->run(hook);
+            samples.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
+            timer.endIteration();
+            if (tracer) tracer->endIteration();
+            if (auto ev = session->deviceEventMs()) eventMs.push_back(*ev);
+        }
+        if (tracer) {
+            gpu = tracer->endPoint(int(samples.size()));
+            // The collector's own cost: the same runs without tracing.
+            std::vector<double> untraced;
+            const int n = std::min<int>(int(samples.size()), 5);
+            for (int i = 0; i < n; ++i) {
+                const auto t0 = Clock::now();
+                session->run(nullHook);
+                untraced.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
+            }
+            gpu->untracedMedianMs = summarize(untraced).median;
+        }
+    } catch (const StopRequested&) {
+        if (tracer) (void)tracer->endPoint(0);
+        return finish(PointStatus::Cancelled, "stopped by request after " + std::to_string(samples.size()) +
+                                                  " of at least " + std::to_string(settings.minRepeats) +
+                                                  " measured runs");
+    } catch (const Error& e) {
+        if (tracer) (void)tracer->endPoint(0);
+        return finish(statusFor(e.kind()), e.what());
+    } catch (const std::exception& e) {
+        if (tracer) (void)tracer->endPoint(0);
+        return finish(PointStatus::Failed, std::string("unexpected error: ") + e.what());
+    }
+    if (const auto memAfter = readProcessMemory(); memAfter && memBefore)
+        r.peakRssGrowthBytes = memAfter->peakBytes > memBefore->rssBytes ? memAfter->peakBytes - memBefore->rssBytes : 0;
+
+    r.measuredRuns = int(samples.size());
+    r.iteration = summarize(samples);
+    r.phaseMedianMs = timer.phaseMedians();
+    r.steps = timer.stepStats();
+    r.noisy = r.iteration.cv > settings.noiseThreshold;
+    r.trace = timer.trace(timer.medianIteration());
+    r.sequencesPerSecond = sequencesPerSecond(spec.shape, r.iteration.median);
+    r.tokensPerSecond = tokensPerSecond(spec.shape, r.iteration.median);
+    r.gflopsPerSecond = achievedGflops(r.flopsPerIteration, r.iteration.median);
+    if (gpu) {
+        if (!eventMs.empty())
+            for (int p = 0; p < kPhaseCount; ++p) {
+                std::vector<double> v;
+                for (const auto& e : eventMs) v.push_back(e[std::size_t(p)]);
+                gpu->eventMs[std::size_t(p)] = summarize(v).median;
+            }
+        if (gpu->traced) gpu->tracedMedianMs = r.iteration.median;
+        r.gpu = std::move(gpu);
+    }
+    if (settings.checkNumerics && !stop.stopRequested())
+        r.numerics = checkNumerics(*backend, problem, settings.numericsMaxWork);
+    return finish(PointStatus::Ok, "");
+}
+
+} // namespace rnnprof

@@ -1,0 +1,56 @@
+#include "sgemm_peak.h"
+
+#include "engine/cpu/cpu_libraries.h"
+
+#include <cblas.h>
+#include <omp.h>
+#include <oneapi/dnnl/dnnl.h>
+
+#include <algorithm>
+#include <chrono>
+#include <vector>
+
+namespace rnnprof::bench {
+namespace {
+
+template <class F>
+double bestGflops(F&& gemm, double flops) {
+    gemm(); // warm-up: JIT, page faults, thread pool start
+    double best = 0.0;
+    for (int rep = 0; rep < 5; ++rep) {
+        const auto start = std::chrono::steady_clock::now();
+        gemm();
+        const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        best = std::max(best, flops / s / 1e9);
+    }
+    return best;
+}
+
+} // namespace
+
+const SgemmPeak& sgemmPeak() {
+    static const SgemmPeak peak = [] {
+        constexpr int n = 2048;
+        const int threads = availableCpuCores();
+        std::vector<float> a(std::size_t(n) * n, 0.5f), b(a.size(), 0.25f), c(a.size(), 0.0f);
+        const double flops = 2.0 * n * n * n;
+        SgemmPeak p;
+        omp_set_num_threads(threads);
+        openblas_set_num_threads(1);
+        p.onednnGflops = bestGflops(
+            [&] { dnnl_sgemm('N', 'N', n, n, n, 1.0f, a.data(), n, b.data(), n, 0.0f, c.data(), n); }, flops);
+        openblas_set_num_threads(threads);
+        omp_set_num_threads(1);
+        p.openblasGflops = bestGflops(
+            [&] {
+                cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0f, a.data(), n, b.data(), n, 0.0f,
+                            c.data(), n);
+            },
+            flops);
+        omp_set_num_threads(threads);
+        return p;
+    }();
+    return peak;
+}
+
+} // namespace rnnprof::bench

@@ -1,0 +1,165 @@
+// results.csv: the exact header, one row per point with as many cells as the header after
+// RFC 4180 parsing, numbers that parse as numbers, and empty cells where nothing applies.
+#include "profiling/result_files.h"
+#include "sample_results.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <charconv>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+namespace rnnprof {
+namespace {
+
+using Row = std::vector<std::string>;
+
+// A strict RFC 4180 reader: quoted fields may hold commas, doubled quotes and line breaks.
+std::vector<Row> parseCsv(const std::string& text) {
+    std::vector<Row> rows;
+    Row row;
+    std::string field;
+    bool quoted = false;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (quoted) {
+            if (c == '"' && i + 1 < text.size() && text[i + 1] == '"') {
+                field += '"';
+                ++i;
+            } else if (c == '"') {
+                quoted = false;
+            } else {
+                field += c;
+            }
+        } else if (c == '"') {
+            EXPECT_TRUE(field.empty()) << "a quote inside an unquoted field";
+            quoted = true;
+        } else if (c == ',') {
+            row.push_back(std::move(field));
+            field.clear();
+        } else if (c == '\n') {
+            row.push_back(std::move(field));
+            field.clear();
+            rows.push_back(std::move(row));
+            row.clear();
+        } else if (c != '\r') {
+            field += c;
+        }
+    }
+    EXPECT_FALSE(quoted) << "unterminated quoted field";
+    EXPECT_TRUE(row.empty() && field.empty()) << "the last line has no line break";
+    return rows;
+}
+
+bool isNumber(const std::string& s) {
+    double v = 0;
+    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    return ec == std::errc() && end == s.data() + s.size();
+}
+
+std::size_t column(const std::string& name) {
+    const auto& cols = csvColumns();
+    return std::size_t(std::find(cols.begin(), cols.end(), name) - cols.begin());
+}
+
+const std::set<std::string> kTextColumns{"backend",      "mode",  "cell",   "bidirectional",
+                                         "status",       "noisy", "reason", "memory_on_device",
+                                         "numerics_note"};
+
+TEST(ResultCsv, HeaderStartsExactlyWithTheDocumentedColumns) {
+    const std::string documented =
+        "backend,mode,cell,input_size,hidden_size,layers,bidirectional,batch,seq_len,status,median_ms,p10_ms,"
+        "p90_ms,min_ms,forward_ms,backward_ms,update_ms,sequences_per_s,tokens_per_s,gflops,weights_bytes,"
+        "activations_bytes,workspace_bytes,peak_rss_bytes,max_abs_err,max_rel_err,noisy,reason";
+    const std::string csv = toCsv(test::sampleResult());
+    EXPECT_EQ(csv.substr(0, documented.size() + 1), documented + ",");
+    const Row header = parseCsv(csv).front();
+    EXPECT_EQ(header, csvColumns());
+    EXPECT_EQ(std::set<std::string>(header.begin(), header.end()).size(), header.size()) << "unique names";
+}
+
+TEST(ResultCsv, EveryRowHasTheHeadersColumnCount) {
+    const SweepResult r = test::sampleResult();
+    const auto rows = parseCsv(toCsv(r));
+    ASSERT_EQ(rows.size(), r.points.size() + 1);
+    for (const Row& row : rows)
+        EXPECT_EQ(row.size(), csvColumns().size());
+}
+
+TEST(ResultCsv, NumericColumnsParseAsNumbersOrAreEmpty) {
+    const auto rows = parseCsv(toCsv(test::sampleResult()));
+    for (std::size_t r = 1; r < rows.size(); ++r)
+        for (std::size_t c = 0; c < csvColumns().size(); ++c) {
+            if (kTextColumns.contains(csvColumns()[c])) continue;
+            const std::string& cell = rows[r][c];
+            EXPECT_TRUE(cell.empty() || isNumber(cell))
+                << csvColumns()[c] << " = '" << cell << "' in row " << r;
+        }
+}
+
+TEST(ResultCsv, ReasonsWithCommasQuotesAndNewlinesSurviveQuoting) {
+    const SweepResult r = test::sampleResult();
+    const auto rows = parseCsv(toCsv(r));
+    EXPECT_EQ(rows[4][column("reason")], r.points[3].reason);
+    EXPECT_EQ(rows[4][column("status")], "failed");
+    EXPECT_EQ(rows[5][column("status")], "ineligible");
+}
+
+TEST(ResultCsv, ValuesAreWrittenExactly) {
+    const SweepResult r = test::sampleResult();
+    const auto rows = parseCsv(toCsv(r));
+    const Row& gpu = rows[2];
+    EXPECT_EQ(gpu[column("backend")], "gpu-cudnn");
+    EXPECT_EQ(gpu[column("mode")], "train");
+    EXPECT_EQ(gpu[column("cell")], "gru");
+    EXPECT_EQ(gpu[column("bidirectional")], "false");
+    EXPECT_EQ(gpu[column("batch")], "64");
+    EXPECT_EQ(gpu[column("seq_len")], "20");
+    EXPECT_EQ(gpu[column("noisy")], "false");
+    EXPECT_EQ(gpu[column("memory_on_device")], "true");
+    EXPECT_EQ(gpu[column("peak_rss_bytes")], "8589934592");
+    EXPECT_EQ(gpu[column("flops")], "123456789012");
+    EXPECT_EQ(std::stod(gpu[column("median_ms")]), r.points[1].iteration.median);
+    EXPECT_EQ(std::stod(gpu[column("gflops")]), r.points[1].gflopsPerSecond);
+    EXPECT_EQ(std::stod(gpu[column("max_rel_err")]), 2.25e-6);
+    EXPECT_EQ(rows[1][column("mode")], "infer");
+}
+
+TEST(ResultCsv, CellsThatDoNotApplyAreEmpty) {
+    SweepResult r = test::sampleResult();
+    r.points[2].numerics.checked = false;
+    const auto rows = parseCsv(toCsv(r));
+    // Inference: no backward or update phase.
+    EXPECT_EQ(rows[1][column("backward_ms")], "");
+    EXPECT_EQ(rows[1][column("update_ms")], "");
+    EXPECT_NE(rows[1][column("forward_ms")], "");
+    // No numeric check made.
+    EXPECT_EQ(rows[3][column("max_abs_err")], "");
+    // A point that was not measured has only its identity, status and reason.
+    const Row& failed = rows[4];
+    for (const char* name : {"median_ms", "p10_ms", "forward_ms", "sequences_per_s", "gflops",
+                             "weights_bytes", "peak_rss_bytes", "max_abs_err", "noisy", "flops", "repeats"})
+        EXPECT_EQ(failed[column(name)], "") << name;
+    EXPECT_EQ(failed[column("backend")], "gpu-generic");
+    EXPECT_EQ(failed[column("hidden_size")], "64");
+}
+
+TEST(ResultCsv, EmptySweepIsTheHeaderAlone) {
+    const auto rows = parseCsv(toCsv(SweepResult{}));
+    ASSERT_EQ(rows.size(), 1u);
+    EXPECT_EQ(rows[0], csvColumns());
+}
+
+TEST(ResultCsv, SavesAtomically) {
+    test::TempDir dir;
+    saveResultCsv(dir.file("r.csv"), test::sampleResult());
+    std::ifstream in(dir.file("r.csv"));
+    std::stringstream text;
+    text << in.rdbuf();
+    EXPECT_EQ(text.str(), toCsv(test::sampleResult()));
+}
+
+} // namespace
+} // namespace rnnprof

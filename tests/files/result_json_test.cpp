@@ -1,0 +1,185 @@
+// results.json: a lossless round trip of every field, NaN as null, and clear errors (naming the
+// key path) for newer, malformed or truncated files, never a crash.
+#include "engine/error.h"
+#include "profiling/result_files.h"
+#include "sample_results.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+
+namespace rnnprof {
+namespace {
+
+using ::testing::HasSubstr;
+using Json = nlohmann::json;
+
+// The message of the Error(InvalidInput) resultFromJson throws for `text`.
+std::string loadError(const std::string& text, const std::string& source = "results.json") {
+    try {
+        (void)resultFromJson(text, source);
+    } catch (const Error& e) {
+        EXPECT_EQ(e.kind(), ErrorKind::InvalidInput) << e.what();
+        return e.what();
+    }
+    ADD_FAILURE() << "expected an error";
+    return "";
+}
+
+Json sampleDocument() {
+    return Json::parse(toJson(test::sampleResult()));
+}
+
+TEST(ResultJson, RoundTripIsLossless) {
+    const SweepResult r = test::sampleResult();
+    const SweepResult back = resultFromJson(toJson(r), "results.json");
+    EXPECT_EQ(back, r);
+    EXPECT_EQ(back.points.size(), r.points.size());
+    EXPECT_EQ(back.host, r.host); // every HostInfo field, GPU versions included
+    EXPECT_EQ(back.plan, r.plan);
+}
+
+TEST(ResultJson, EmptyAndIncompleteSweepsRoundTrip) {
+    SweepResult r;
+    r.createdAt = isoTimestampUtc();
+    r.host.gpu.reason = "no NVIDIA driver";
+    r.complete = false;
+    EXPECT_EQ(resultFromJson(toJson(r), "r"), r);
+}
+
+TEST(ResultJson, RecordsSchemaHostAndPlan) {
+    const Json doc = sampleDocument();
+    EXPECT_EQ(doc["format"], "rnnprof-results");
+    EXPECT_EQ(doc["schema_version"], SweepResult::kSchemaVersion);
+    EXPECT_EQ(doc["created_at"], "2026-11-21T21:34:10Z");
+    EXPECT_EQ(doc["host"]["gpu"]["cudnn_version"], "9.19.0");
+    EXPECT_EQ(doc["host"]["gpu"]["devices"][0]["name"], "NVIDIA H100 80GB HBM3");
+    EXPECT_EQ(doc["plan"]["model"]["cell"], "gru");
+    EXPECT_EQ(doc["plan"]["sweep"]["backends"][1], "gpu-cudnn");
+    EXPECT_EQ(doc["points"].size(), 5u);
+    EXPECT_EQ(doc["points"][1]["gpu"]["kernels"][0]["name"], "void lstm_fwd<float>(int)");
+}
+
+TEST(ResultJson, NotApplicableValuesAreWrittenAsNullAndReadBackAsNaN) {
+    const Json doc = sampleDocument();
+    EXPECT_TRUE(doc["points"][0]["phase_median_ms"]["backward"].is_null());
+    SweepResult r = test::sampleResult();
+    r.points[0].iteration.cv = std::numeric_limits<double>::infinity();
+    const SweepResult back = resultFromJson(toJson(r), "r");
+    EXPECT_TRUE(std::isnan(back.points[0].phaseMedianMs[1]));
+    EXPECT_TRUE(std::isnan(back.points[0].iteration.cv));
+}
+
+TEST(ResultJson, TheLabelIsNotSaved) {
+    SweepResult r = test::sampleResult();
+    r.label = "laptop";
+    EXPECT_EQ(toJson(r).find("laptop"), std::string::npos);
+}
+
+TEST(ResultJson, SavesAtomicallyAndLoadsWithALabel) {
+    test::TempDir dir;
+    const std::string path = dir.file("results.json");
+    saveResultJson(path, test::sampleResult());
+    const SweepResult back = loadResultFile(path);
+    EXPECT_EQ(back, test::sampleResult());
+    EXPECT_EQ(back.label, "results.json (bench-01)");
+    EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir.path()), {}), 1) << "no temporary left";
+}
+
+TEST(ResultJson, UnwritableOrMissingPathsAreIoErrors) {
+    try {
+        saveResultJson("/nonexistent-dir/results.json", test::sampleResult());
+        FAIL();
+    } catch (const Error& e) {
+        EXPECT_EQ(e.kind(), ErrorKind::Io);
+        EXPECT_THAT(e.what(), HasSubstr("/nonexistent-dir/results.json"));
+    }
+    try {
+        (void)loadResultFile("/nonexistent-dir/results.json");
+        FAIL();
+    } catch (const Error& e) {
+        EXPECT_EQ(e.kind(), ErrorKind::Io);
+    }
+}
+
+TEST(ResultJson, NewerSchemaIsRefusedWithBothVersions) {
+    Json doc = sampleDocument();
+    doc["schema_version"] = 7;
+    doc["points"][0]["something_new"] = {1, 2};
+    EXPECT_EQ(loadError(doc.dump()),
+              "results.json was written by a newer rnnprof (schema 7, this build reads up to 1)");
+}
+
+TEST(ResultJson, MalformedJsonSaysSo) {
+    EXPECT_THAT(loadError("{\"schema_version\": 1,,}"), HasSubstr("results.json: not valid JSON"));
+    EXPECT_THAT(loadError(""), HasSubstr("not valid JSON"));
+    EXPECT_THAT(loadError("[]"), HasSubstr("expected an object, got array"));
+}
+
+TEST(ResultJson, WrongTypesNameTheKeyPath) {
+    Json doc = sampleDocument();
+    doc["points"][2]["batch"] = "64";
+    doc["host"]["cpu_cores"] = -2.5;
+    doc["points"][1]["gpu"]["kernels"][1]["count"] = "many";
+    const std::string message = loadError(doc.dump());
+    EXPECT_THAT(message, HasSubstr("points[2].batch: expected an integer, got string"));
+    EXPECT_THAT(message, HasSubstr("host.cpu_cores: expected an integer, got number"));
+    EXPECT_THAT(message, HasSubstr("points[1].gpu.kernels[1].count: expected an integer, got string"));
+}
+
+TEST(ResultJson, MissingRequiredKeysNameTheKeyPath) {
+    Json doc = sampleDocument();
+    doc["points"][3].erase("status");
+    doc.erase("host");
+    const std::string message = loadError(doc.dump());
+    EXPECT_THAT(message, HasSubstr("points[3].status: missing required key"));
+    EXPECT_THAT(message, HasSubstr("host: missing required key"));
+    Json noPoints = sampleDocument();
+    noPoints.erase("points");
+    EXPECT_THAT(loadError(noPoints.dump()), HasSubstr("points: missing required key"));
+    Json noSchema = sampleDocument();
+    noSchema.erase("schema_version");
+    EXPECT_THAT(loadError(noSchema.dump()), HasSubstr("schema_version: missing required key"));
+}
+
+TEST(ResultJson, BadEnumsNameTheAllowedValues) {
+    Json doc = sampleDocument();
+    doc["points"][0]["status"] = "skipped";
+    doc["points"][0]["steps"][0]["phase"] = "sideways";
+    doc["plan"]["model"]["cell"] = "transformer";
+    const std::string message = loadError(doc.dump());
+    EXPECT_THAT(message, HasSubstr("points[0].status: 'skipped' is not one of ok, ineligible"));
+    EXPECT_THAT(message, HasSubstr("points[0].steps[0].phase: 'sideways' is not one of forward"));
+    EXPECT_THAT(message, HasSubstr("plan.model.cell: 'transformer'"));
+}
+
+TEST(ResultJson, OtherFormatsAreRefused) {
+    Json doc = sampleDocument();
+    doc["format"] = "chrome-trace";
+    EXPECT_THAT(loadError(doc.dump()), HasSubstr("format: expected \"rnnprof-results\""));
+    EXPECT_THAT(loadError(toChromeTrace(test::sampleResult())), HasSubstr("missing required key"));
+}
+
+TEST(ResultJson, EveryTruncationIsACleanError) {
+    const std::string text = toJson(test::sampleResult());
+    for (std::size_t cut = 0; cut + 2 < text.size(); cut += 37) {
+        try {
+            (void)resultFromJson(std::string_view(text).substr(0, cut), "cut.json");
+            ADD_FAILURE() << "a file cut at byte " << cut << " loaded";
+        } catch (const Error& e) {
+            EXPECT_EQ(e.kind(), ErrorKind::InvalidInput);
+        }
+    }
+}
+
+TEST(ResultJson, UnknownKeysInRecordsAreIgnored) {
+    Json doc = sampleDocument();
+    doc["points"][0]["extra"] = "from a later build";
+    doc["host"]["gpu"]["mig"] = false;
+    EXPECT_EQ(resultFromJson(doc.dump(), "r"), test::sampleResult());
+}
+
+} // namespace
+} // namespace rnnprof

@@ -1,0 +1,265 @@
+// The sweep runner: every point recorded with a status, failures and refusals never end the sweep,
+// stop requests are honoured promptly at any phase and keep what was measured.
+#include "fake_backends.h"
+
+#include "profiling/runner.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+namespace rnnprof {
+namespace {
+
+using test::FakeBackend;
+using test::FakeBehaviour;
+using test::fakePlan;
+using test::named;
+
+BackendRegistry registryWith(std::vector<FakeBehaviour> behaviours) {
+    BackendRegistry r;
+    for (auto& b : behaviours)
+        r.add(std::make_unique<FakeBackend>(std::move(b)));
+    return r;
+}
+
+const PointResult* find(const SweepResult& r, const std::string& backend, Mode mode, int batch) {
+    for (const auto& p : r.points)
+        if (p.backend == backend && p.mode == mode && p.shape.batch == batch) return &p;
+    return nullptr;
+}
+
+TEST(SweepRunner, MeasuresEveryPointOfTheGridWithStatistics) {
+    const auto registry = registryWith({named("a"), named("b")});
+    SweepRunner runner(registry, fakePlan({"a", "b"}));
+    StopToken stop;
+    const SweepResult result = runner.run(stop);
+    EXPECT_TRUE(result.complete);
+    ASSERT_EQ(result.points.size(), 8u); // 2 backends x 2 batches x 1 seq x 2 modes
+    for (const auto& p : result.points) {
+        EXPECT_EQ(p.status, PointStatus::Ok) << p.reason;
+        EXPECT_EQ(p.measuredRuns, 3);
+        EXPECT_EQ(p.warmupRuns, 1);
+        EXPECT_EQ(p.iteration.count, 3);
+        EXPECT_GE(p.iteration.p90, p.iteration.p10);
+        EXPECT_FALSE(std::isnan(p.phaseMedianMs[0]));
+        EXPECT_EQ(std::isnan(p.phaseMedianMs[1]), p.mode == Mode::Inference);
+        EXPECT_FALSE(p.trace.empty());
+        EXPECT_GT(p.flopsPerIteration, 0u);
+        ASSERT_FALSE(p.steps.empty());
+        EXPECT_EQ(p.steps.front().name, "work");
+    }
+}
+
+TEST(SweepRunner, InterleavesBackendsInRunOrder) {
+    const auto registry = registryWith({named("a"), named("b")});
+    SweepRunner runner(registry, fakePlan({"a", "b"}));
+    StopToken stop;
+    const auto result = runner.run(stop);
+    for (std::size_t i = 0; i + 1 < result.points.size(); i += 2) {
+        EXPECT_EQ(result.points[i].backend, "a");
+        EXPECT_EQ(result.points[i + 1].backend, "b");
+        EXPECT_EQ(result.points[i].shape, result.points[i + 1].shape);
+    }
+}
+
+TEST(SweepRunner, AFailingBackendIsRecordedAndTheSweepContinues) {
+    FakeBehaviour bad = named("bad");
+    bad.failAtBatch = 1;
+    bad.throwInRunAtBatch = 2;
+    const auto registry = registryWith({bad, named("good")});
+    SweepRunner runner(registry, fakePlan({"bad", "good"}));
+    StopToken stop;
+    const auto result = runner.run(stop);
+    EXPECT_TRUE(result.complete);
+    const PointResult* prepareFail = find(result, "bad", Mode::Inference, 1);
+    ASSERT_NE(prepareFail, nullptr);
+    EXPECT_EQ(prepareFail->status, PointStatus::Failed);
+    EXPECT_NE(prepareFail->reason.find("scripted failure in prepare()"), std::string::npos);
+    const PointResult* runFail = find(result, "bad", Mode::Training, 2);
+    ASSERT_NE(runFail, nullptr);
+    EXPECT_EQ(runFail->status, PointStatus::Failed);
+    EXPECT_NE(runFail->reason.find("scripted failure in run()"), std::string::npos);
+    for (const auto& p : result.points)
+        if (p.backend == "good") {
+            EXPECT_EQ(p.status, PointStatus::Ok);
+        }
+}
+
+TEST(SweepRunner, RecordsIneligibleUnavailableAndRefusedPointsWithTheirReasons) {
+    FakeBehaviour inel = named("inel");
+    inel.unsupported = {"needs tanh (got relu)."};
+    FakeBehaviour gone = named("gone");
+    gone.available = false;
+    gone.unavailableReason = "no NVIDIA driver";
+    FakeBehaviour huge = named("huge");
+    huge.estimateBytes = std::uint64_t(1) << 62;
+    const auto registry = registryWith({inel, gone, huge});
+    SweepRunner runner(registry, fakePlan({"inel", "gone", "huge"}, {1}));
+    StopToken stop;
+    const auto result = runner.run(stop);
+    ASSERT_EQ(result.points.size(), 6u);
+    for (const auto& p : result.points) {
+        if (p.backend == "inel") {
+            EXPECT_EQ(p.status, PointStatus::Ineligible);
+            EXPECT_EQ(p.reason, "needs tanh (got relu).");
+        } else if (p.backend == "gone") {
+            EXPECT_EQ(p.status, PointStatus::Unavailable);
+            EXPECT_EQ(p.reason, "no NVIDIA driver");
+        } else {
+            EXPECT_EQ(p.status, PointStatus::Refused);
+            EXPECT_NE(p.reason.find("needs 4096.0 PiB"), std::string::npos) << p.reason;
+            EXPECT_NE(p.reason.find("available"), std::string::npos);
+            EXPECT_EQ(p.memory.workspace, std::uint64_t(1) << 62); // the estimate is kept
+        }
+    }
+}
+
+TEST(SweepRunner, ReportsProgressWithTotalAndCurrentPoint) {
+    const auto registry = registryWith({named("a")});
+    std::vector<SweepProgress> seen;
+    RunnerCallbacks callbacks;
+    callbacks.onProgress = [&](const SweepProgress& p) { seen.push_back(p); };
+    SweepRunner runner(registry, fakePlan({"a"}), callbacks);
+    StopToken stop;
+    (void)runner.run(stop);
+    ASSERT_EQ(seen.size(), 5u); // before each of 4 points, then the end
+    for (std::size_t i = 0; i < 4; ++i) {
+        EXPECT_EQ(seen[i].done, int(i));
+        EXPECT_EQ(seen[i].total, 4);
+        EXPECT_FALSE(seen[i].current.empty());
+    }
+    EXPECT_LT(seen[0].etaSeconds, 0.0); // unknown before the first point finished
+    EXPECT_GE(seen[1].etaSeconds, 0.0);
+    EXPECT_EQ(seen.back().done, 4);
+    EXPECT_TRUE(seen.back().current.empty());
+}
+
+TEST(SweepRunner, DeliversEachPointAsItFinishes) {
+    const auto registry = registryWith({named("a")});
+    int delivered = 0;
+    RunnerCallbacks callbacks;
+    callbacks.onPoint = [&](const PointResult&) { ++delivered; };
+    SweepRunner runner(registry, fakePlan({"a"}), callbacks);
+    StopToken stop;
+    const auto result = runner.run(stop);
+    EXPECT_EQ(delivered, int(result.points.size()));
+}
+
+class StopAtPhase : public ::testing::TestWithParam<Phase> {};
+
+TEST_P(StopAtPhase, StopsPromptlyAndKeepsTheFinishedPoints) {
+    StopToken stop;
+    std::atomic<int> runs{0};
+    int point = 0;
+    FakeBehaviour b = named("a");
+    b.runs = &runs;
+    // Each point makes 4 runs (1 warm-up + 3 measured): stop during the first run of the second point.
+    b.onPhase = [&](Phase ph) {
+        if (ph == GetParam() && runs.load() == 5) stop.requestStop();
+    };
+    const auto registry = registryWith({b});
+    SweepPlan plan = fakePlan({"a"}, {1, 2});
+    plan.modes = {Mode::Training};
+    RunnerCallbacks callbacks;
+    callbacks.onPoint = [&](const PointResult&) { ++point; };
+    SweepRunner runner(registry, plan, callbacks);
+    const auto result = runner.run(stop);
+    EXPECT_FALSE(result.complete);
+    ASSERT_EQ(result.points.size(), 2u);
+    EXPECT_EQ(result.points[0].status, PointStatus::Ok);
+    EXPECT_EQ(result.points[1].status, PointStatus::Cancelled);
+    EXPECT_NE(result.points[1].reason.find("stopped"), std::string::npos);
+    EXPECT_EQ(runs.load(), 5); // no run started after the stop request
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryPhase, StopAtPhase,
+                         ::testing::Values(Phase::Forward, Phase::Backward, Phase::Update),
+                         [](const auto& info) { return std::string(toString(info.param)); });
+
+TEST(SweepRunner, AStopBeforeTheFirstPointRecordsNothing) {
+    const auto registry = registryWith({named("a")});
+    SweepRunner runner(registry, fakePlan({"a"}));
+    StopToken stop;
+    stop.requestStop();
+    const auto result = runner.run(stop);
+    EXPECT_FALSE(result.complete);
+    EXPECT_TRUE(result.points.empty());
+}
+
+TEST(SweepRunner, RefusesAnInvalidPlanBeforeRunningAnything) {
+    std::atomic<int> runs{0};
+    FakeBehaviour counting = named("a");
+    counting.runs = &runs;
+    const auto registry = registryWith({counting});
+    SweepPlan plan = fakePlan({"a", "nope"});
+    plan.batches = {};
+    SweepRunner runner(registry, plan);
+    StopToken stop;
+    try {
+        (void)runner.run(stop);
+        FAIL() << "expected an error";
+    } catch (const Error& e) {
+        EXPECT_EQ(e.kind(), ErrorKind::InvalidConfig);
+        EXPECT_NE(std::string(e.what()).find("nope"), std::string::npos) << e.what();
+    }
+    EXPECT_EQ(runs.load(), 0);
+}
+
+TEST(SweepRunner, RunsUntilTheTimeBudgetBetweenMinAndMaxRepeats) {
+    const auto registry = registryWith({named("a")});
+    SweepPlan plan = fakePlan({"a"}, {1});
+    plan.modes = {Mode::Inference};
+    plan.settings.minRepeats = 2;
+    plan.settings.maxRepeats = 40;
+    plan.settings.timeBudgetMs = 1e6; // never reached: max repeats bound
+    SweepRunner runner(registry, plan);
+    StopToken stop;
+    EXPECT_EQ(runner.run(stop).points.at(0).measuredRuns, 40);
+}
+
+TEST(SweepRunner, ChecksNumericsOfARealBackendAgainstTheReference) {
+    SweepPlan plan;
+    plan.config.inputSize = 5;
+    plan.config.hiddenSize = 7;
+    plan.batches = {3};
+    plan.seqLens = {4};
+    plan.backends = {"cpu-blas"};
+    plan.modes = {Mode::Inference, Mode::Training};
+    plan.settings.warmup = 0;
+    plan.settings.minRepeats = plan.settings.maxRepeats = 2;
+    SweepRunner runner(builtinBackends(), plan);
+    StopToken stop;
+    const auto result = runner.run(stop);
+    for (const auto& p : result.points) {
+        ASSERT_EQ(p.status, PointStatus::Ok) << p.reason;
+        EXPECT_TRUE(p.numerics.checked) << p.numerics.note;
+        EXPECT_LT(p.numerics.maxRelErr, 1e-4) << p.numerics.worstTensor;
+        EXPECT_EQ(p.numerics.note, "checked on the full shape");
+        EXPECT_GT(p.gflopsPerSecond, 0.0);
+        EXPECT_GT(p.memory.total(), 0u);
+        EXPECT_FALSE(p.notes.empty());
+    }
+}
+
+TEST(SweepRunner, ChecksLargeShapesOnASmallerShapeAndSaysSo) {
+    SweepPlan plan;
+    plan.config.inputSize = 8;
+    plan.config.hiddenSize = 8;
+    plan.batches = {64};
+    plan.seqLens = {50};
+    plan.backends = {"cpu-blas"};
+    plan.modes = {Mode::Training};
+    plan.settings.warmup = 0;
+    plan.settings.minRepeats = plan.settings.maxRepeats = 1;
+    plan.settings.numericsMaxWork = 2e4;
+    SweepRunner runner(builtinBackends(), plan);
+    StopToken stop;
+    const auto p = runner.run(stop).points.at(0);
+    EXPECT_TRUE(p.numerics.checked);
+    EXPECT_NE(p.numerics.note.find("checked on batch"), std::string::npos) << p.numerics.note;
+    EXPECT_LT(p.numerics.maxRelErr, 1e-4);
+}
+
+} // namespace
+} // namespace rnnprof
