@@ -1,0 +1,224 @@
+// The ActivityApi over libcupti and the factory that hands it to an ActivityTracer. Built only
+// when CUPTI is found (cupti_tracer_none.cpp otherwise).
+#include "profiling/gpu/cupti_tracer.h"
+
+#include "engine/gpu/gpu_info.h"
+#include "profiling/gpu/activity_buffer_pool.h"
+#include "profiling/gpu/activity_tracer.h"
+#include "profiling/gpu/cupti_decode.h"
+
+#include <cuda_runtime_api.h>
+#include <cupti.h>
+
+#include <array>
+#include <chrono>
+#include <string_view>
+
+namespace rnnprof {
+namespace gpu {
+namespace {
+
+// 13.0 Update 1 fixed a deadlock when disabling CONCURRENT_KERNEL and a crash in FlushAll.
+constexpr std::uint32_t kMinCuptiVersion = 130001;
+
+// CUPTI's buffer callbacks are plain functions without user data, so they reach the buffers
+// through this process-wide pool, which outlives every tracer.
+ActivityBufferPool& processBufferPool() {
+    static ActivityBufferPool pool;
+    return pool;
+}
+
+void CUPTIAPI onBufferRequested(std::uint8_t** buffer, std::size_t* size, std::size_t* maxNumRecords) {
+    *maxNumRecords = 0; // as many as fit
+    *buffer = processBufferPool().request(*size);
+}
+
+void CUPTIAPI onBufferCompleted(CUcontext, std::uint32_t, std::uint8_t* buffer, std::size_t,
+                                std::size_t validSize) {
+    processBufferPool().complete(buffer, validSize);
+}
+
+// The subscription only claims CUPTI; no callback domain is enabled.
+void CUPTIAPI onCallback(void*, CUpti_CallbackDomain, CUpti_CallbackId, const void*) {}
+
+// What a user can do about the statuses that mean "CUPTI cannot be used here".
+std::string_view hintFor(CUptiResult r) {
+    switch (r) {
+    case CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED:
+        return "another profiler holds CUPTI (Nsight Systems, Nsight Compute, cuda-gdb, compute-sanitizer "
+               "or an in-process tool): run rnnprof outside it";
+    case CUPTI_ERROR_INSUFFICIENT_PRIVILEGES:
+    case CUPTI_ERROR_VIRTUALIZED_DEVICE_INSUFFICIENT_PRIVILEGES:
+        return "insufficient privileges for GPU profiling: run as root, with CAP_SYS_ADMIN (containers: "
+               "--cap-add SYS_ADMIN) or with NVreg_RestrictProfilingToAdminUsers=0";
+    case CUPTI_ERROR_NOT_INITIALIZED:
+        return "CUPTI could not initialise: is the NVIDIA driver older than CUDA 13 needs (r580 or newer)?";
+    default:
+        return {};
+    }
+}
+
+ApiStatus check(CUptiResult r, std::string_view call) {
+    if (r == CUPTI_SUCCESS) return {};
+    std::string error = std::string(call) + " failed: " + describeCuptiStatus(int(r));
+    if (const std::string_view hint = hintFor(r); !hint.empty()) error += "; " + std::string(hint);
+    return {std::move(error)};
+}
+
+CUpti_ActivityKind toCupti(ActivityKind kind) {
+    switch (kind) {
+    case ActivityKind::ConcurrentKernel:
+        return CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL;
+    case ActivityKind::Memcpy:
+        return CUPTI_ACTIVITY_KIND_MEMCPY;
+    case ActivityKind::Memset:
+        return CUPTI_ACTIVITY_KIND_MEMSET;
+    case ActivityKind::Memory:
+        return CUPTI_ACTIVITY_KIND_MEMORY2;
+    case ActivityKind::Runtime:
+        return CUPTI_ACTIVITY_KIND_RUNTIME;
+    case ActivityKind::Driver:
+        return CUPTI_ACTIVITY_KIND_DRIVER;
+    case ActivityKind::ExternalCorrelation:
+        return CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION;
+    }
+    return CUPTI_ACTIVITY_KIND_INVALID;
+}
+
+std::string withKind(std::string_view call, ActivityKind kind) {
+    return std::string(call) + "(" + std::string(toString(kind)) + ")";
+}
+
+// Owns CUPTI's subscription for the life of the tracer. Its methods are called on the engine
+// thread; the buffers arrive through the process pool from CUPTI's threads.
+class CuptiActivityApi final : public ActivityApi {
+public:
+    explicit CuptiActivityApi(CUpti_SubscriberHandle subscriber) : m_subscriber(subscriber) {}
+    CuptiActivityApi(const CuptiActivityApi&) = delete;
+    CuptiActivityApi& operator=(const CuptiActivityApi&) = delete;
+    ~CuptiActivityApi() override {
+        // Hand back what CUPTI still holds, then the subscription; activity is disabled by now.
+        (void)cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+        processBufferPool().discardCompleted();
+        (void)cuptiUnsubscribe(m_subscriber);
+    }
+
+    ApiStatus enable(ActivityKind kind) override {
+        return check(cuptiActivityEnable(toCupti(kind)), withKind("cuptiActivityEnable", kind));
+    }
+    ApiStatus disable(ActivityKind kind) override {
+        return check(cuptiActivityDisable(toCupti(kind)), withKind("cuptiActivityDisable", kind));
+    }
+    ApiStatus pushExternalId(std::uint64_t externalId) override {
+        return check(
+            cuptiActivityPushExternalCorrelationId(CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0, externalId),
+            "cuptiActivityPushExternalCorrelationId");
+    }
+    ApiStatus popExternalId() override {
+        return check(cuptiActivityPopExternalCorrelationId(CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0, nullptr),
+                     "cuptiActivityPopExternalCorrelationId");
+    }
+    ApiStatus flush() override {
+        // FlushAll does not wait for the device; records of unfinished work would be missing.
+        if (const cudaError_t e = cudaDeviceSynchronize(); e != cudaSuccess)
+            return {std::string("cudaDeviceSynchronize failed: ") + cudaGetErrorName(e) + " (" +
+                    cudaGetErrorString(e) + ")"};
+        // No lock is held here: the completion callbacks run inside FlushAll and take the pool's.
+        return check(cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED), "cuptiActivityFlushAll");
+    }
+    std::vector<RecordBatch> takeRecords() override {
+        std::vector<FilledBuffer> filled = processBufferPool().takeCompleted();
+        std::vector<RecordBatch> batches;
+        batches.reserve(filled.size());
+        for (FilledBuffer& f : filled)
+            batches.push_back(decodeBuffer(f.buffer.data(), f.validSize));
+        return batches;
+    }
+    void discardRecords() override { processBufferPool().discardCompleted(); }
+    std::uint64_t takeDroppedCount() override {
+        std::size_t dropped = 0;
+        if (cuptiActivityGetNumDroppedRecords(nullptr, 0, &dropped) != CUPTI_SUCCESS) return 0;
+        return dropped;
+    }
+    std::uint64_t nowNs() override {
+        std::uint64_t t = 0;
+        if (cuptiGetTimestamp(&t) == CUPTI_SUCCESS) return t;
+        // CUPTI's default clock on Linux is CLOCK_REALTIME, which system_clock reads.
+        return std::uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                 std::chrono::system_clock::now().time_since_epoch())
+                                 .count());
+    }
+
+private:
+    CUpti_SubscriberHandle m_subscriber;
+};
+
+// Claims CUPTI in the order NVIDIA asks for: subscribe before any other call, attributes before a
+// CUDA context exists, then the buffer callbacks. On failure `error` names the call and status.
+std::unique_ptr<ActivityApi> openCupti(std::string& error) {
+    std::uint32_t version = 0;
+    if (const ApiStatus s = check(cuptiGetVersion(&version), "cuptiGetVersion"); !s.ok()) {
+        error = s.error;
+        return nullptr;
+    }
+    if (version < kMinCuptiVersion) {
+        error = "CUPTI API version " + std::to_string(version) + " is older than " +
+                std::to_string(kMinCuptiVersion) +
+                " (CUDA 13.0 Update 1, which fixes a deadlock in cuptiActivityDisable and a crash in "
+                "cuptiActivityFlushAll): install that CUPTI or newer";
+        return nullptr;
+    }
+    std::array<char, CUPTI_OLD_SUBSCRIBER_NAME_MIN_LEN> other{};
+    CUpti_SubscriberParams params{};
+    params.structSize = CUpti_SubscriberParams_STRUCT_SIZE;
+    params.subscriberName = "rnnprof";
+    params.oldSubscriberName = other.data();
+    params.oldSubscriberSize = other.size();
+    CUpti_SubscriberHandle subscriber{};
+    const CUptiResult subscribed = cuptiSubscribe_v2(&subscriber, onCallback, nullptr, &params);
+    if (subscribed != CUPTI_SUCCESS) {
+        error = check(subscribed, "cuptiSubscribe_v2").error;
+        other.back() = '\0';
+        if (subscribed == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED && other.front() != '\0')
+            error += " (attached: " + std::string(other.data()) + ")";
+        if (const GpuInfo& info = gpuInfo(); !info.available && !info.reason.empty())
+            error += "; " + info.reason;
+        return nullptr;
+    }
+    auto api = std::make_unique<CuptiActivityApi>(subscriber); // unsubscribes from here on
+    // Optional: our buffers come zeroed from calloc, so CUPTI need not zero them on the
+    // application thread. A failure only costs that stall.
+    std::uint8_t zeroed = 1;
+    std::size_t zeroedSize = sizeof zeroed;
+    (void)cuptiActivitySetAttribute(CUPTI_ACTIVITY_ATTR_ZEROED_OUT_ACTIVITY_BUFFER, &zeroedSize, &zeroed);
+    if (const ApiStatus s = check(cuptiActivityRegisterCallbacks(onBufferRequested, onBufferCompleted),
+                                  "cuptiActivityRegisterCallbacks");
+        !s.ok()) {
+        error = s.error;
+        return nullptr;
+    }
+    if (const GpuInfo& info = gpuInfo(); !info.available) {
+        error = "no usable GPU: " + info.reason;
+        return nullptr;
+    }
+    return api;
+}
+
+} // namespace
+
+std::string describeCuptiStatus(int status) {
+    const char* name = nullptr;
+    const bool known = cuptiGetResultString(CUptiResult(status), &name) == CUPTI_SUCCESS && name != nullptr;
+    return (known ? std::string(name) : "unknown CUPTI status") + " (" + std::to_string(status) + ")";
+}
+
+} // namespace gpu
+
+std::unique_ptr<KernelTracer> makeKernelTracer() {
+    std::string error;
+    std::unique_ptr<gpu::ActivityApi> api = gpu::openCupti(error);
+    if (!api) return std::make_unique<gpu::ActivityTracer>(std::move(error));
+    return std::make_unique<gpu::ActivityTracer>(std::move(api));
+}
+
+} // namespace rnnprof
