@@ -36,13 +36,25 @@ std::vector<FieldIssue> validate(const RnnConfig& c) {
     checkRange(out, "layers", c.layers, 1, Limits::maxLayers);
     checkProbability(out, "recurrent_dropout", c.recurrentDropout);
     checkProbability(out, "dropout", c.dropout);
+    // Enums only go out of range through casts or corrupt files; the raw value still helps.
     if (c.cell != CellType::Lstm && c.cell != CellType::Gru)
-        out.push_back({"cell", "cell must be lstm or gru"});
+        out.push_back({"cell", "cell must be lstm or gru (got " + std::to_string(int(c.cell)) + ")"});
     if (c.activation != Activation::Tanh && c.activation != Activation::Relu)
-        out.push_back({"activation", "activation must be tanh or relu"});
+        out.push_back({"activation",
+                       "activation must be tanh or relu (got " + std::to_string(int(c.activation)) + ")"});
     if (c.recurrentActivation != RecurrentActivation::Sigmoid &&
         c.recurrentActivation != RecurrentActivation::HardSigmoid)
-        out.push_back({"recurrent_activation", "recurrent_activation must be sigmoid or hard_sigmoid"});
+        out.push_back({"recurrent_activation", "recurrent_activation must be sigmoid or hard_sigmoid (got " +
+                                                   std::to_string(int(c.recurrentActivation)) + ")"});
+    // All parameters share one flat buffer (ParamSet), so its size is bounded like any buffer's.
+    if (out.empty()) {
+        if (const std::int64_t params = parameterCount(c); params > Limits::maxBufferElements) {
+            std::ostringstream s;
+            s << "the model is too large: its parameters would hold " << params << " elements, at most "
+              << Limits::maxBufferElements << " are allowed (reduce hidden_size, input_size or layers)";
+            out.push_back({"hidden_size", s.str()});
+        }
+    }
     return out;
 }
 
@@ -94,6 +106,15 @@ int layerInputSize(const RnnConfig& config, int layer) {
     return layer == 0 ? config.inputSize : directionCount(config) * config.hiddenSize;
 }
 
+std::int64_t parameterCount(const RnnConfig& c) {
+    const std::int64_t rows = std::int64_t(gateCount(c.cell)) * c.hiddenSize;
+    const std::int64_t biases = c.bias ? 2 * rows : 0;
+    std::int64_t total = 0;
+    for (int layer = 0; layer < c.layers; ++layer)
+        total += directionCount(c) * (rows * (layerInputSize(c, layer) + c.hiddenSize) + biases);
+    return total;
+}
+
 std::int64_t largestBufferElements(const RnnConfig& c, const Shape& shape) {
     const std::int64_t steps = std::int64_t(shape.seqLen) * shape.batch;
     const std::int64_t width = std::max<std::int64_t>(
@@ -101,7 +122,7 @@ std::int64_t largestBufferElements(const RnnConfig& c, const Shape& shape) {
          std::int64_t(directionCount(c)) * c.hiddenSize * 8});
     const std::int64_t weights = std::int64_t(gateCount(c.cell)) * c.hiddenSize *
                                  std::max(c.inputSize, directionCount(c) * c.hiddenSize);
-    return std::max(steps * width, weights);
+    return std::max({steps * width, weights, parameterCount(c)});
 }
 
 std::string_view toString(CellType v) {

@@ -70,6 +70,8 @@ void requireValid(const RnnConfig& config, const Shape& shape);
 [[nodiscard]] int directionCount(const RnnConfig& config);
 // Width of the input of `layer`: inputSize for layer 0, directions*hidden above.
 [[nodiscard]] int layerInputSize(const RnnConfig& config, int layer);
+// Elements of all parameters together (the flat ParamSet buffer), without building the layout.
+[[nodiscard]] std::int64_t parameterCount(const RnnConfig& config);
 // Elements in the largest buffer any backend allocates for (config, shape).
 [[nodiscard]] std::int64_t largestBufferElements(const RnnConfig& config, const Shape& shape);
 

@@ -1,5 +1,8 @@
 #include "gui/app_entry.h"
 
+#include "gui/cli/eval_command.h"
+#include "gui/cli/plot_command.h"
+#include "gui/cli/sweep_command.h"
 #include "gui/main_window.h"
 #include "profiling/host_info.h"
 
@@ -31,6 +34,9 @@ int printVersion() {
 int runRnnprof(int argc, char** argv) {
     if (argc >= 2 && (std::strcmp(argv[1], "--version") == 0 || std::strcmp(argv[1], "-v") == 0))
         return printVersion();
+    if (argc >= 2 && std::strcmp(argv[1], "eval") == 0) return cli::runEvalCommand(argc, argv);
+    if (argc >= 2 && std::strcmp(argv[1], "plot") == 0) return cli::runPlotCommand(argc, argv);
+    if (argc >= 2 && std::strcmp(argv[1], "sweep") == 0) return cli::runSweepCommand(argc, argv);
     if (!hasDisplay()) {
         std::fputs("rnnprof: no display found (neither DISPLAY nor WAYLAND_DISPLAY is set).\n", stderr);
         return 2;

@@ -1,14 +1,146 @@
 #pragma once
-// The main window: configuration panel, charts, results table, status bar with host and GPU.
+// The main window, in the manner of KDAB hotspot and heaptrack: the configuration panel docked on
+// the left, the chart tabs above the results table in the centre, menus, a toolbar and a status
+// bar with the sweep's progress, the host and the GPU status. It only wires parts together: the
+// numbers live in the ResultStore, sweeps run on the SweepController's engine thread.
+#include "engine/backend.h"
+#include "gui/charts/chart_data.h"
+
 #include <QMainWindow>
+#include <QStringList>
+#include <QTimer>
+
+#include <memory>
+#include <vector>
+
+QT_BEGIN_NAMESPACE
+class QAction;
+class QDockWidget;
+class QLabel;
+class QMenu;
+class QSplitter;
+class QTabWidget;
+QT_END_NAMESPACE
+
+namespace rnnprof {
+struct PointResult;
+struct SweepResult;
+struct SweepProgress;
+} // namespace rnnprof
 
 namespace rnnprof::gui {
+
+class AppSettings;
+class ChartPage;
+class ChartView;
+class ConfigPanel;
+class ResultStore;
+class ResultsModel;
+class ResultsView;
+class SweepController;
+class SweepProgressView;
+
+struct MainWindowOptions {
+    QString settingsPath;    // empty: the user's settings
+    QString autosaveDir;     // empty: AppDataLocation/autosave
+    bool interactive = true; // false: problems are recorded in lastMessage() instead of message boxes
+    const BackendRegistry* backends = nullptr; // null: builtinBackends()
+};
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
-    explicit MainWindow(QWidget* parent = nullptr);
+    explicit MainWindow(MainWindowOptions options = {}, QWidget* parent = nullptr);
     ~MainWindow() override;
+
+    // Run (F5): starts a sweep of the panel's plan; false when invalid or already running.
+    bool startSweep();
+    void stopSweep();
+    // Opens result files (JSON or journals); `add` keeps what is loaded (overlay). Returns the
+    // number opened; every failure is reported with the file and the reason.
+    int openFiles(const QStringList& paths, bool add);
+    // Writes result `index` (-1: the only or the live one) / every chart of every tab.
+    bool saveResult(const QString& path, int index = -1);
+    bool exportCsv(const QString& path, int index = -1);
+    bool exportTrace(const QString& path, int index = -1);
+    bool exportChartFile(ChartView& view, const QString& path);
+    QStringList exportAllCharts(const QString& dir, const QString& format);
+    void selectPoint(const PointRef& ref);
+    // Rebuilds every chart now instead of at the next throttled refresh.
+    void refreshChartsNow();
+
+    [[nodiscard]] ConfigPanel* configPanel() const { return m_panel; }
+    [[nodiscard]] ResultStore& store() const { return *m_store; }
+    [[nodiscard]] ResultsModel* resultsModel() const { return m_model; }
+    [[nodiscard]] ResultsView* resultsView() const { return m_resultsView; }
+    [[nodiscard]] const std::vector<ChartPage*>& chartPages() const { return m_pages; }
+    [[nodiscard]] QTabWidget* chartTabs() const { return m_tabs; }
+    [[nodiscard]] SweepController& controller() const { return *m_controller; }
+    [[nodiscard]] SweepProgressView* progressView() const { return m_progress; }
+    [[nodiscard]] QAction* runAction() const { return m_run; }
+    [[nodiscard]] QAction* stopAction() const { return m_stop; }
+    [[nodiscard]] QString lastMessage() const { return m_lastMessage; }
+    [[nodiscard]] QString autosaveDir() const;
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+
+private:
+    void createActions();
+    void createMenus();
+    void restoreSettings();
+    void saveSettings();
+    void updateActions();
+    void scheduleRefresh();
+    void refreshVisibleCharts();
+    void onSweepStarted(const SweepResult& header);
+    void onPoint(const PointResult& point);
+    void onSweepFinished(const SweepResult& result);
+    void report(const QString& title, const QString& text, bool error = true);
+    void rebuildRecentMenu();
+    [[nodiscard]] int chooseResult(const QString& purpose, int index);
+    // Dialog front ends of the file functions.
+    void openDialog(bool add);
+    void saveDialog();
+    void exportCsvDialog();
+    void exportTraceDialog();
+    void exportCurrentChartDialog();
+    void exportChartDialog(ChartView* view);
+    void exportAllChartsDialog();
+    void showAbout();
+
+    MainWindowOptions m_options;
+    const BackendRegistry& m_backends;
+    std::unique_ptr<AppSettings> m_settings;
+    ResultStore* m_store = nullptr;
+    ResultsModel* m_model = nullptr;
+    ResultsView* m_resultsView = nullptr;
+    QTabWidget* m_tabs = nullptr;
+    std::vector<ChartPage*> m_pages;
+    std::vector<bool> m_pageDirty;
+    ConfigPanel* m_panel = nullptr;
+    QDockWidget* m_dock = nullptr;
+    QSplitter* m_splitter = nullptr;
+    SweepController* m_controller = nullptr;
+    SweepProgressView* m_progress = nullptr;
+    QLabel* m_hostLabel = nullptr;
+    QMenu* m_recentMenu = nullptr;
+    QTimer m_refreshTimer;
+    int m_liveIndex = -1;
+    QString m_lastMessage;
+
+    QAction* m_run = nullptr;
+    QAction* m_stop = nullptr;
+    QAction* m_open = nullptr;
+    QAction* m_add = nullptr;
+    QAction* m_save = nullptr;
+    QAction* m_exportCsv = nullptr;
+    QAction* m_exportTrace = nullptr;
+    QAction* m_exportChart = nullptr;
+    QAction* m_exportAll = nullptr;
+    QAction* m_close = nullptr;
+    QAction* m_quit = nullptr;
+    QAction* m_dark = nullptr;
 };
 
 } // namespace rnnprof::gui

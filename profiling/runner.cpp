@@ -16,22 +16,31 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-double secondsSince(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
+double secondsSince(Clock::time_point start) {
+    return std::chrono::duration<double>(Clock::now() - start).count();
+}
 
 PointStatus statusFor(ErrorKind kind) {
     switch (kind) {
-    case ErrorKind::OutOfMemory: return PointStatus::Refused;
-    case ErrorKind::Unsupported: return PointStatus::Ineligible;
-    case ErrorKind::DeviceUnavailable: return PointStatus::Unavailable;
-    case ErrorKind::Cancelled: return PointStatus::Cancelled;
-    case ErrorKind::InvalidConfig: return PointStatus::Refused;
-    default: return PointStatus::Failed;
+    case ErrorKind::OutOfMemory:
+        return PointStatus::Refused;
+    case ErrorKind::Unsupported:
+        return PointStatus::Ineligible;
+    case ErrorKind::DeviceUnavailable:
+        return PointStatus::Unavailable;
+    case ErrorKind::Cancelled:
+        return PointStatus::Cancelled;
+    case ErrorKind::InvalidConfig:
+        return PointStatus::Refused;
+    default:
+        return PointStatus::Failed;
     }
 }
 
 std::string joinReasons(const std::vector<std::string>& reasons) {
     std::string text;
-    for (const auto& r : reasons) text += (text.empty() ? "" : " ") + r;
+    for (const auto& r : reasons)
+        text += (text.empty() ? "" : " ") + r;
     return text;
 }
 
@@ -76,10 +85,9 @@ SweepResult SweepRunner::run(const StopToken& stop) {
             break;
         }
     }
-    progress.done = int(result.points.size()) - (stopped && !result.points.empty() &&
-                                                         result.points.back().status == PointStatus::Cancelled
-                                                     ? 1
-                                                     : 0);
+    progress.done =
+        int(result.points.size()) -
+        (stopped && !result.points.empty() && result.points.back().status == PointStatus::Cancelled ? 1 : 0);
     progress.elapsedSeconds = secondsSince(start);
     progress.etaSeconds = 0.0;
     progress.current.clear();
@@ -200,14 +208,29 @@ PointResult SweepRunner::measurePoint(const PointSpec& spec, const StopToken& st
         return finish(PointStatus::Failed, std::string("unexpected error: ") + e.what());
     }
     if (const auto memAfter = readProcessMemory(); memAfter && memBefore)
-        r.peakRssGrowthBytes = memAfter->peakBytes > memBefore->rssBytes ? memAfter->peakBytes - memBefore->rssBytes : 0;
+        r.peakRssGrowthBytes =
+            memAfter->peakBytes > memBefore->rssBytes ? memAfter->peakBytes - memBefore->rssBytes : 0;
 
     r.measuredRuns = int(samples.size());
     r.iteration = summarize(samples);
     r.phaseMedianMs = timer.phaseMedians();
     r.steps = timer.stepStats();
     r.noisy = r.iteration.cv > settings.noiseThreshold;
-    r.trace = timer.trace(timer.medianIteration());
+    const int traced = timer.medianIteration();
+    r.trace = timer.trace(traced);
+    if (tracer && gpu && gpu->traced) {
+        // GPU slices are timed from the iteration's first phase; the CPU trace from its start.
+        double origin = 0.0;
+        for (const TraceSlice& s : r.trace)
+            if (s.category == "phase") {
+                origin = s.startUs;
+                break;
+            }
+        for (TraceSlice s : tracer->traceSlices(traced)) {
+            s.startUs += origin;
+            r.trace.push_back(std::move(s));
+        }
+    }
     r.sequencesPerSecond = sequencesPerSecond(spec.shape, r.iteration.median);
     r.tokensPerSecond = tokensPerSecond(spec.shape, r.iteration.median);
     r.gflopsPerSecond = achievedGflops(r.flopsPerIteration, r.iteration.median);
@@ -215,7 +238,8 @@ PointResult SweepRunner::measurePoint(const PointSpec& spec, const StopToken& st
         if (!eventMs.empty())
             for (int p = 0; p < kPhaseCount; ++p) {
                 std::vector<double> v;
-                for (const auto& e : eventMs) v.push_back(e[std::size_t(p)]);
+                for (const auto& e : eventMs)
+                    v.push_back(e[std::size_t(p)]);
                 gpu->eventMs[std::size_t(p)] = summarize(v).median;
             }
         if (gpu->traced) gpu->tracedMedianMs = r.iteration.median;

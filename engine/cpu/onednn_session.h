@@ -1,0 +1,78 @@
+#pragma once
+// The cpu-onednn session: one oneDNN RNN primitive per layer (both directions in one), weights
+// converted once from the canonical layout into the layouts the primitives chose, every buffer
+// allocated up front and reused by each run(). Training: forward_training keeps oneDNN's workspace,
+// MSE loss, backward primitives, SGD in the primitives' own weight layout. Dropout between layers
+// is applied here, between the layer primitives. Create, run and destroy on one thread.
+#include "engine/backend.h"
+#include "engine/cpu/onednn_plan.h"
+
+#include <oneapi/dnnl/dnnl.hpp>
+
+#include <unordered_map>
+#include <vector>
+
+namespace rnnprof::cpu {
+
+class OneDnnSession final : public Session {
+public:
+    // Throws Error (InvalidInput for overrides of the wrong shape, BackendFailure/OutOfMemory from
+    // oneDNN). `plan` must come from the same problem.
+    OneDnnSession(const Problem& problem, OneDnnPlan plan);
+
+    void run(PhaseHook& hook) override;
+    [[nodiscard]] RunOutputs outputs() const override;
+    [[nodiscard]] MemoryFootprint memory() const override { return m_memory; }
+    [[nodiscard]] std::vector<std::string> notes() const override;
+
+private:
+    using Args = std::unordered_map<int, dnnl::memory>;
+
+    // The primitives and parameter buffers of one layer.
+    struct Layer {
+        dnnl::primitive forward, backward;
+        dnnl::memory weightsLayer, weightsIter, bias;           // in the forward primitive's layouts
+        dnnl::memory backwardWeightsLayer, backwardWeightsIter; // the same handles when shared
+        dnnl::memory diffWeightsLayer, diffWeightsIter, diffBias;
+        dnnl::memory workspace;
+        dnnl::primitive refreshWeightsLayer, refreshWeightsIter; // forward -> backward layout
+        Args forwardArgs, backwardArgs;
+    };
+
+    dnnl::memory allocate(std::uint64_t& category, const dnnl::memory::desc& md);
+    [[nodiscard]] dnnl::memory view(const dnnl::memory& buffer, std::int64_t offset,
+                                    const dnnl::memory::desc& md) const;
+    void loadData(const Problem& problem);
+    void createLayer(int layer, const ParamSet<float>& params);
+    void bindArguments(int layer);
+    [[nodiscard]] dnnl::memory layerOutput(int layer) const;
+
+    void forward(PhaseHook& hook);
+    void backward(PhaseHook& hook);
+    void update(PhaseHook& hook);
+    void applyBetweenMask(const dnnl::memory& in, const Tensor<float>& mask, const dnnl::memory& out);
+    // Reorders a parameter buffer into plain ldgoi and writes it to `out` in the canonical layout.
+    void weightsToCanonical(int layer, const dnnl::memory& source, ParamKind kind,
+                            ParamSet<float>& out) const;
+
+    Problem m_problem;
+    OneDnnPlan m_plan;
+    MemoryFootprint m_memory;
+    mutable dnnl::stream m_stream; // a handle; outputs() runs reorders on it
+    std::vector<Layer> m_layers;
+
+    dnnl::memory m_x, m_y, m_h0, m_c0, m_hN, m_cN;
+    std::vector<dnnl::memory> m_forwardOut; // between layers
+    std::vector<dnnl::memory> m_maskedIn;   // dropout applied: input of layer k+1
+    std::vector<Tensor<float>> m_masks;     // dropout between layers (training)
+    dnnl::memory m_target, m_dy, m_dx, m_dh0, m_dc0, m_dhN, m_dcN;
+    std::vector<dnnl::memory> m_backwardOut; // gradients between layers
+    dnnl::memory m_scratchpad;
+    // Per layer, direction: bias_ih then bias_hh [G*H] (training with bias).
+    std::vector<float> m_canonicalBias;
+
+    bool m_lossFromTarget = true;
+    double m_loss = 0.0;
+};
+
+} // namespace rnnprof::cpu

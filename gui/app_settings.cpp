@@ -1,0 +1,69 @@
+#include "gui/app_settings.h"
+
+#include "profiling/presets.h"
+
+#include <QDir>
+
+namespace rnnprof::gui {
+
+AppSettings::AppSettings(const QString& path)
+    : m_settings(path.isEmpty()
+                     ? std::make_unique<QSettings>(QStringLiteral("rnnprof"), QStringLiteral("rnnprof"))
+                     : std::make_unique<QSettings>(path, QSettings::IniFormat)) {}
+
+AppSettings::~AppSettings() = default;
+
+std::optional<SweepPlan> AppSettings::lastPlan() const {
+    const QString text = m_settings->value(QStringLiteral("config/lastPlan")).toString();
+    if (text.isEmpty()) return std::nullopt;
+    try {
+        SweepPlan plan = planFromJson(text.toStdString(), "the saved configuration");
+        plan.preset = m_settings->value(QStringLiteral("config/lastPreset")).toString().toStdString();
+        return plan;
+    } catch (const std::exception&) {
+        return std::nullopt; // an older or damaged entry: start from the default preset
+    }
+}
+
+void AppSettings::setLastPlan(const SweepPlan& plan) {
+    m_settings->setValue(QStringLiteral("config/lastPlan"), QString::fromStdString(planToJson(plan)));
+    m_settings->setValue(QStringLiteral("config/lastPreset"), QString::fromStdString(plan.preset));
+}
+
+QStringList AppSettings::recentFiles() const {
+    return m_settings->value(QStringLiteral("files/recent")).toStringList();
+}
+
+void AppSettings::addRecentFile(const QString& path) {
+    const QString absolute = QDir(path).absolutePath();
+    QStringList files = recentFiles();
+    files.removeAll(absolute);
+    files.prepend(absolute);
+    while (files.size() > kMaxRecentFiles)
+        files.removeLast();
+    m_settings->setValue(QStringLiteral("files/recent"), files);
+}
+
+void AppSettings::removeRecentFile(const QString& path) {
+    QStringList files = recentFiles();
+    files.removeAll(path);
+    m_settings->setValue(QStringLiteral("files/recent"), files);
+}
+
+QByteArray AppSettings::bytes(const QString& key) const {
+    return m_settings->value(key).toByteArray();
+}
+void AppSettings::setBytes(const QString& key, const QByteArray& value) {
+    m_settings->setValue(key, value);
+}
+bool AppSettings::flag(const QString& key, bool fallback) const {
+    return m_settings->value(key, fallback).toBool();
+}
+void AppSettings::setFlag(const QString& key, bool value) {
+    m_settings->setValue(key, value);
+}
+void AppSettings::sync() {
+    m_settings->sync();
+}
+
+} // namespace rnnprof::gui

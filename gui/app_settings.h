@@ -1,0 +1,40 @@
+#pragma once
+// What the window remembers between sessions (QSettings): geometry and dock/toolbar state,
+// splitter sizes, the last configuration (as the plan JSON of presets and --config files), recent
+// files and the palette choice. Tests point it at a temporary file instead of the user's settings.
+#include "profiling/plan.h"
+
+#include <QByteArray>
+#include <QSettings>
+#include <QStringList>
+
+#include <memory>
+#include <optional>
+
+namespace rnnprof::gui {
+
+class AppSettings {
+public:
+    // An empty path: the user's settings (organisation and application "rnnprof").
+    explicit AppSettings(const QString& path = {});
+    ~AppSettings();
+
+    [[nodiscard]] std::optional<SweepPlan> lastPlan() const; // nullopt when absent or unreadable
+    void setLastPlan(const SweepPlan& plan);
+
+    [[nodiscard]] QStringList recentFiles() const;
+    void addRecentFile(const QString& path);
+    void removeRecentFile(const QString& path);
+    static constexpr int kMaxRecentFiles = 10;
+
+    [[nodiscard]] QByteArray bytes(const QString& key) const;
+    void setBytes(const QString& key, const QByteArray& value);
+    [[nodiscard]] bool flag(const QString& key, bool fallback = false) const;
+    void setFlag(const QString& key, bool value);
+    void sync();
+
+private:
+    std::unique_ptr<QSettings> m_settings;
+};
+
+} // namespace rnnprof::gui

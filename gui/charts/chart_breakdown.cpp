@@ -1,0 +1,162 @@
+#include "gui/charts/chart_breakdown.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace rnnprof::gui {
+namespace {
+
+const PointResult* pointAt(const std::vector<SweepResult>& results, const PointRef& ref) {
+    if (ref.result < 0 || ref.result >= static_cast<int>(results.size())) return nullptr;
+    const auto& points = results[std::size_t(ref.result)].points;
+    if (ref.point < 0 || ref.point >= static_cast<int>(points.size())) return nullptr;
+    return &points[std::size_t(ref.point)];
+}
+
+QString elide(const QString& s, int n) {
+    return s.size() <= n ? s : s.left(n - 1) + QStringLiteral("…");
+}
+
+struct Bar {
+    QString label;
+    QString full;
+    double ms = 0.0;
+    QString extra;
+};
+
+} // namespace
+
+PointRef defaultBreakdownPoint(const std::vector<SweepResult>& results) {
+    PointRef best;
+    long long bestSize = -1;
+    for (int r = 0; r < static_cast<int>(results.size()); ++r) {
+        const auto& points = results[std::size_t(r)].points;
+        for (int i = 0; i < static_cast<int>(points.size()); ++i) {
+            const auto& p = points[std::size_t(i)];
+            const long long size = static_cast<long long>(p.shape.batch) * p.shape.seqLen;
+            if (p.ok() && size > bestSize) {
+                bestSize = size;
+                best = {r, i};
+            }
+        }
+    }
+    return best;
+}
+
+PointRef breakdownPoint(const std::vector<SweepResult>& results, const ChartSelection& s) {
+    const PointResult* p = pointAt(results, s.selected);
+    return p && p->ok() ? s.selected : defaultBreakdownPoint(results);
+}
+
+ChartData phaseBreakdown(const std::vector<SweepResult>& results, const ChartSelection& s) {
+    ChartData d;
+    d.kind = ChartData::Kind::StackedBars;
+    d.yTitle = QStringLiteral("median time per iteration [ms]");
+    const PointRef ref = breakdownPoint(results, s);
+    const PointResult* sel = pointAt(results, ref);
+    if (!sel) {
+        d.title = QStringLiteral("Phases per backend");
+        d.notes << QStringLiteral("Nothing to show yet: select a successful point in a chart or the table.");
+        return d;
+    }
+    d.title = QStringLiteral("Phases per backend at B=%1 T=%2").arg(sel->shape.batch).arg(sel->shape.seqLen);
+    const ChartOptions options = chartOptions(results);
+    for (int i = 0; i < kPhaseCount; ++i)
+        d.barSets.push_back({QString::fromUtf8(toString(static_cast<Phase>(i)).data()), {}, {}, {}});
+    // Every ok point of the same shape, in backend order, then mode, then result.
+    for (const QString& backend : options.backends) {
+        for (Mode mode : options.modes) {
+            for (int r = 0; r < static_cast<int>(results.size()); ++r) {
+                const auto& points = results[std::size_t(r)].points;
+                for (int i = 0; i < static_cast<int>(points.size()); ++i) {
+                    const auto& p = points[std::size_t(i)];
+                    if (!p.ok() || p.shape != sel->shape || p.mode != mode ||
+                        p.backend != backend.toStdString())
+                        continue;
+                    QString category = seriesName(results, r, p.backend, p.mode);
+                    if (PointRef{r, i} == ref) category += QStringLiteral(" ◀");
+                    d.categories.push_back(category);
+                    for (int ph = 0; ph < kPhaseCount; ++ph) {
+                        const double v = p.phaseMedianMs[std::size_t(ph)];
+                        auto& set = d.barSets[std::size_t(ph)];
+                        set.values.push_back(std::isfinite(v) ? v : 0.0);
+                        set.tooltips.push_back(
+                            QStringLiteral("%1\n%2: %3 (iteration %4)")
+                                .arg(pointTitle(p), set.name,
+                                     std::isfinite(v) ? formatMs(v) : QStringLiteral("not run"),
+                                     formatMs(p.iteration.median)));
+                        set.refs.push_back({r, i});
+                    }
+                }
+            }
+        }
+    }
+    // Inference has neither backward nor update: do not show empty sets in the legend.
+    std::erase_if(d.barSets, [](const BarSet& set) {
+        return std::all_of(set.values.begin(), set.values.end(), [](double v) { return v <= 0.0; });
+    });
+    dropUndrawable(d);
+    return d;
+}
+
+ChartData topSubsteps(const std::vector<SweepResult>& results, const ChartSelection& s, int top) {
+    ChartData d;
+    d.kind = ChartData::Kind::HorizontalBars;
+    d.yTitle = QStringLiteral("time per iteration [ms]");
+    const PointRef ref = breakdownPoint(results, s);
+    const PointResult* p = pointAt(results, ref);
+    if (!p) {
+        d.title = QStringLiteral("Where the time goes");
+        d.notes << QStringLiteral("Nothing to show yet: select a successful point in a chart or the table.");
+        return d;
+    }
+    std::vector<Bar> bars;
+    const bool kernels = p->gpu && p->gpu->traced && !p->gpu->kernels.empty();
+    if (kernels) {
+        d.title = QStringLiteral("Top GPU kernels of %1").arg(pointTitle(*p));
+        for (const KernelStat& k : p->gpu->kernels) {
+            const QString name = QString::fromUtf8(toString(k.phase).data()) + QStringLiteral(": ") +
+                                 QString::fromStdString(k.name);
+            bars.push_back({elide(name, 60), name, k.count * k.meanUs / 1000.0,
+                            QStringLiteral("%1 launches per iteration, mean %2, %3% of GPU kernel time")
+                                .arg(k.count)
+                                .arg(formatMs(k.meanUs / 1000.0))
+                                .arg(k.share * 100.0, 0, 'f', 1)});
+        }
+    } else {
+        d.title = QStringLiteral("Top sub-steps of %1").arg(pointTitle(*p));
+        for (const StepStat& st : p->steps) {
+            const QString name = QString::fromUtf8(toString(st.phase).data()) + QStringLiteral(": ") +
+                                 QString::fromStdString(st.name);
+            bars.push_back({elide(name, 60), name, st.medianMs,
+                            QStringLiteral("%1 call(s) per iteration").arg(st.callsPerIteration)});
+        }
+        if (p->gpu && !p->gpu->traced && !p->gpu->unavailableReason.empty())
+            d.notes << QString::fromStdString(p->gpu->unavailableReason);
+    }
+    std::stable_sort(bars.begin(), bars.end(), [](const Bar& a, const Bar& b) { return a.ms > b.ms; });
+    if (static_cast<int>(bars.size()) > top) {
+        Bar other{QStringLiteral("other (%1 more)").arg(bars.size() - std::size_t(top)), {}, 0.0, {}};
+        for (std::size_t i = std::size_t(top); i < bars.size(); ++i)
+            other.ms += bars[i].ms;
+        other.full = other.label;
+        bars.resize(std::size_t(top));
+        bars.push_back(other);
+    }
+    BarSet set{kernels ? QStringLiteral("GPU kernel time") : QStringLiteral("median"), {}, {}, {}};
+    // Horizontal bars draw the first category at the bottom: reverse so the largest is on top.
+    for (auto it = bars.rbegin(); it != bars.rend(); ++it) {
+        d.categories.push_back(it->label);
+        set.values.push_back(it->ms);
+        set.tooltips.push_back(it->full + QLatin1Char('\n') + formatMs(it->ms) +
+                               QStringLiteral(" per iteration") +
+                               (it->extra.isEmpty() ? QString() : QLatin1Char('\n') + it->extra));
+        set.refs.push_back(ref);
+    }
+    if (!bars.empty()) d.barSets.push_back(std::move(set));
+    if (bars.empty()) d.notes << QStringLiteral("This point recorded no sub-steps.");
+    dropUndrawable(d);
+    return d;
+}
+
+} // namespace rnnprof::gui

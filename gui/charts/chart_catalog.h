@@ -1,0 +1,37 @@
+#pragma once
+// Every chart rnnprof draws, as data: its tab, the choices its page offers and the functions that
+// reduce results to chart data. The GUI builds one page per entry and the headless renderer walks
+// the same list, so both always draw the same charts.
+#include "gui/charts/chart_data.h"
+#include "gui/charts/chart_selection.h"
+
+#include <QString>
+
+#include <functional>
+#include <vector>
+
+namespace rnnprof::gui {
+
+enum class Selector { SeqLen, Batch, Baseline, Challenger, Backend };
+
+using ChartBuilder = std::function<ChartData(const std::vector<SweepResult>&, const ChartSelection&)>;
+
+struct ChartSpec {
+    QString id; // file name stem: "time-vs-batch"
+    ChartBuilder build;
+    // The choices this chart depends on; headless rendering writes one file per combination of the
+    // shape and backend choices among them (the speedup pair keeps its default).
+    std::vector<Selector> dependsOn;
+};
+
+struct ChartPageSpec {
+    QString id;    // "speedup"
+    QString title; // tab title
+    std::vector<Selector> selectors;
+    std::vector<ChartSpec> charts; // shown top to bottom
+    bool followsSelection = false; // the breakdown follows the selected point
+};
+
+[[nodiscard]] const std::vector<ChartPageSpec>& chartCatalog();
+
+} // namespace rnnprof::gui

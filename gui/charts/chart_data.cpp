@@ -1,0 +1,75 @@
+#include "gui/charts/chart_data.h"
+
+#include "engine/host_memory.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace rnnprof::gui {
+
+bool ChartData::empty() const {
+    if (kind == Kind::Lines) {
+        return std::none_of(series.begin(), series.end(),
+                            [](const ChartSeries& s) { return !s.reference && !s.samples.empty(); });
+    }
+    return categories.empty() || barSets.empty();
+}
+
+int ChartData::sampleCount() const {
+    int n = 0;
+    for (const auto& s : series)
+        if (!s.reference) n += static_cast<int>(s.samples.size());
+    return n;
+}
+
+void dropUndrawable(ChartData& data) {
+    int dropped = 0;
+    for (auto& s : data.series) {
+        auto bad = [&](const ChartSample& p) {
+            if (!std::isfinite(p.x) || !std::isfinite(p.y)) return true;
+            return (data.logX && p.x <= 0.0) || (data.logY && p.y <= 0.0);
+        };
+        const auto before = s.samples.size();
+        std::erase_if(s.samples, bad);
+        if (!s.reference) dropped += static_cast<int>(before - s.samples.size());
+    }
+    std::erase_if(data.series, [](const ChartSeries& s) { return s.samples.empty(); });
+    for (auto& set : data.barSets)
+        for (auto& v : set.values)
+            if (!std::isfinite(v) || v < 0.0) {
+                v = 0.0;
+                ++dropped;
+            }
+    if (dropped > 0) {
+        data.droppedNonPositive += dropped;
+        data.notes << QStringLiteral(
+                          "%1 value(s) not drawn: zero, negative or undefined values cannot be shown "
+                          "on a logarithmic axis")
+                          .arg(dropped);
+    }
+}
+
+QString formatMs(double ms) {
+    if (!std::isfinite(ms)) return QStringLiteral("n/a");
+    if (ms >= 1000.0) return QString::number(ms / 1000.0, 'f', 2) + QStringLiteral(" s");
+    if (ms >= 1.0) return QString::number(ms, 'f', ms >= 100 ? 1 : 3) + QStringLiteral(" ms");
+    return QString::number(ms * 1000.0, 'f', ms * 1000.0 >= 100 ? 0 : 1) + QStringLiteral(" µs");
+}
+
+QString formatBytesQ(double bytes) {
+    if (!std::isfinite(bytes) || bytes < 0) return QStringLiteral("n/a");
+    return QString::fromStdString(formatBytes(static_cast<std::uint64_t>(bytes)));
+}
+
+QString formatNumber(double v) {
+    if (!std::isfinite(v)) return QStringLiteral("n/a");
+    const double a = std::fabs(v);
+    if (a >= 1e9) return QString::number(v / 1e9, 'f', 2) + QLatin1Char('G');
+    if (a >= 1e6) return QString::number(v / 1e6, 'f', 2) + QLatin1Char('M');
+    if (a >= 1e4) return QString::number(v / 1e3, 'f', 1) + QLatin1Char('k');
+    if (a >= 100) return QString::number(v, 'f', 0);
+    if (a >= 1) return QString::number(v, 'f', 2);
+    return QString::number(v, 'g', 3);
+}
+
+} // namespace rnnprof::gui

@@ -1,0 +1,86 @@
+#pragma once
+// What a chart shows, as plain values: the series, bars and markers of one chart, built from sweep
+// results by the chart_* functions and drawn by ChartRenderer. Keeping the reduction here (no
+// widgets) lets tests check exactly which points a chart receives; the renderer must not compute
+// numbers of its own.
+#include <QMetaType>
+#include <QString>
+#include <QStringList>
+
+#include <vector>
+
+namespace rnnprof::gui {
+
+// Which point of which loaded result a chart sample stands for (-1: none, e.g. a reference line).
+struct PointRef {
+    int result = -1;
+    int point = -1;
+    [[nodiscard]] bool valid() const { return result >= 0 && point >= 0; }
+    bool operator==(const PointRef&) const = default;
+};
+
+struct ChartSample {
+    double x = 0.0;
+    double y = 0.0;
+    bool noisy = false; // drawn hollow
+    PointRef ref;
+    QString tooltip; // exact values, shown on hover
+};
+
+struct ChartSeries {
+    QString name;
+    std::vector<ChartSample> samples; // sorted by x
+    bool reference = false;           // a guide such as the 1x line: dashed, no markers
+    int colorIndex = -1;              // stable colour across charts (backend rank); -1: by order
+    bool dashed = false;              // training mode
+};
+
+// A vertical line across the plot, e.g. the crossover batch size.
+struct ChartMarker {
+    double x = 0.0;
+    QString label;
+};
+
+struct BarSet {
+    QString name;
+    std::vector<double> values; // one per category
+    std::vector<QString> tooltips;
+    std::vector<PointRef> refs; // the point each bar stands for
+};
+
+struct ChartData {
+    enum class Kind { Lines, StackedBars, HorizontalBars };
+    Kind kind = Kind::Lines;
+    QString title;
+    QString xTitle;
+    QString yTitle;
+    bool logX = false;
+    bool logY = false;
+    int logBaseX = 2;
+    int logBaseY = 10;
+    std::vector<ChartSeries> series;
+    std::vector<ChartMarker> markers;
+    std::vector<QString> categories; // bar charts
+    std::vector<BarSet> barSets;     // bar charts
+    int droppedNonPositive = 0;      // samples not drawable on a log axis (<= 0, NaN or inf)
+    QStringList notes;               // shown below the chart: dropped points, crossovers, why empty
+
+    [[nodiscard]] bool empty() const;
+    [[nodiscard]] int sampleCount() const;
+};
+
+// Removes samples that cannot be drawn (NaN, inf, and <= 0 on a log axis: QLogValueAxis drops a
+// whole series when one value is <= 0), counts them and adds a note saying so. Removes series left
+// empty. Every chart builder ends with it.
+void dropUndrawable(ChartData& data);
+
+// "3.21 ms", "850 µs", "1.20 s"
+[[nodiscard]] QString formatMs(double ms);
+// "12.4 GiB"
+[[nodiscard]] QString formatBytesQ(double bytes);
+// "1.23k", "45.6", "0.123": a compact number for tooltips
+[[nodiscard]] QString formatNumber(double v);
+
+} // namespace rnnprof::gui
+
+Q_DECLARE_METATYPE(rnnprof::gui::PointRef)

@@ -1,0 +1,108 @@
+#include "gui/charts/chart_export.h"
+
+#include "engine/error.h"
+#include "gui/charts/chart_view.h"
+
+#include <QChart>
+#include <QCoreApplication>
+#include <QFileInfo>
+#include <QGraphicsScene>
+#include <QImage>
+#include <QPageSize>
+#include <QPainter>
+#include <QPdfWriter>
+#include <QSvgGenerator>
+
+namespace rnnprof::gui {
+namespace {
+
+[[noreturn]] void fail(const QString& path, const QString& why) {
+    throw Error(ErrorKind::Io, QStringLiteral("cannot write chart %1: %2").arg(path, why).toStdString());
+}
+
+void paintChart(ChartView& view, QPainter& painter, QSize size) {
+    painter.setRenderHint(QPainter::Antialiasing);
+    painter.setRenderHint(QPainter::TextAntialiasing);
+    view.scene()->render(&painter, QRectF(0, 0, size.width(), size.height()),
+                         QRectF(0, 0, size.width(), size.height()));
+}
+
+} // namespace
+
+QString suffixOf(ImageFormat format) {
+    switch (format) {
+    case ImageFormat::Png:
+        return QStringLiteral("png");
+    case ImageFormat::Svg:
+        return QStringLiteral("svg");
+    case ImageFormat::Pdf:
+        return QStringLiteral("pdf");
+    }
+    return {};
+}
+
+std::optional<ImageFormat> formatForPath(const QString& path) {
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    for (ImageFormat f : {ImageFormat::Png, ImageFormat::Svg, ImageFormat::Pdf})
+        if (suffix == suffixOf(f)) return f;
+    return std::nullopt;
+}
+
+void exportChart(const ChartData& data, const ChartStyle& style, const QString& path, ImageFormat format,
+                 QSize size) {
+    ChartView view;
+    view.setAttribute(Qt::WA_DontShowOnScreen);
+    view.setFrameShape(QFrame::NoFrame);
+    view.setFixedStyle(style);
+    view.setChartData(data);
+    view.resize(size);
+    view.chart()->setGeometry(QRectF(QPointF(0, 0), QSizeF(size)));
+    view.scene()->setSceneRect(0, 0, size.width(), size.height());
+    // QChart lays itself out through posted layout requests.
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+
+    switch (format) {
+    case ImageFormat::Png: {
+        QImage image(size * 2, QImage::Format_ARGB32_Premultiplied);
+        image.setDevicePixelRatio(2.0);
+        image.fill(style.background);
+        {
+            QPainter painter(&image);
+            paintChart(view, painter, size);
+        }
+        if (!image.save(path, "PNG"))
+            fail(path, QStringLiteral("the PNG writer failed (is the folder writable?)"));
+        break;
+    }
+    case ImageFormat::Svg: {
+        QSvgGenerator svg;
+        svg.setFileName(path);
+        svg.setSize(size);
+        svg.setViewBox(QRect(QPoint(0, 0), size));
+        svg.setTitle(data.title);
+        svg.setDescription(QStringLiteral("rnnprof chart: ") + data.title);
+        QPainter painter;
+        if (!painter.begin(&svg)) fail(path, QStringLiteral("the SVG file cannot be opened for writing"));
+        paintChart(view, painter, size);
+        painter.end();
+        break;
+    }
+    case ImageFormat::Pdf: {
+        QPdfWriter pdf(path);
+        pdf.setResolution(96);
+        pdf.setPageSize(
+            QPageSize(QSizeF(size.width() * 72.0 / 96.0, size.height() * 72.0 / 96.0), QPageSize::Point));
+        pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
+        pdf.setTitle(data.title);
+        pdf.setCreator(QStringLiteral("rnnprof"));
+        QPainter painter;
+        if (!painter.begin(&pdf)) fail(path, QStringLiteral("the PDF file cannot be opened for writing"));
+        paintChart(view, painter, size);
+        painter.end();
+        break;
+    }
+    }
+    if (QFileInfo(path).size() <= 0) fail(path, QStringLiteral("nothing was written"));
+}
+
+} // namespace rnnprof::gui

@@ -1,0 +1,46 @@
+#include "gui/charts/chart_lines.h"
+
+#include "gui/charts/chart_selection.h"
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+namespace rnnprof::gui {
+
+std::vector<ChartSeries> linesPerBackendAndMode(const std::vector<SweepResult>& results,
+                                                const LineSpec& spec) {
+    const ChartOptions options = chartOptions(results);
+    // key: backend rank, mode, result index
+    std::map<std::tuple<int, int, int>, ChartSeries> grouped;
+    for (int r = 0; r < static_cast<int>(results.size()); ++r) {
+        const auto& points = results[static_cast<std::size_t>(r)].points;
+        for (int i = 0; i < static_cast<int>(points.size()); ++i) {
+            const PointResult& p = points[static_cast<std::size_t>(i)];
+            if (!p.ok() || (spec.include && !spec.include(p))) continue;
+            const int rank = static_cast<int>(options.backends.indexOf(QString::fromStdString(p.backend)));
+            auto& series = grouped[{rank, static_cast<int>(p.mode), r}];
+            if (series.name.isEmpty()) {
+                series.name = seriesName(results, r, p.backend, p.mode);
+                series.colorIndex = rank + r * static_cast<int>(options.backends.size());
+                series.dashed = p.mode == Mode::Training;
+            }
+            const PointRef ref{r, i};
+            series.samples.push_back({spec.x(p), spec.y(p), p.noisy, ref, pointTooltip(results, ref)});
+        }
+    }
+    std::vector<ChartSeries> out;
+    out.reserve(grouped.size());
+    for (auto& [key, series] : grouped) {
+        std::stable_sort(series.samples.begin(), series.samples.end(),
+                         [](const ChartSample& a, const ChartSample& b) { return a.x < b.x; });
+        out.push_back(std::move(series));
+    }
+    return out;
+}
+
+void noteWhenEmpty(ChartData& data, const QString& what) {
+    if (data.empty()) data.notes << QStringLiteral("Nothing to show yet: no successful points %1.").arg(what);
+}
+
+} // namespace rnnprof::gui

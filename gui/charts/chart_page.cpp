@@ -1,0 +1,175 @@
+#include "gui/charts/chart_page.h"
+
+#include "gui/charts/chart_breakdown.h"
+#include "gui/charts/chart_view.h"
+#include "gui/point_details.h"
+#include "gui/result_store.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QScrollArea>
+#include <QSignalBlocker>
+#include <QSplitter>
+#include <QVBoxLayout>
+
+namespace rnnprof::gui {
+namespace {
+
+QString selectorLabel(Selector s) {
+    switch (s) {
+    case Selector::SeqLen:
+        return QStringLiteral("Sequence length");
+    case Selector::Batch:
+        return QStringLiteral("Batch size");
+    case Selector::Baseline:
+        return QStringLiteral("Baseline");
+    case Selector::Challenger:
+        return QStringLiteral("Challenger");
+    case Selector::Backend:
+        return QStringLiteral("Backend");
+    }
+    return {};
+}
+
+void setItems(QComboBox* box, const QStringList& items, const QString& current) {
+    QStringList now;
+    for (int i = 0; i < box->count(); ++i)
+        now << box->itemText(i);
+    if (now != items) {
+        box->clear();
+        box->addItems(items);
+    }
+    const int index = static_cast<int>(items.indexOf(current));
+    if (index >= 0) box->setCurrentIndex(index);
+}
+
+QStringList numbers(const std::vector<int>& values) {
+    QStringList out;
+    for (int v : values)
+        out << QString::number(v);
+    return out;
+}
+
+} // namespace
+
+ChartPage::ChartPage(const ChartPageSpec& spec, const ResultStore& store, QWidget* parent)
+    : QWidget(parent), m_spec(spec), m_store(store) {
+    setObjectName(QStringLiteral("chartPage-") + spec.id);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    if (!spec.selectors.empty()) {
+        auto* bar = new QHBoxLayout;
+        for (Selector s : spec.selectors) {
+            auto* label = new QLabel(selectorLabel(s) + QLatin1Char(':'), this);
+            auto* box = new QComboBox(this);
+            box->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+            label->setBuddy(box);
+            bar->addWidget(label);
+            bar->addWidget(box);
+            bar->addSpacing(12);
+            m_selectors[s] = box;
+            connect(box, &QComboBox::currentIndexChanged, this, [this] {
+                readSelectors();
+                refresh();
+            });
+        }
+        bar->addStretch(1);
+        layout->addLayout(bar);
+    }
+    auto* splitter = new QSplitter(Qt::Vertical, this);
+    splitter->setChildrenCollapsible(false);
+    for (const ChartSpec& chart : spec.charts) {
+        auto* view = new ChartView(splitter);
+        view->setObjectName(QStringLiteral("chart-") + chart.id);
+        connect(view, &ChartView::pointClicked, this, &ChartPage::pointClicked);
+        m_views.push_back(view);
+    }
+    if (spec.followsSelection) {
+        m_details = new QLabel(this);
+        m_details->setObjectName(QStringLiteral("pointDetails"));
+        m_details->setWordWrap(true);
+        m_details->setTextFormat(Qt::RichText);
+        m_details->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        m_details->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+        m_details->setMargin(6);
+        auto* scroll = new QScrollArea(splitter);
+        scroll->setWidget(m_details);
+        scroll->setWidgetResizable(true);
+        scroll->setMinimumHeight(80);
+        splitter->addWidget(scroll);
+    }
+    layout->addWidget(splitter, 1);
+    refresh();
+}
+
+ChartPage::~ChartPage() = default;
+
+QComboBox* ChartPage::selector(Selector kind) const {
+    const auto it = m_selectors.find(kind);
+    return it == m_selectors.end() ? nullptr : it->second;
+}
+
+void ChartPage::fillSelectors(const ChartOptions& options) {
+    for (auto& [kind, box] : m_selectors) {
+        const QSignalBlocker block(box);
+        switch (kind) {
+        case Selector::SeqLen:
+            setItems(box, numbers(options.seqLens), QString::number(m_selection.seqLen));
+            break;
+        case Selector::Batch:
+            setItems(box, numbers(options.batches), QString::number(m_selection.batch));
+            break;
+        case Selector::Baseline:
+            setItems(box, options.backends, m_selection.baseline);
+            break;
+        case Selector::Challenger:
+            setItems(box, options.backends, m_selection.challenger);
+            break;
+        case Selector::Backend:
+            setItems(box, options.backends, m_selection.backend);
+            break;
+        }
+    }
+}
+
+void ChartPage::readSelectors() {
+    for (auto& [kind, box] : m_selectors) {
+        const QString text = box->currentText();
+        switch (kind) {
+        case Selector::SeqLen:
+            m_selection.seqLen = text.toInt();
+            break;
+        case Selector::Batch:
+            m_selection.batch = text.toInt();
+            break;
+        case Selector::Baseline:
+            m_selection.baseline = text;
+            break;
+        case Selector::Challenger:
+            m_selection.challenger = text;
+            break;
+        case Selector::Backend:
+            m_selection.backend = text;
+            break;
+        }
+    }
+}
+
+void ChartPage::refresh() {
+    const auto& results = m_store.results();
+    const ChartOptions options = chartOptions(results);
+    fitSelection(m_selection, options);
+    fillSelectors(options);
+    for (std::size_t i = 0; i < m_views.size(); ++i)
+        m_views[i]->setChartData(m_spec.charts[i].build(results, m_selection));
+    if (m_details) m_details->setText(pointDetailsHtml(results, breakdownPoint(results, m_selection)));
+}
+
+void ChartPage::setSelectedPoint(const PointRef& ref) {
+    if (m_selection.selected == ref) return;
+    m_selection.selected = ref;
+    if (m_spec.followsSelection) refresh();
+}
+
+} // namespace rnnprof::gui

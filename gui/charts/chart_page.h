@@ -1,0 +1,51 @@
+#pragma once
+// One tab of the chart area: the choices of its ChartPageSpec as combo boxes above its charts. It
+// rebuilds its chart data from the ResultStore on refresh() (the window throttles calls while a
+// sweep runs) and reports clicked points. Pages following the selection (the breakdown) also show
+// the selected point's details.
+#include "gui/charts/chart_catalog.h"
+
+#include <QWidget>
+
+#include <map>
+#include <vector>
+
+QT_BEGIN_NAMESPACE
+class QComboBox;
+class QLabel;
+QT_END_NAMESPACE
+
+namespace rnnprof::gui {
+
+class ChartView;
+class ResultStore;
+
+class ChartPage : public QWidget {
+    Q_OBJECT
+public:
+    ChartPage(const ChartPageSpec& spec, const ResultStore& store, QWidget* parent = nullptr);
+    ~ChartPage() override;
+
+    void refresh();
+    void setSelectedPoint(const PointRef& ref);
+    [[nodiscard]] const ChartPageSpec& spec() const { return m_spec; }
+    [[nodiscard]] const ChartSelection& selection() const { return m_selection; }
+    [[nodiscard]] const std::vector<ChartView*>& views() const { return m_views; }
+    [[nodiscard]] QComboBox* selector(Selector kind) const;
+
+signals:
+    void pointClicked(rnnprof::gui::PointRef ref);
+
+private:
+    void fillSelectors(const ChartOptions& options);
+    void readSelectors();
+
+    const ChartPageSpec& m_spec;
+    const ResultStore& m_store;
+    ChartSelection m_selection;
+    std::map<Selector, QComboBox*> m_selectors;
+    std::vector<ChartView*> m_views;
+    QLabel* m_details = nullptr;
+};
+
+} // namespace rnnprof::gui

@@ -1,0 +1,215 @@
+#include "gui/charts/chart_renderer.h"
+
+#include <QBarCategoryAxis>
+#include <QBarSet>
+#include <QChart>
+#include <QHorizontalBarSeries>
+#include <QLegend>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QLogValueAxis>
+#include <QScatterSeries>
+#include <QStackedBarSeries>
+#include <QValueAxis>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace rnnprof::gui {
+namespace {
+
+QString titleHtml(const ChartData& d) {
+    QString html = QStringLiteral("<b>") + d.title.toHtmlEscaped() + QStringLiteral("</b>");
+    for (const QString& note : d.notes)
+        html += QStringLiteral("<br><span style=\"font-size:small\">") + note.toHtmlEscaped() +
+                QStringLiteral("</span>");
+    return html;
+}
+
+QAbstractAxis* makeAxis(bool log, int base, double lo, double hi, const QString& title,
+                        const ChartStyle& style) {
+    const auto [a, b] = axisRange(lo, hi, log, base);
+    QAbstractAxis* axis = nullptr;
+    if (log) {
+        auto* l = new QLogValueAxis;
+        l->setBase(base);
+        l->setLabelFormat(QStringLiteral("%g"));
+        l->setMinorTickCount(base == 10 ? 8 : 0);
+        // Widen a little so markers on the first and last value are not cut in half.
+        l->setRange(a / std::pow(base, 0.06), b * std::pow(base, 0.06));
+        axis = l;
+    } else {
+        auto* v = new QValueAxis;
+        v->setRange(a, b);
+        v->setLabelFormat(QStringLiteral("%.3g"));
+        v->applyNiceNumbers();
+        axis = v;
+    }
+    axis->setTitleText(title);
+    axis->setLabelsColor(style.foreground);
+    axis->setTitleBrush(style.foreground);
+    axis->setGridLineColor(style.grid);
+    axis->setMinorGridLineColor(
+        QColor(style.grid.red(), style.grid.green(), style.grid.blue(), style.grid.alpha() / 2));
+    return axis;
+}
+
+void hideFromLegend(QChart& chart, QAbstractSeries* series) {
+    for (QLegendMarker* m : chart.legend()->markers(series))
+        m->setVisible(false);
+}
+
+void renderLines(QChart& chart, const ChartData& d, const ChartStyle& style, RenderedChart& out) {
+    double xlo = std::numeric_limits<double>::infinity(), xhi = -xlo, ylo = xlo, yhi = -xlo;
+    for (const auto& s : d.series)
+        for (const auto& p : s.samples) {
+            xlo = std::min(xlo, p.x), xhi = std::max(xhi, p.x);
+            ylo = std::min(ylo, p.y), yhi = std::max(yhi, p.y);
+        }
+    for (const auto& m : d.markers)
+        xlo = std::min(xlo, m.x), xhi = std::max(xhi, m.x);
+    if (!std::isfinite(xlo)) xlo = 1, xhi = 10, ylo = 1, yhi = 10;
+    QAbstractAxis* ax = makeAxis(d.logX, d.logBaseX, xlo, xhi, d.xTitle, style);
+    QAbstractAxis* ay = makeAxis(d.logY, d.logBaseY, ylo, yhi, d.yTitle, style);
+    chart.addAxis(ax, Qt::AlignBottom);
+    chart.addAxis(ay, Qt::AlignLeft);
+    auto attach = [&](QXYSeries* s) {
+        chart.addSeries(s);
+        s->attachAxis(ax);
+        s->attachAxis(ay);
+    };
+    bool anyNoisy = false;
+    for (std::size_t i = 0; i < d.series.size(); ++i) {
+        const ChartSeries& s = d.series[i];
+        const QColor color = s.reference ? style.foreground
+                                         : seriesColor(s.colorIndex >= 0 ? s.colorIndex : int(i), style.dark);
+        QList<QPointF> all, normal, noisy;
+        for (const auto& p : s.samples) {
+            all << QPointF(p.x, p.y);
+            (p.noisy ? noisy : normal) << QPointF(p.x, p.y);
+        }
+        auto* line = new QLineSeries;
+        line->setName(s.name);
+        QPen pen(color, s.reference ? 1.0 : 2.0);
+        if (s.reference || s.dashed) pen.setStyle(s.reference ? Qt::DotLine : Qt::DashLine);
+        line->setPen(pen);
+        line->replace(all); // one signal instead of one per point
+        attach(line);
+        out.anchors.push_back(line);
+        if (s.reference) continue;
+        auto* filled = new QScatterSeries;
+        filled->setMarkerSize(8);
+        filled->setColor(color);
+        filled->setBorderColor(color);
+        filled->replace(normal);
+        attach(filled);
+        hideFromLegend(chart, filled);
+        if (!noisy.isEmpty()) {
+            anyNoisy = true;
+            auto* hollow = new QScatterSeries;
+            hollow->setMarkerSize(11);
+            hollow->setBrush(style.background);
+            hollow->setPen(QPen(color, 2.0));
+            hollow->replace(noisy);
+            attach(hollow);
+            hideFromLegend(chart, hollow);
+        }
+    }
+    // Vertical markers span far beyond the data; the plot area clips them.
+    const double span = std::max(1.0, yhi - ylo);
+    const double below = d.logY ? ylo / 1e3 : ylo - 1e3 * span;
+    const double above = d.logY ? yhi * 1e3 : yhi + 1e3 * span;
+    for (const ChartMarker& m : d.markers) {
+        auto* v = new QLineSeries;
+        v->setName(m.label);
+        v->setPen(QPen(style.foreground, 1.5, Qt::DashDotLine));
+        v->replace(QList<QPointF>{{m.x, below}, {m.x, above}});
+        attach(v);
+    }
+    if (anyNoisy) {
+        // A legend entry explaining the hollow markers; it has no points of its own.
+        auto* legend = new QScatterSeries;
+        legend->setName(QStringLiteral("hollow marker: noisy (high spread)"));
+        legend->setMarkerSize(11);
+        legend->setBrush(style.background);
+        legend->setPen(QPen(style.foreground, 2.0));
+        attach(legend);
+    }
+}
+
+void renderBars(QChart& chart, const ChartData& d, const ChartStyle& style, RenderedChart& out) {
+    const bool horizontal = d.kind == ChartData::Kind::HorizontalBars;
+    QAbstractBarSeries* series = horizontal ? static_cast<QAbstractBarSeries*>(new QHorizontalBarSeries)
+                                            : static_cast<QAbstractBarSeries*>(new QStackedBarSeries);
+    double total = 0.0;
+    std::vector<double> stacked(d.categories.size(), 0.0);
+    for (std::size_t i = 0; i < d.barSets.size(); ++i) {
+        const BarSet& b = d.barSets[i];
+        auto* set = new QBarSet(b.name);
+        QList<qreal> values(b.values.begin(), b.values.end());
+        set->append(values);
+        set->setColor(seriesColor(int(i), style.dark));
+        set->setBorderColor(seriesColor(int(i), style.dark));
+        series->append(set);
+        out.barSets.push_back(set);
+        for (std::size_t c = 0; c < b.values.size() && c < stacked.size(); ++c) {
+            stacked[c] = horizontal ? std::max(stacked[c], b.values[c]) : stacked[c] + b.values[c];
+            total = std::max(total, stacked[c]);
+        }
+    }
+    chart.addSeries(series);
+    auto* categories = new QBarCategoryAxis;
+    QStringList names(d.categories.begin(), d.categories.end());
+    categories->append(names);
+    categories->setLabelsColor(style.foreground);
+    categories->setGridLineVisible(false);
+    QAbstractAxis* values = makeAxis(false, 10, 0.0, total > 0 ? total : 1.0, d.yTitle, style);
+    chart.addAxis(categories, horizontal ? Qt::AlignLeft : Qt::AlignBottom);
+    chart.addAxis(values, horizontal ? Qt::AlignBottom : Qt::AlignLeft);
+    series->attachAxis(categories);
+    series->attachAxis(values);
+    if (horizontal && d.barSets.size() == 1) chart.legend()->setVisible(false);
+}
+
+} // namespace
+
+std::pair<double, double> axisRange(double lo, double hi, bool log, int base) {
+    if (!std::isfinite(lo) || !std::isfinite(hi) || hi < lo)
+        return log ? std::pair{1.0, 10.0} : std::pair{0.0, 1.0};
+    if (log) {
+        if (lo <= 0) lo = hi > 0 ? hi / base : 1.0;
+        if (hi <= 0) hi = lo * base;
+        const double b = double(base);
+        const double a = std::pow(b, std::floor(std::log(lo) / std::log(b) + 1e-9));
+        double c = std::pow(b, std::ceil(std::log(hi) / std::log(b) - 1e-9));
+        if (c <= a) c = a * b;
+        return {a, c};
+    }
+    const double a = std::min(0.0, lo);
+    const double c = hi > a ? hi + 0.1 * (hi - a) : a + 1.0;
+    return {a, c};
+}
+
+RenderedChart renderChart(QChart& chart, const ChartData& d, const ChartStyle& style) {
+    RenderedChart out;
+    chart.removeAllSeries();
+    for (QAbstractAxis* axis : chart.axes()) {
+        chart.removeAxis(axis);
+        delete axis;
+    }
+    applyChartStyle(chart, style);
+    chart.setTitle(titleHtml(d));
+    chart.legend()->setVisible(true);
+    chart.legend()->setAlignment(Qt::AlignBottom);
+    // Line samples in the legend show the dash of training series; bars keep their squares.
+    chart.legend()->setMarkerShape(d.kind == ChartData::Kind::Lines ? QLegend::MarkerShapeFromSeries
+                                                                    : QLegend::MarkerShapeRectangle);
+    if (d.kind == ChartData::Kind::Lines)
+        renderLines(chart, d, style, out);
+    else if (!d.empty())
+        renderBars(chart, d, style, out);
+    return out;
+}
+
+} // namespace rnnprof::gui

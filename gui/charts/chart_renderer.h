@@ -1,0 +1,32 @@
+#pragma once
+// The one adapter between ChartData and QtCharts: builds the series, axes and legend of a QChart
+// from plain chart data. Everything QtCharts-specific (log axes, replace() instead of append(),
+// hollow markers for noisy points, hidden legend entries) is here, so a move to another chart
+// library touches this file and ChartView only. It draws what it is given and computes nothing.
+#include "gui/charts/chart_data.h"
+#include "gui/charts/chart_theme.h"
+
+#include <utility>
+#include <vector>
+
+QT_BEGIN_NAMESPACE
+class QChart;
+class QXYSeries;
+class QBarSet;
+QT_END_NAMESPACE
+
+namespace rnnprof::gui {
+
+struct RenderedChart {
+    std::vector<QXYSeries*> anchors; // one per ChartData::series: maps values to positions
+    std::vector<QBarSet*> barSets;   // one per ChartData::barSets
+};
+
+// Replaces the content of `chart` (owned by the caller) with `data`.
+RenderedChart renderChart(QChart& chart, const ChartData& data, const ChartStyle& style);
+
+// The axis range for values in [lo, hi]: on a log axis widened to whole powers of `base` so the axis
+// always shows at least two labelled ticks; on a linear axis from 0 (or below) with 10 % headroom.
+[[nodiscard]] std::pair<double, double> axisRange(double lo, double hi, bool log, int base);
+
+} // namespace rnnprof::gui

@@ -1,0 +1,129 @@
+#include "gui/charts/chart_selection.h"
+
+#include "engine/backend.h"
+
+#include <algorithm>
+#include <set>
+
+namespace rnnprof::gui {
+namespace {
+
+int registryRank(const QString& id) {
+    const auto ids = builtinBackends().ids();
+    const auto it = std::find(ids.begin(), ids.end(), id.toStdString());
+    return it == ids.end() ? static_cast<int>(ids.size()) : static_cast<int>(it - ids.begin());
+}
+
+template <class T>
+bool contains(const std::vector<T>& v, const T& x) {
+    return std::find(v.begin(), v.end(), x) != v.end();
+}
+
+} // namespace
+
+ChartOptions chartOptions(const std::vector<SweepResult>& results) {
+    std::set<int> seqLens, batches;
+    std::set<std::string> backends;
+    std::set<int> modes;
+    for (const auto& r : results) {
+        seqLens.insert(r.plan.seqLens.begin(), r.plan.seqLens.end());
+        batches.insert(r.plan.batches.begin(), r.plan.batches.end());
+        backends.insert(r.plan.backends.begin(), r.plan.backends.end());
+        for (Mode m : r.plan.modes)
+            modes.insert(static_cast<int>(m));
+        for (const auto& p : r.points) {
+            seqLens.insert(p.shape.seqLen);
+            batches.insert(p.shape.batch);
+            backends.insert(p.backend);
+            modes.insert(static_cast<int>(p.mode));
+        }
+    }
+    ChartOptions o;
+    o.seqLens.assign(seqLens.begin(), seqLens.end());
+    o.batches.assign(batches.begin(), batches.end());
+    for (const auto& b : backends)
+        o.backends << QString::fromStdString(b);
+    std::stable_sort(o.backends.begin(), o.backends.end(), [](const QString& a, const QString& b) {
+        const int ra = registryRank(a), rb = registryRank(b);
+        return ra != rb ? ra < rb : a < b;
+    });
+    for (int m : modes)
+        o.modes.push_back(static_cast<Mode>(m));
+    return o;
+}
+
+void fitSelection(ChartSelection& s, const ChartOptions& o) {
+    if (!contains(o.seqLens, s.seqLen)) s.seqLen = o.seqLens.empty() ? 0 : o.seqLens.front();
+    if (!contains(o.batches, s.batch)) s.batch = o.batches.empty() ? 0 : o.batches.front();
+    if (!contains(o.modes, s.mode)) s.mode = o.modes.empty() ? Mode::Inference : o.modes.front();
+    if (!o.backends.contains(s.backend)) s.backend = o.backends.value(0);
+    if (!o.backends.contains(s.baseline)) s.baseline = o.backends.value(0);
+    if (!o.backends.contains(s.challenger) || (s.challenger == s.baseline && o.backends.size() > 1)) {
+        s.challenger = o.backends.isEmpty() ? QString() : o.backends.back();
+        if (s.challenger == s.baseline && o.backends.size() > 1) s.challenger = o.backends.at(1);
+    }
+}
+
+QString resultPrefix(const std::vector<SweepResult>& results, int resultIndex) {
+    if (results.size() < 2 || resultIndex < 0 || resultIndex >= static_cast<int>(results.size())) return {};
+    const auto& label = results[static_cast<std::size_t>(resultIndex)].label;
+    if (!label.empty()) return QString::fromStdString(label);
+    return QStringLiteral("result %1").arg(resultIndex + 1);
+}
+
+QString seriesName(const std::vector<SweepResult>& results, int resultIndex, const std::string& backend,
+                   Mode mode) {
+    QString name =
+        QString::fromStdString(backend) + QLatin1Char(' ') + QString::fromUtf8(toString(mode).data());
+    const QString prefix = resultPrefix(results, resultIndex);
+    return prefix.isEmpty() ? name : prefix + QStringLiteral(": ") + name;
+}
+
+QString pointTitle(const PointResult& p) {
+    return QStringLiteral("%1 %2 B=%3 T=%4")
+        .arg(QString::fromStdString(p.backend), QString::fromUtf8(toString(p.mode).data()))
+        .arg(p.shape.batch)
+        .arg(p.shape.seqLen);
+}
+
+QString pointTooltip(const std::vector<SweepResult>& results, const PointRef& ref) {
+    if (ref.result < 0 || ref.result >= static_cast<int>(results.size())) return {};
+    const auto& r = results[static_cast<std::size_t>(ref.result)];
+    if (ref.point < 0 || ref.point >= static_cast<int>(r.points.size())) return {};
+    const PointResult& p = r.points[static_cast<std::size_t>(ref.point)];
+    QStringList lines;
+    const QString prefix = resultPrefix(results, ref.result);
+    lines << (prefix.isEmpty() ? QString() : prefix + QStringLiteral(": ")) + pointTitle(p);
+    if (!p.ok()) {
+        lines << QString::fromUtf8(toString(p.status).data()) + QStringLiteral(": ") +
+                     QString::fromStdString(p.reason);
+        return lines.join(QLatin1Char('\n'));
+    }
+    const auto& it = p.iteration;
+    lines << QStringLiteral("median %1 per iteration (p10 %2, p90 %3, n=%4)")
+                 .arg(formatMs(it.median), formatMs(it.p10), formatMs(it.p90))
+                 .arg(it.count);
+    QStringList phases;
+    for (int i = 0; i < kPhaseCount; ++i) {
+        const double v = p.phaseMedianMs[static_cast<std::size_t>(i)];
+        if (std::isfinite(v))
+            phases << QString::fromUtf8(toString(static_cast<Phase>(i)).data()) + QLatin1Char(' ') +
+                          formatMs(v);
+    }
+    if (!phases.isEmpty()) lines << phases.join(QStringLiteral(", "));
+    lines << QStringLiteral("%1 sequences/s, %2 tokens/s, %3 GFLOP/s")
+                 .arg(formatNumber(p.sequencesPerSecond), formatNumber(p.tokensPerSecond),
+                      formatNumber(p.gflopsPerSecond));
+    lines << QStringLiteral("memory %1%2")
+                 .arg(formatBytesQ(static_cast<double>(p.memory.total())),
+                      p.memory.onDevice ? QStringLiteral(" on device") : QString());
+    if (p.noisy)
+        lines << QStringLiteral("noisy: CV %1% above %2%")
+                     .arg(it.cv * 100.0, 0, 'f', 1)
+                     .arg(p.noiseThreshold * 100.0, 0, 'f', 0);
+    if (p.numerics.checked)
+        lines << QStringLiteral("vs cpu-reference: max rel. error %1").arg(p.numerics.maxRelErr, 0, 'g', 3);
+    return lines.join(QLatin1Char('\n'));
+}
+
+} // namespace rnnprof::gui

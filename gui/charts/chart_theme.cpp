@@ -1,0 +1,48 @@
+#include "gui/charts/chart_theme.h"
+
+#include <QChart>
+
+#include <array>
+
+namespace rnnprof::gui {
+
+bool isDarkPalette(const QPalette& palette) {
+    return palette.color(QPalette::Window).lightness() < 128;
+}
+
+ChartStyle chartStyleFor(const QPalette& palette) {
+    ChartStyle s;
+    s.dark = isDarkPalette(palette);
+    s.background = palette.color(QPalette::Base);
+    s.foreground = palette.color(QPalette::Text);
+    s.grid = s.dark ? QColor(255, 255, 255, 40) : QColor(0, 0, 0, 30);
+    return s;
+}
+
+ChartStyle lightChartStyle() {
+    return {false, QColor(Qt::white), QColor(20, 20, 20), QColor(0, 0, 0, 30)};
+}
+
+QColor seriesColor(int index, bool dark) {
+    // Tableau 10: distinguishable for most colour-blind readers; a lighter variant on dark.
+    static const std::array<QRgb, 10> light{0x1f77b4, 0xff7f0e, 0x2ca02c, 0xd62728, 0x9467bd,
+                                            0x8c564b, 0xe377c2, 0x7f7f7f, 0xbcbd22, 0x17becf};
+    static const std::array<QRgb, 10> darkSet{0x5fa8e8, 0xffa54f, 0x66cc66, 0xff6b6b, 0xc39bf0,
+                                              0xc49c94, 0xf7b6d2, 0xc7c7c7, 0xdbdb8d, 0x6fe3f0};
+    const auto i = static_cast<std::size_t>(index < 0 ? 0 : index) % light.size();
+    return QColor::fromRgb(dark ? darkSet[i] : light[i]);
+}
+
+void applyChartStyle(QChart& chart, const ChartStyle& s) {
+    chart.setTheme(s.dark ? QChart::ChartThemeDark : QChart::ChartThemeLight);
+    chart.setAnimationOptions(QChart::NoAnimation);
+    chart.setBackgroundBrush(s.background);
+    chart.setBackgroundRoundness(0);
+    chart.setTitleBrush(s.foreground);
+    chart.legend()->setLabelColor(s.foreground);
+    QFont title = chart.titleFont();
+    title.setPointSizeF(11);
+    chart.setTitleFont(title);
+}
+
+} // namespace rnnprof::gui

@@ -1,0 +1,75 @@
+#include "gui/charts/render_all.h"
+
+#include "engine/error.h"
+#include "gui/charts/chart_catalog.h"
+
+#include <QDir>
+
+#include <algorithm>
+
+namespace rnnprof::gui {
+namespace {
+
+bool dependsOn(const ChartSpec& chart, Selector s) {
+    return std::find(chart.dependsOn.begin(), chart.dependsOn.end(), s) != chart.dependsOn.end();
+}
+
+// Every selection the chart's file set covers, with its file name suffix.
+std::vector<std::pair<ChartSelection, QString>> selectionsFor(const ChartSpec& chart,
+                                                              const ChartOptions& options) {
+    ChartSelection base;
+    fitSelection(base, options);
+    std::vector<std::pair<ChartSelection, QString>> out{{base, QString()}};
+    auto expand = [&](Selector s, auto values, auto apply, auto suffix) {
+        if (!dependsOn(chart, s)) return;
+        std::vector<std::pair<ChartSelection, QString>> next;
+        for (const auto& [sel, name] : out)
+            for (const auto& v : values) {
+                ChartSelection copy = sel;
+                apply(copy, v);
+                next.emplace_back(copy, name + suffix(v));
+            }
+        out = std::move(next);
+    };
+    expand(
+        Selector::Backend, options.backends, [](ChartSelection& s, const QString& v) { s.backend = v; },
+        [](const QString& v) -> QString { return QLatin1Char('-') + v; });
+    expand(
+        Selector::SeqLen, options.seqLens, [](ChartSelection& s, int v) { s.seqLen = v; },
+        [](int v) -> QString { return QStringLiteral("-T%1").arg(v); });
+    expand(
+        Selector::Batch, options.batches, [](ChartSelection& s, int v) { s.batch = v; },
+        [](int v) -> QString { return QStringLiteral("-B%1").arg(v); });
+    return out;
+}
+
+} // namespace
+
+QStringList renderAllCharts(const std::vector<SweepResult>& results, const QString& dir,
+                            const QList<ImageFormat>& formats, QSize size) {
+    if (!QDir().mkpath(dir))
+        throw Error(ErrorKind::Io,
+                    QStringLiteral("cannot create the chart folder %1").arg(dir).toStdString());
+    const ChartOptions options = chartOptions(results);
+    const ChartStyle style = lightChartStyle();
+    QStringList written;
+    for (const ChartPageSpec& page : chartCatalog()) {
+        const bool pair = std::find(page.selectors.begin(), page.selectors.end(), Selector::Challenger) !=
+                          page.selectors.end();
+        if (pair && options.backends.size() < 2) continue; // a speedup needs two backends
+        for (const ChartSpec& chart : page.charts) {
+            for (const auto& [selection, suffix] : selectionsFor(chart, options)) {
+                const ChartData data = chart.build(results, selection);
+                for (ImageFormat format : formats) {
+                    const QString path =
+                        QDir(dir).filePath(chart.id + suffix + QLatin1Char('.') + suffixOf(format));
+                    exportChart(data, style, path, format, size);
+                    written << path;
+                }
+            }
+        }
+    }
+    return written;
+}
+
+} // namespace rnnprof::gui

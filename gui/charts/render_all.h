@@ -1,0 +1,22 @@
+#pragma once
+// Headless charts: every chart of the catalog for the given results, written as files into a
+// folder, for `rnnprof plot` and `rnnprof sweep --charts DIR`. Shape-dependent charts are written
+// once per sequence length / batch size / backend ("time-vs-batch-T100.png"); the speedup pair is
+// the default one (first backend vs last). Needs a QApplication (QT_QPA_PLATFORM=offscreen works).
+#include "gui/charts/chart_export.h"
+#include "profiling/result.h"
+
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+#include <vector>
+
+namespace rnnprof::gui {
+
+// Returns the files written. Throws Error(Io) when the folder cannot be created or a file written.
+QStringList renderAllCharts(const std::vector<SweepResult>& results, const QString& dir,
+                            const QList<ImageFormat>& formats = {ImageFormat::Png, ImageFormat::Svg},
+                            QSize size = kExportSize);
+
+} // namespace rnnprof::gui

@@ -1,0 +1,49 @@
+#pragma once
+// Pieces shared by the headless sub-commands (eval, sweep, ...): exit codes, the one-line error
+// report "rnnprof <command>: <message>", the output folder checks, and StagedFiles, which writes
+// a set of result files all-or-nothing.
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace rnnprof::cli {
+
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitFailure = 1; // the command line was fine, running failed
+inline constexpr int kExitUsage = 2;   // bad flags or flag values
+
+// Joins the lines of `message` with "; " so that every error is reported on one line.
+[[nodiscard]] std::string oneLine(std::string_view message);
+// Prints "rnnprof <command>: <message>" (one line) to stderr.
+void printError(std::string_view command, std::string_view message);
+
+// Checks that `dir` can become the output folder: an existing folder, or a missing one whose
+// parent folder exists. Throws Error(Io) naming the flag's value and the problem. Creates nothing.
+void checkOutputFolder(const std::string& dir);
+// Creates `dir` when missing (its parent must exist). Returns true when it created it.
+bool createOutputFolder(const std::string& dir);
+
+// Result files written into one folder all-or-nothing. Nothing touches the disk until commit():
+// it writes every file to a hidden temporary beside its target (flushed to disk), and only when
+// all are written renames them into place. If anything fails, every temporary and every file
+// already renamed is removed and Error(Io) names the file and the reason. Not for streaming:
+// everything is held in memory until commit().
+class StagedFiles {
+public:
+    explicit StagedFiles(std::string dir) : m_dir(std::move(dir)) {}
+    void add(std::string name, std::string bytes);
+    void commit();
+    [[nodiscard]] std::vector<std::string> names() const;
+    [[nodiscard]] const std::string& dir() const { return m_dir; }
+
+private:
+    struct File {
+        std::string name;
+        std::string bytes;
+    };
+    [[nodiscard]] std::string pathOf(const std::string& name) const;
+    std::string m_dir;
+    std::vector<File> m_files;
+};
+
+} // namespace rnnprof::cli

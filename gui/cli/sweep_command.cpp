@@ -1,0 +1,206 @@
+#include "gui/cli/sweep_command.h"
+
+#include "engine/error.h"
+#include "gui/charts/render_all.h"
+#include "gui/cli/cli_common.h"
+#include "gui/cli/headless_app.h"
+#include "gui/cli/sweep_options.h"
+#include "profiling/gpu/cupti_tracer.h"
+#include "profiling/presets.h"
+#include "profiling/result_files.h"
+#include "profiling/runner.h"
+#include "profiling/summary_text.h"
+
+#include <QCoreApplication>
+
+#include <atomic>
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <memory>
+#include <unistd.h>
+
+namespace rnnprof::cli {
+namespace {
+
+constexpr int kExitStopped = 130;
+
+std::atomic<StopToken*> g_stop{nullptr};
+
+extern "C" void onInterrupt(int) {
+    if (StopToken* stop = g_stop.load()) stop->requestStop();
+    std::signal(SIGINT, SIG_DFL); // a second Ctrl-C ends the process; the journal stays valid
+}
+
+// Installs the Ctrl-C handler for the lifetime of a sweep.
+class InterruptGuard {
+public:
+    explicit InterruptGuard(StopToken& stop) {
+        g_stop.store(&stop);
+        m_previous = std::signal(SIGINT, onInterrupt);
+    }
+    ~InterruptGuard() {
+        std::signal(SIGINT, m_previous == SIG_ERR ? SIG_DFL : m_previous);
+        g_stop.store(nullptr);
+    }
+    InterruptGuard(const InterruptGuard&) = delete;
+    InterruptGuard& operator=(const InterruptGuard&) = delete;
+
+private:
+    void (*m_previous)(int) = SIG_DFL;
+};
+
+void listPresets() {
+    std::size_t width = 0;
+    for (const Preset& p : builtinPresets())
+        width = std::max(width, p.name.size());
+    for (const Preset& p : builtinPresets()) {
+        const bool isDefault = p.name == defaultPresetName();
+        std::printf("%-*s  %s%s\n", int(width), p.name.c_str(), p.title.c_str(),
+                    isDefault ? " (default)" : "");
+    }
+}
+
+// Prints the progress line: rewritten in place on a terminal, one line per update otherwise.
+class ProgressPrinter {
+public:
+    explicit ProgressPrinter(bool quiet) : m_quiet(quiet), m_tty(::isatty(STDERR_FILENO) == 1) {}
+    void show(const SweepProgress& p) {
+        if (m_quiet) return;
+        const std::string line = progressLine(p);
+        if (m_tty)
+            std::fprintf(stderr, "\r\033[2K%s", line.c_str());
+        else
+            std::fprintf(stderr, "%s\n", line.c_str());
+        std::fflush(stderr);
+    }
+    void finish() {
+        if (!m_quiet && m_tty) std::fputs("\n", stderr);
+    }
+
+private:
+    bool m_quiet;
+    bool m_tty;
+};
+
+int runRequest(const SweepRequest& req) {
+    StopToken stop;
+    InterruptGuard guard(stop);
+    std::unique_ptr<KernelTracer> tracer = makeKernelTracer(); // on this (the engine) thread
+    ProgressPrinter progress(req.quiet);
+
+    SweepResult header;
+    header.createdAt = isoTimestampUtc();
+    header.host = currentHost();
+    header.plan = req.plan;
+    const std::string journalPath = journalPathFor(req.outPath);
+    std::unique_ptr<Journal> journal;
+    try {
+        journal = std::make_unique<Journal>(journalPath, header);
+    } catch (const Error& e) {
+        printError("sweep", e.what());
+        return kExitFailure;
+    }
+    std::string journalError;
+    RunnerCallbacks callbacks;
+    callbacks.onProgress = [&](const SweepProgress& p) { progress.show(p); };
+    callbacks.onPoint = [&](const PointResult& point) {
+        if (!journal || !journalError.empty()) return;
+        try {
+            journal->append(point);
+        } catch (const Error& e) { // keep measuring; the final files still get every point
+            journalError = e.what();
+        }
+    };
+    SweepRunner runner(builtinBackends(), req.plan, callbacks);
+    runner.setKernelTracer(tracer.get());
+    SweepResult result;
+    try {
+        result = runner.run(stop);
+    } catch (const Error& e) {
+        progress.finish();
+        printError("sweep", e.what());
+        return kExitUsage;
+    }
+    progress.finish();
+    if (!journalError.empty())
+        printError("sweep", "journal: " + journalError + " (the results file is complete)");
+    result.createdAt = header.createdAt;
+
+    std::fputs(summaryTable(result).c_str(), stdout);
+    std::fflush(stdout);
+    try {
+        saveResultJson(req.outPath, result);
+        if (!req.csvPath.empty()) saveResultCsv(req.csvPath, result);
+        if (!req.tracePath.empty()) saveChromeTrace(req.tracePath, result);
+        if (!req.chartsDir.empty()) {
+            const QStringList files = gui::renderAllCharts({result}, QString::fromStdString(req.chartsDir));
+            std::fprintf(stderr, "rnnprof sweep: wrote %lld chart files to %s\n",
+                         static_cast<long long>(files.size()), req.chartsDir.c_str());
+        }
+    } catch (const Error& e) {
+        printError("sweep", std::string(e.what()) + " (the measured points are in " + journalPath + ")");
+        return kExitFailure;
+    }
+    journal.reset();
+    std::error_code ec;
+    std::filesystem::remove(journalPath, ec); // everything is in the results file now
+    std::fprintf(stderr, "rnnprof sweep: wrote %s\n", req.outPath.c_str());
+    if (!result.complete) {
+        std::fprintf(stderr, "rnnprof sweep: stopped early; %zu points were measured and saved\n",
+                     result.points.size());
+        return kExitStopped;
+    }
+    return kExitOk;
+}
+
+int runParsed(const QStringList& args) {
+    std::vector<std::string> problems;
+    const SweepRequest req = parseSweepArguments(args, problems);
+    if (req.help) {
+        std::fputs(req.helpText.c_str(), stdout);
+        return kExitOk;
+    }
+    if (!problems.empty()) {
+        for (const auto& p : problems)
+            printError("sweep", p);
+        return kExitUsage;
+    }
+    if (req.listPresets) {
+        listPresets();
+        return kExitOk;
+    }
+    return runRequest(req);
+}
+
+bool wantsCharts(int argc, char** argv) {
+    for (int i = 2; i < argc; ++i)
+        if (std::strcmp(argv[i], "--charts") == 0 || std::strncmp(argv[i], "--charts=", 9) == 0) return true;
+    return false;
+}
+
+} // namespace
+
+int runSweepCommand(int argc, char** argv) {
+    // Charts need a QApplication (offscreen without a display); everything else a QCoreApplication.
+    std::unique_ptr<QCoreApplication> app;
+    if (wantsCharts(argc, argv))
+        app = makeHeadlessApplication(argc, argv);
+    else
+        app = std::make_unique<QCoreApplication>(argc, argv);
+    QStringList args = QCoreApplication::arguments();
+    if (args.size() >= 2) args.removeAt(1); // "sweep"
+    if (args.isEmpty()) args.append(QString());
+    args[0] = QStringLiteral("rnnprof sweep");
+    return runParsed(args);
+}
+
+int runSweep(const std::vector<std::string>& args) {
+    QStringList list{QStringLiteral("rnnprof sweep")};
+    for (const auto& a : args)
+        list << QString::fromStdString(a);
+    return runParsed(list);
+}
+
+} // namespace rnnprof::cli

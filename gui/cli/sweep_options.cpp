@@ -1,0 +1,312 @@
+#include "gui/cli/sweep_options.h"
+
+#include "engine/backend.h"
+#include "engine/cpu/cpu_libraries.h"
+#include "engine/error.h"
+#include "gui/cli/model_options.h"
+#include "profiling/presets.h"
+
+#include <QCommandLineParser>
+
+#include <algorithm>
+#include <charconv>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <unistd.h>
+
+namespace rnnprof::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+const ModelOptionSettings kModelSettings{QStringLiteral("sweep"), true, false};
+
+const char* const kDescription =
+    "Runs a sweep headless: a grid of batch sizes x sequence lengths x backends x modes for one model,\n"
+    "with warm-up and repeated measured runs per point. Start from a preset (--preset, see\n"
+    "--list-presets) or a config file (--config, the preset format), then override with flags.\n"
+    "Progress goes to stderr, a summary table to stdout. Each finished point is appended to a journal\n"
+    "(<out>.journal) so that a crash loses nothing; Ctrl-C stops at the next safe point and writes what\n"
+    "was measured. Exit status: 0 done, 1 failed (files), 2 bad command line, 130 stopped by Ctrl-C.";
+
+bool parseInt(const std::string& text, long long& out) {
+    const char* b = text.data();
+    const char* e = b + text.size();
+    auto [ptr, ec] = std::from_chars(b, e, out);
+    return ec == std::errc() && ptr == e;
+}
+
+bool parseDouble(const std::string& text, double& out) {
+    std::istringstream in(text);
+    in >> out;
+    return !in.fail() && in.eof() && std::isfinite(out);
+}
+
+std::vector<std::string> splitList(const std::string& text) {
+    std::vector<std::string> parts;
+    std::string part;
+    std::istringstream in(text);
+    while (std::getline(in, part, ',')) {
+        part.erase(0, part.find_first_not_of(" \t"));
+        part.erase(part.find_last_not_of(" \t") + 1);
+        parts.push_back(part);
+    }
+    return parts;
+}
+
+void checkOutputFile(const std::string& flag, const std::string& path, std::vector<std::string>& problems) {
+    if (path.empty()) {
+        problems.push_back(flag + " needs a file name");
+        return;
+    }
+    const fs::path p(path);
+    std::error_code ec;
+    if (fs::is_directory(p, ec)) {
+        problems.push_back(flag + " " + path + " is a folder: give a file name");
+        return;
+    }
+    const fs::path dir = p.has_parent_path() ? p.parent_path() : fs::path(".");
+    if (!fs::is_directory(dir, ec)) {
+        problems.push_back(flag + " " + path + ": the folder " + dir.string() + " does not exist");
+        return;
+    }
+    if (::access(dir.c_str(), W_OK) != 0)
+        problems.push_back(flag + " " + path + ": the folder " + dir.string() + " is not writable");
+}
+
+QString opt(const char* name) {
+    return QString::fromLatin1(name);
+}
+
+} // namespace
+
+std::vector<int> parseIntList(const std::string& flag, const std::string& text, int max,
+                              std::vector<std::string>& problems) {
+    std::vector<int> values;
+    const auto range = text.find("..");
+    if (range != std::string::npos) {
+        long long lo = 0, hi = 0;
+        if (!parseInt(text.substr(0, range), lo) || !parseInt(text.substr(range + 2), hi) || lo < 1 ||
+            hi < lo || hi > max) {
+            problems.push_back(flag + " " + text + ": a range must be LO..HI with 1 <= LO <= HI <= " +
+                               std::to_string(max) + " (it expands to the powers of two from LO to HI)");
+            return {};
+        }
+        for (long long v = lo; v <= hi; v *= 2)
+            values.push_back(int(v));
+        if (values.back() != hi) values.push_back(int(hi));
+        return values;
+    }
+    std::set<long long> seen;
+    for (const std::string& part : splitList(text)) {
+        long long v = 0;
+        if (!parseInt(part, v)) {
+            problems.push_back(flag + ": '" + part +
+                               "' is not a whole number (give comma-separated values such as 1,4,16)");
+            continue;
+        }
+        if (v < 1 || v > max) {
+            problems.push_back(flag + ": " + part + " is out of range (1.." + std::to_string(max) + ")");
+            continue;
+        }
+        if (!seen.insert(v).second) {
+            problems.push_back(flag + ": " + part + " is given twice");
+            continue;
+        }
+        values.push_back(int(v));
+    }
+    if (values.empty() && problems.empty()) problems.push_back(flag + " is empty: give at least one value");
+    return values;
+}
+
+SweepRequest parseSweepArguments(const QStringList& args, std::vector<std::string>& problems) {
+    SweepRequest req;
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QString::fromLatin1(kDescription));
+    parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
+    const QCommandLineOption help({QStringLiteral("h"), QStringLiteral("help")},
+                                  QStringLiteral("Show this help."));
+    parser.addOption(help);
+    const ModelOptions model(kModelSettings);
+    parser.addOptions({
+        {opt("preset"), QStringLiteral("Start from preset NAME (see --list-presets)."),
+         QStringLiteral("NAME")},
+        {opt("config"), QStringLiteral("Start from a plan in FILE.json (the preset format)."),
+         QStringLiteral("FILE")},
+        {opt("list-presets"), QStringLiteral("List the presets, one line each, and exit.")},
+        {opt("batch"), QStringLiteral("Batch sizes, e.g. 1,4,16 or 1..256 (powers of two)."),
+         QStringLiteral("LIST")},
+        {opt("seq-len"), QStringLiteral("Sequence lengths, e.g. 20,100."), QStringLiteral("LIST")},
+        {opt("backend"), QStringLiteral("Backend ids, comma-separated, or 'all'."), QStringLiteral("LIST")},
+        {opt("mode"), QStringLiteral("train, infer or both: train,infer."), QStringLiteral("LIST")},
+        {opt("warmup"), QStringLiteral("Discarded runs before measuring (0..1000)."), QStringLiteral("N")},
+        {opt("repeats"), QStringLiteral("Exactly N measured runs per point."), QStringLiteral("N")},
+        {opt("min-repeats"), QStringLiteral("At least N measured runs."), QStringLiteral("N")},
+        {opt("max-repeats"), QStringLiteral("At most N measured runs."), QStringLiteral("N")},
+        {opt("time-budget"), QStringLiteral("Stop measuring a point after MS ms (past min-repeats)."),
+         QStringLiteral("MS")},
+        {opt("threads"), QStringLiteral("CPU threads (0 = all cores)."), QStringLiteral("N")},
+        {opt("gemm"), QStringLiteral("cpu-blas GEMM provider: onednn or openblas."), QStringLiteral("NAME")},
+        {opt("learning-rate"), QStringLiteral("SGD learning rate in training."), QStringLiteral("X")},
+        {opt("tf32"), QStringLiteral("Allow TF32 tensor cores on the GPU (default: strict FP32).")},
+        {opt("no-numerics"), QStringLiteral("Skip the numeric check against cpu-reference.")},
+        {opt("no-gpu-trace"), QStringLiteral("Do not trace GPU kernels with CUPTI.")},
+        {opt("out"), QStringLiteral("Write results to FILE.json (required)."), QStringLiteral("FILE")},
+        {opt("csv"), QStringLiteral("Also write a CSV file."), QStringLiteral("FILE")},
+        {opt("trace"), QStringLiteral("Also write a Chrome trace (Perfetto)."), QStringLiteral("FILE")},
+        {opt("charts"), QStringLiteral("Also write every chart as PNG and SVG into DIR."),
+         QStringLiteral("DIR")},
+        {opt("quiet"), QStringLiteral("No progress line.")},
+    });
+    model.addTo(parser);
+    if (!parser.parse(args)) {
+        problems.push_back(parser.errorText().toStdString());
+        return req;
+    }
+    if (parser.isSet(help)) {
+        req.help = true;
+        req.helpText = parser.helpText().toStdString();
+        return req;
+    }
+    if (!parser.positionalArguments().isEmpty())
+        problems.push_back("unexpected argument '" + parser.positionalArguments().front().toStdString() +
+                           "' (flags start with --; see --help)");
+    if (parser.isSet(opt("list-presets"))) {
+        req.listPresets = true;
+        return req;
+    }
+
+    // The starting plan: a preset, a config file, or the defaults.
+    if (parser.isSet(opt("preset")) && parser.isSet(opt("config")))
+        problems.push_back("--preset and --config exclude each other: give one");
+    if (parser.isSet(opt("preset"))) {
+        const std::string name = parser.value(opt("preset")).toStdString();
+        if (const Preset* preset = findPreset(name))
+            req.plan = preset->plan;
+        else {
+            std::string known;
+            for (const auto& p : builtinPresets())
+                known += (known.empty() ? "" : ", ") + p.name;
+            problems.push_back("--preset " + name + ": no such preset (known: " + known + ")");
+        }
+    } else if (parser.isSet(opt("config"))) {
+        const std::string path = parser.value(opt("config")).toStdString();
+        std::ifstream in(path, std::ios::binary);
+        if (!in)
+            problems.push_back("--config " + path + ": cannot open the file");
+        else {
+            std::ostringstream text;
+            text << in.rdbuf();
+            try {
+                req.plan = planFromJson(text.str(), path);
+            } catch (const Error& e) {
+                problems.push_back(std::string("--config ") + e.what());
+            }
+        }
+    } else {
+        req.plan.backends = {"cpu-blas", "cpu-onednn", "gpu-cudnn", "gpu-generic"};
+    }
+
+    SweepPlan& plan = req.plan;
+    plan.config = model.read(parser, problems, plan.config);
+    if (parser.isSet(opt("batch")))
+        plan.batches =
+            parseIntList("--batch", parser.value(opt("batch")).toStdString(), Limits::maxBatch, problems);
+    if (parser.isSet(opt("seq-len")))
+        plan.seqLens = parseIntList("--seq-len", parser.value(opt("seq-len")).toStdString(),
+                                    Limits::maxSeqLen, problems);
+    if (parser.isSet(opt("backend"))) {
+        const std::string text = parser.value(opt("backend")).toStdString();
+        plan.backends = text == "all" ? builtinBackends().ids() : splitList(text);
+    }
+    if (parser.isSet(opt("mode"))) {
+        plan.modes.clear();
+        const std::string text = parser.value(opt("mode")).toStdString();
+        for (const std::string& m :
+             text == "both" ? std::vector<std::string>{"infer", "train"} : splitList(text)) {
+            if (auto mode = parseMode(m))
+                plan.modes.push_back(*mode);
+            else
+                problems.push_back("--mode: '" + m + "' is not train or infer");
+        }
+    }
+    auto intFlag = [&](const char* name, int lo, int hi, int& target) {
+        if (!parser.isSet(opt(name))) return;
+        long long v = 0;
+        const std::string text = parser.value(opt(name)).toStdString();
+        if (!parseInt(text, v) || v < lo || v > hi)
+            problems.push_back(std::string("--") + name + " must be a whole number from " +
+                               std::to_string(lo) + " to " + std::to_string(hi) + " (got " + text + ")");
+        else
+            target = int(v);
+    };
+    auto doubleFlag = [&](const char* name, double lo, double hi, double& target) {
+        if (!parser.isSet(opt(name))) return;
+        double v = 0;
+        const std::string text = parser.value(opt(name)).toStdString();
+        if (!parseDouble(text, v) || v < lo || v > hi) {
+            std::ostringstream s;
+            s << "--" << name << " must be a number from " << lo << " to " << hi << " (got " << text << ")";
+            problems.push_back(s.str());
+        } else {
+            target = v;
+        }
+    };
+    MeasureSettings& m = plan.settings;
+    intFlag("warmup", 0, 1000, m.warmup);
+    if (parser.isSet(opt("repeats"))) {
+        int n = m.minRepeats;
+        intFlag("repeats", 1, 100000, n);
+        m.minRepeats = m.maxRepeats = n;
+    }
+    intFlag("min-repeats", 1, 100000, m.minRepeats);
+    intFlag("max-repeats", 1, 100000, m.maxRepeats);
+    doubleFlag("time-budget", 0, 3600000, m.timeBudgetMs);
+    intFlag("threads", 0, availableCpuCores(), m.threads);
+    doubleFlag("learning-rate", 1e-12, 10, m.learningRate);
+    if (parser.isSet(opt("gemm"))) {
+        const std::string g = parser.value(opt("gemm")).toStdString();
+        if (g == "onednn")
+            m.gemm = GemmProvider::OneDnn;
+        else if (g == "openblas")
+            m.gemm = GemmProvider::OpenBlas;
+        else
+            problems.push_back("--gemm must be onednn or openblas (got " + g + ")");
+    }
+    if (parser.isSet(opt("tf32"))) m.allowTf32 = true;
+    if (parser.isSet(opt("no-numerics"))) m.checkNumerics = false;
+    if (parser.isSet(opt("no-gpu-trace"))) m.gpuTrace = false;
+    req.quiet = parser.isSet(opt("quiet"));
+
+    for (const FieldIssue& issue : validate(plan, builtinBackends().ids())) {
+        // Model fields were reported by their flags already when they came from flags.
+        const std::string message = issue.message;
+        if (std::find(problems.begin(), problems.end(), message) == problems.end())
+            problems.push_back(flagForField(issue.field) + ": " + message);
+    }
+
+    if (!parser.isSet(opt("out")))
+        problems.push_back("--out FILE.json is required (where the results go)");
+    else
+        checkOutputFile("--out", req.outPath = parser.value(opt("out")).toStdString(), problems);
+    if (parser.isSet(opt("csv")))
+        checkOutputFile("--csv", req.csvPath = parser.value(opt("csv")).toStdString(), problems);
+    if (parser.isSet(opt("trace")))
+        checkOutputFile("--trace", req.tracePath = parser.value(opt("trace")).toStdString(), problems);
+    if (parser.isSet(opt("charts"))) {
+        req.chartsDir = parser.value(opt("charts")).toStdString();
+        const fs::path dir(req.chartsDir);
+        const fs::path parent = dir.has_parent_path() ? dir.parent_path() : fs::path(".");
+        std::error_code ec;
+        if (fs::exists(dir, ec) && !fs::is_directory(dir, ec))
+            problems.push_back("--charts " + req.chartsDir + " exists and is not a folder");
+        else if (!fs::is_directory(dir, ec) && !fs::is_directory(parent, ec))
+            problems.push_back("--charts " + req.chartsDir + ": the folder " + parent.string() +
+                               " does not exist");
+    }
+    return req;
+}
+
+} // namespace rnnprof::cli

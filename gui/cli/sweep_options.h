@@ -1,0 +1,35 @@
+#pragma once
+// The command line of `rnnprof sweep`, parsed into a SweepRequest without running anything.
+// Every flag is validated; every problem is collected with a message naming the flag, what is
+// allowed and what was given. Separate from the command so tests and the fuzzer can drive it.
+#include "profiling/plan.h"
+
+#include <QStringList>
+
+#include <string>
+#include <vector>
+
+namespace rnnprof::cli {
+
+struct SweepRequest {
+    SweepPlan plan;
+    std::string outPath;   // --out results.json
+    std::string csvPath;   // --csv
+    std::string tracePath; // --trace
+    std::string chartsDir; // --charts
+    bool listPresets = false;
+    bool quiet = false;
+    bool help = false;
+    std::string helpText;
+};
+
+// `args` as QCoreApplication::arguments() minus the sub-command: args[0] is the program name.
+// Checks output paths (folder exists and is writable) but creates nothing.
+[[nodiscard]] SweepRequest parseSweepArguments(const QStringList& args, std::vector<std::string>& problems);
+
+// "1,4,16" -> {1, 4, 16}; also "1..64" for the powers of two from 1 to 64. Appends a message
+// naming `flag` for each problem (not a positive integer, out of range, duplicates, empty).
+[[nodiscard]] std::vector<int> parseIntList(const std::string& flag, const std::string& text, int max,
+                                            std::vector<std::string>& problems);
+
+} // namespace rnnprof::cli

@@ -1,0 +1,59 @@
+#include "gui/config/backend_state.h"
+
+namespace rnnprof::gui {
+
+QString toString(BackendStatus status) {
+    switch (status) {
+    case BackendStatus::Available:
+        return QStringLiteral("available");
+    case BackendStatus::PartlyEligible:
+        return QStringLiteral("partly eligible");
+    case BackendStatus::Ineligible:
+        return QStringLiteral("ineligible");
+    case BackendStatus::Unavailable:
+        return QStringLiteral("unavailable");
+    }
+    return {};
+}
+
+BackendState backendState(const Availability& availability, const Backend& backend, const RnnConfig& config,
+                          const std::vector<Mode>& modes) {
+    BackendState s;
+    if (!availability.available) {
+        s.status = BackendStatus::Unavailable;
+        s.reasons << QString::fromStdString(availability.reason);
+        s.summary = QStringLiteral("unavailable: ") + QString::fromStdString(availability.reason);
+        return s;
+    }
+    QStringList eligibleModes, ineligibleModes;
+    for (Mode mode : modes) {
+        const QString name = QString::fromUtf8(rnnprof::toString(mode).data());
+        const auto reasons = backend.unsupportedReasons(config, mode);
+        if (reasons.empty()) {
+            eligibleModes << name;
+            continue;
+        }
+        ineligibleModes << name;
+        for (const auto& r : reasons) {
+            const QString text = QString::fromStdString(r);
+            if (!s.reasons.contains(text)) s.reasons << text;
+        }
+    }
+    if (ineligibleModes.isEmpty()) {
+        s.summary = QStringLiteral("available");
+        return s;
+    }
+    if (eligibleModes.isEmpty()) {
+        s.status = BackendStatus::Ineligible;
+        s.summary = QStringLiteral("ineligible: ") + s.reasons.join(QStringLiteral("; "));
+    } else {
+        s.status = BackendStatus::PartlyEligible;
+        s.summary =
+            QStringLiteral("%1 only; %2: %3")
+                .arg(eligibleModes.join(QStringLiteral(", ")), ineligibleModes.join(QStringLiteral(", ")),
+                     s.reasons.join(QStringLiteral("; ")));
+    }
+    return s;
+}
+
+} // namespace rnnprof::gui

@@ -1,0 +1,45 @@
+#pragma once
+// The engine thread's worker: lives on that thread (moveToThread) and runs one sweep at a time with
+// a SweepRunner, so every backend session, CUDA context and CUPTI subscription is created, used and
+// destroyed there. It reports finished points, throttled progress (at most every ~50 ms) and the
+// final result as queued signals carrying plain values, writes the journal as points finish and the
+// result JSON at the end. Never call its slots from the GUI thread directly; SweepController queues.
+#include "engine/backend.h"
+#include "gui/metatypes.h"
+#include "profiling/runner.h"
+
+#include <QObject>
+#include <QString>
+
+#include <memory>
+
+namespace rnnprof::gui {
+
+class EngineWorker : public QObject {
+    Q_OBJECT
+public:
+    EngineWorker(const BackendRegistry& backends, std::shared_ptr<const StopToken> stop);
+    ~EngineWorker() override;
+
+    // Creates the GPU kernel tracer. Must run on the engine thread before any CUDA context exists;
+    // the controller calls it (blocking) right after the thread starts.
+    void prepareTracer();
+    // Runs `plan` to the end or until the stop token is set. `resultPath` (may be empty) receives the
+    // JSON result at the end, its journal (journalPathFor) every point as it finishes.
+    void runSweep(quint64 job, const rnnprof::SweepPlan& plan, const QString& resultPath);
+
+signals:
+    void sweepStarted(quint64 job, const rnnprof::SweepResult& header);
+    void pointFinished(quint64 job, const rnnprof::PointResult& point);
+    void progressChanged(quint64 job, const rnnprof::SweepProgress& progress);
+    void sweepFinished(quint64 job, const rnnprof::SweepResult& result);
+    void sweepFailed(quint64 job, const QString& message);
+    void fileProblem(quint64 job, const QString& message);
+
+private:
+    const BackendRegistry& m_backends;
+    std::shared_ptr<const StopToken> m_stop;
+    std::unique_ptr<KernelTracer> m_tracer; // lives and dies on the engine thread
+};
+
+} // namespace rnnprof::gui

@@ -1,0 +1,256 @@
+// MainWindow's file operations: opening and overlaying results, saving, CSV / Chrome trace / chart
+// exports, recent files, and their dialogs. Failures are reported with the file and the reason and
+// leave the window usable.
+#include "gui/main_window.h"
+
+#include "gui/app_settings.h"
+#include "gui/charts/chart_export.h"
+#include "gui/charts/chart_page.h"
+#include "gui/charts/chart_view.h"
+#include "gui/result_store.h"
+#include "gui/sweep_controller.h"
+#include "profiling/result_files.h"
+
+#include <QAction>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QInputDialog>
+#include <QMenu>
+#include <QStatusBar>
+#include <QTabWidget>
+
+namespace rnnprof::gui {
+namespace {
+
+const QString kResultFilter = QStringLiteral("rnnprof results (*.json *.journal);;All files (*)");
+const QString kImageFilter =
+    QStringLiteral("PNG image (*.png);;SVG vector image (*.svg);;PDF document (*.pdf)");
+
+QString withSuffix(QString path, const QString& selectedFilter) {
+    if (!QFileInfo(path).suffix().isEmpty() || path.isEmpty()) return path;
+    const auto open = selectedFilter.indexOf(QStringLiteral("*."));
+    if (open < 0) return path;
+    return path + selectedFilter.mid(open + 1, selectedFilter.indexOf(QLatin1Char(')'), open) - open - 1);
+}
+
+} // namespace
+
+int MainWindow::openFiles(const QStringList& paths, bool add) {
+    std::vector<SweepResult> loaded;
+    QStringList problems;
+    for (const QString& path : paths) {
+        try {
+            SweepResult r = loadResultFile(path.toStdString());
+            if (r.label.empty()) r.label = QFileInfo(path).fileName().toStdString();
+            loaded.push_back(std::move(r));
+            m_settings->addRecentFile(path);
+        } catch (const std::exception& e) {
+            problems << QStringLiteral("%1: %2").arg(QDir::toNativeSeparators(path),
+                                                     QString::fromStdString(e.what()));
+        }
+    }
+    rebuildRecentMenu();
+    if (!loaded.empty()) {
+        if (add) {
+            std::vector<SweepResult> all = m_store->results();
+            for (auto& r : loaded)
+                all.push_back(std::move(r));
+            m_store->setResults(std::move(all));
+        } else if (!m_controller->isRunning()) {
+            m_store->setResults(std::move(loaded));
+        }
+        refreshChartsNow();
+        statusBar()->showMessage(QStringLiteral("Opened %1 result file(s), %2 points")
+                                     .arg(paths.size() - problems.size())
+                                     .arg(m_store->pointCount()),
+                                 8000);
+    }
+    if (!problems.isEmpty())
+        report(QStringLiteral("Could not open results"),
+               QStringLiteral("These files could not be opened:\n\n") +
+                   problems.join(QStringLiteral("\n\n")));
+    return static_cast<int>(paths.size() - problems.size());
+}
+
+int MainWindow::chooseResult(const QString& purpose, int index) {
+    if (index >= 0) return index < m_store->count() ? index : -1;
+    if (m_store->count() == 1) return 0;
+    if (m_store->empty()) return -1;
+    if (!m_options.interactive) return m_liveIndex >= 0 ? m_liveIndex : 0;
+    QStringList labels;
+    for (const auto& r : m_store->results())
+        labels << QString::fromStdString(r.label);
+    bool ok = false;
+    const QString choice =
+        QInputDialog::getItem(this, purpose, QStringLiteral("Which results?"), labels, 0, false, &ok);
+    return ok ? static_cast<int>(labels.indexOf(choice)) : -1;
+}
+
+bool MainWindow::saveResult(const QString& path, int index) {
+    const int i = chooseResult(QStringLiteral("Save results"), index);
+    if (i < 0) return false;
+    try {
+        SweepResult copy = m_store->results()[std::size_t(i)];
+        saveResultJson(path.toStdString(), copy);
+        m_settings->addRecentFile(path);
+        rebuildRecentMenu();
+        statusBar()->showMessage(QStringLiteral("Saved %1").arg(path), 8000);
+        return true;
+    } catch (const std::exception& e) {
+        report(QStringLiteral("Could not save"), QString::fromStdString(e.what()));
+        return false;
+    }
+}
+
+bool MainWindow::exportCsv(const QString& path, int index) {
+    const int i = chooseResult(QStringLiteral("Export CSV"), index);
+    if (i < 0) return false;
+    try {
+        saveResultCsv(path.toStdString(), m_store->results()[std::size_t(i)]);
+        statusBar()->showMessage(QStringLiteral("Exported %1").arg(path), 8000);
+        return true;
+    } catch (const std::exception& e) {
+        report(QStringLiteral("Could not export CSV"), QString::fromStdString(e.what()));
+        return false;
+    }
+}
+
+bool MainWindow::exportTrace(const QString& path, int index) {
+    const int i = chooseResult(QStringLiteral("Export Chrome trace"), index);
+    if (i < 0) return false;
+    try {
+        saveChromeTrace(path.toStdString(), m_store->results()[std::size_t(i)]);
+        statusBar()->showMessage(
+            QStringLiteral("Exported %1 (open it in ui.perfetto.dev or chrome://tracing)").arg(path), 8000);
+        return true;
+    } catch (const std::exception& e) {
+        report(QStringLiteral("Could not export the trace"), QString::fromStdString(e.what()));
+        return false;
+    }
+}
+
+bool MainWindow::exportChartFile(ChartView& view, const QString& path) {
+    const auto format = formatForPath(path);
+    if (!format) {
+        report(QStringLiteral("Could not export the chart"),
+               QStringLiteral("%1: the file name must end in .png, .svg or .pdf").arg(path));
+        return false;
+    }
+    try {
+        exportChart(view.chartData(), view.currentStyle(), path, *format,
+                    view.size().expandedTo(QSize(800, 500)));
+        statusBar()->showMessage(QStringLiteral("Exported %1").arg(path), 8000);
+        return true;
+    } catch (const std::exception& e) {
+        report(QStringLiteral("Could not export the chart"), QString::fromStdString(e.what()));
+        return false;
+    }
+}
+
+QStringList MainWindow::exportAllCharts(const QString& dir, const QString& format) {
+    QStringList written;
+    const auto f = formatForPath(QStringLiteral("x.") + format);
+    if (!f || !QDir().mkpath(dir)) {
+        report(QStringLiteral("Could not export the charts"),
+               QStringLiteral("cannot write %1 files into %2").arg(format, dir));
+        return written;
+    }
+    refreshChartsNow();
+    try {
+        for (ChartPage* page : m_pages)
+            for (ChartView* view : page->views()) {
+                const QString name =
+                    view->objectName().section(QLatin1Char('-'), 1) + QLatin1Char('.') + format;
+                const QString path = QDir(dir).filePath(name);
+                exportChart(view->chartData(), view->currentStyle(), path, *f);
+                written << path;
+            }
+        statusBar()->showMessage(QStringLiteral("Exported %1 charts to %2").arg(written.size()).arg(dir),
+                                 8000);
+    } catch (const std::exception& e) {
+        report(QStringLiteral("Could not export the charts"), QString::fromStdString(e.what()));
+    }
+    return written;
+}
+
+void MainWindow::rebuildRecentMenu() {
+    if (!m_recentMenu) return;
+    m_recentMenu->clear();
+    const QStringList files = m_settings->recentFiles();
+    for (const QString& path : files) {
+        m_recentMenu->addAction(QDir::toNativeSeparators(path), this, [this, path] {
+            if (!QFileInfo::exists(path)) {
+                m_settings->removeRecentFile(path);
+                rebuildRecentMenu();
+                report(QStringLiteral("Could not open results"),
+                       QStringLiteral("%1 no longer exists").arg(path));
+                return;
+            }
+            openFiles({path}, false);
+        });
+    }
+    m_recentMenu->setEnabled(!files.isEmpty());
+}
+
+void MainWindow::openDialog(bool add) {
+    const QStringList paths = QFileDialog::getOpenFileNames(
+        this,
+        add ? QStringLiteral("Add results for comparison") : QStringLiteral("Open results (several overlay)"),
+        QString(), kResultFilter);
+    if (!paths.isEmpty()) openFiles(paths, add);
+}
+
+void MainWindow::saveDialog() {
+    QString filter;
+    const QString path =
+        QFileDialog::getSaveFileName(this, QStringLiteral("Save results"), QStringLiteral("results.json"),
+                                     QStringLiteral("JSON (*.json)"), &filter);
+    if (!path.isEmpty()) saveResult(withSuffix(path, filter));
+}
+
+void MainWindow::exportCsvDialog() {
+    QString filter;
+    const QString path =
+        QFileDialog::getSaveFileName(this, QStringLiteral("Export CSV"), QStringLiteral("results.csv"),
+                                     QStringLiteral("CSV (*.csv)"), &filter);
+    if (!path.isEmpty()) exportCsv(withSuffix(path, filter));
+}
+
+void MainWindow::exportTraceDialog() {
+    QString filter;
+    const QString path = QFileDialog::getSaveFileName(this, QStringLiteral("Export Chrome trace"),
+                                                      QStringLiteral("trace.json"),
+                                                      QStringLiteral("Chrome trace JSON (*.json)"), &filter);
+    if (!path.isEmpty()) exportTrace(withSuffix(path, filter));
+}
+
+void MainWindow::exportChartDialog(ChartView* view) {
+    if (!view) return;
+    QString filter;
+    const QString name = view->objectName().section(QLatin1Char('-'), 1) + QStringLiteral(".png");
+    const QString path =
+        QFileDialog::getSaveFileName(this, QStringLiteral("Export chart"), name, kImageFilter, &filter);
+    if (!path.isEmpty()) exportChartFile(*view, withSuffix(path, filter));
+}
+
+void MainWindow::exportCurrentChartDialog() {
+    auto* page = qobject_cast<ChartPage*>(m_tabs->currentWidget());
+    if (!page || page->views().empty()) return;
+    ChartView* view = page->views().front();
+    for (ChartView* v : page->views())
+        if (v->underMouse() || v->hasFocus()) view = v;
+    exportChartDialog(view);
+}
+
+void MainWindow::exportAllChartsDialog() {
+    const QString dir = QFileDialog::getExistingDirectory(this, QStringLiteral("Export all charts into"));
+    if (dir.isEmpty()) return;
+    bool ok = false;
+    const QString format = QInputDialog::getItem(
+        this, QStringLiteral("Export all charts"), QStringLiteral("Format"),
+        {QStringLiteral("png"), QStringLiteral("svg"), QStringLiteral("pdf")}, 0, false, &ok);
+    if (ok) exportAllCharts(dir, format);
+}
+
+} // namespace rnnprof::gui

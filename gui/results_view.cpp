@@ -1,0 +1,88 @@
+#include "gui/results_view.h"
+
+#include "gui/results_model.h"
+#include "gui/table_copy.h"
+
+#include <QApplication>
+#include <QClipboard>
+#include <QHeaderView>
+#include <QKeyEvent>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSortFilterProxyModel>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace rnnprof::gui {
+
+ResultsView::ResultsView(ResultsModel& model, QWidget* parent) : QWidget(parent), m_model(model) {
+    m_proxy = new QSortFilterProxyModel(this);
+    m_proxy->setSourceModel(&model);
+    m_proxy->setSortRole(ResultsModel::SortRole);
+    m_proxy->setFilterKeyColumn(-1);
+    m_proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
+
+    m_filter = new QLineEdit(this);
+    m_filter->setObjectName(QStringLiteral("resultsFilter"));
+    m_filter->setPlaceholderText(QStringLiteral("Filter rows (any column, e.g. cpu-blas or ineligible)"));
+    m_filter->setClearButtonEnabled(true);
+    connect(m_filter, &QLineEdit::textChanged, m_proxy, &QSortFilterProxyModel::setFilterFixedString);
+
+    m_table = new QTableView(this);
+    m_table->setObjectName(QStringLiteral("resultsTable"));
+    m_table->setModel(m_proxy);
+    m_table->setSortingEnabled(true);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    m_table->setAlternatingRowColors(true);
+    m_table->setWordWrap(false);
+    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
+    m_table->horizontalHeader()->setSectionsMovable(true);
+    m_table->horizontalHeader()->setDefaultSectionSize(96);
+    m_table->sortByColumn(-1, Qt::AscendingOrder);
+    m_table->installEventFilter(this);
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex& current) {
+                const auto ref = current.data(ResultsModel::PointRefRole).value<PointRef>();
+                if (ref.valid()) emit pointActivated(ref);
+            });
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(2);
+    layout->addWidget(m_filter);
+    layout->addWidget(m_table);
+    setSourceColumnVisible(false); // shown once several results are overlaid
+}
+
+ResultsView::~ResultsView() = default;
+
+void ResultsView::selectPoint(const PointRef& ref) {
+    const int row = m_model.rowOf(ref);
+    if (row < 0) return;
+    const QModelIndex index = m_proxy->mapFromSource(m_model.index(row, 0));
+    if (!index.isValid()) return; // filtered out
+    m_table->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect |
+                                                          QItemSelectionModel::Rows);
+    m_table->scrollTo(index);
+}
+
+void ResultsView::copySelection() const {
+    const QString text = selectionAsTsv(*m_proxy, m_table->selectionModel()->selectedIndexes());
+    if (!text.isEmpty()) QApplication::clipboard()->setText(text);
+}
+
+void ResultsView::setSourceColumnVisible(bool visible) {
+    m_table->setColumnHidden(0, !visible);
+}
+
+bool ResultsView::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == m_table && event->type() == QEvent::KeyPress &&
+        static_cast<QKeyEvent*>(event)->matches(QKeySequence::Copy)) {
+        copySelection();
+        return true;
+    }
+    return QWidget::eventFilter(watched, event);
+}
+
+} // namespace rnnprof::gui

@@ -1,0 +1,45 @@
+#pragma once
+// The results table widget: sortable, filterable by text, Ctrl+C copies the selection as
+// tab-separated text with a header; reports the point of the current row so charts and the
+// breakdown can follow, and selects a point's row on request.
+#include "gui/charts/chart_data.h"
+
+#include <QWidget>
+
+QT_BEGIN_NAMESPACE
+class QLineEdit;
+class QSortFilterProxyModel;
+class QTableView;
+QT_END_NAMESPACE
+
+namespace rnnprof::gui {
+
+class ResultsModel;
+
+class ResultsView : public QWidget {
+    Q_OBJECT
+public:
+    explicit ResultsView(ResultsModel& model, QWidget* parent = nullptr);
+    ~ResultsView() override;
+
+    void selectPoint(const PointRef& ref);
+    void copySelection() const;
+    [[nodiscard]] QTableView* table() const { return m_table; }
+    [[nodiscard]] QSortFilterProxyModel* proxy() const { return m_proxy; }
+    // Hides the "source" column while only one result is loaded.
+    void setSourceColumnVisible(bool visible);
+
+signals:
+    void pointActivated(rnnprof::gui::PointRef ref);
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
+private:
+    ResultsModel& m_model;
+    QSortFilterProxyModel* m_proxy = nullptr;
+    QTableView* m_table = nullptr;
+    QLineEdit* m_filter = nullptr;
+};
+
+} // namespace rnnprof::gui

@@ -1,0 +1,38 @@
+#pragma once
+// The progress of the running sweep in the status bar: a bar with done/total (busy until the first
+// report), the ETA and the point being measured.
+#include "profiling/runner.h"
+
+#include <QString>
+#include <QWidget>
+
+QT_BEGIN_NAMESPACE
+class QLabel;
+class QProgressBar;
+QT_END_NAMESPACE
+
+namespace rnnprof::gui {
+
+// "12 / 40 · ETA 1:05 · cpu-blas train B=64 T=100"
+[[nodiscard]] QString progressText(const SweepProgress& progress);
+// "0:42", "1:05:09", "?" for unknown (< 0)
+[[nodiscard]] QString formatDuration(double seconds);
+
+class SweepProgressView : public QWidget {
+    Q_OBJECT
+public:
+    explicit SweepProgressView(QWidget* parent = nullptr);
+    ~SweepProgressView() override;
+
+    void begin();
+    void update(const SweepProgress& progress);
+    void end();
+    [[nodiscard]] QProgressBar* bar() const { return m_bar; }
+    [[nodiscard]] QString text() const;
+
+private:
+    QProgressBar* m_bar = nullptr;
+    QLabel* m_label = nullptr;
+};
+
+} // namespace rnnprof::gui

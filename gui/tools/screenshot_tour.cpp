@@ -1,0 +1,119 @@
+#include "gui/tools/screenshot_tour.h"
+
+#include "gui/app_palette.h"
+#include "gui/charts/chart_breakdown.h"
+#include "gui/charts/chart_page.h"
+#include "gui/config/config_panel.h"
+#include "gui/main_window.h"
+#include "gui/result_store.h"
+#include "gui/sweep_controller.h"
+#include "gui/tools/tool_support.h"
+#include "profiling/presets.h"
+
+#include <QDir>
+#include <QTabWidget>
+#include <QTemporaryDir>
+
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+namespace rnnprof::tools {
+namespace {
+
+// A sweep that finishes in about a minute on two cores and fills every chart: every available
+// backend except the slow reference, two sequence lengths, inference and training.
+SweepPlan tourPlan(const BackendRegistry& registry) {
+    SweepPlan plan;
+    plan.config.inputSize = 64;
+    plan.config.hiddenSize = 128;
+    plan.batches = {1, 2, 4, 8, 16, 32, 64};
+    plan.seqLens = {25, 100};
+    plan.modes = {Mode::Inference, Mode::Training};
+    plan.backends.clear();
+    for (const Backend* b : registry.all())
+        if (b->availability().available && b->id() != "cpu-reference") plan.backends.emplace_back(b->id());
+    plan.settings.warmup = 1;
+    plan.settings.minRepeats = 3;
+    plan.settings.maxRepeats = 10;
+    plan.settings.timeBudgetMs = 150;
+    return plan;
+}
+
+bool grab(QWidget& window, const QString& dir, const QString& name) {
+    gui::MainWindow* w = qobject_cast<gui::MainWindow*>(&window);
+    if (w) w->refreshChartsNow();
+    processFor(150);
+    const QString path = QDir(dir).filePath(name + QStringLiteral(".png"));
+    const bool ok = window.grab().save(path);
+    std::printf("%s %s\n", ok ? "wrote" : "FAILED", path.toLocal8Bit().constData());
+    return ok;
+}
+
+} // namespace
+
+int runScreenshotTour(int argc, char** argv) {
+    if (argc < 3) {
+        std::fputs("usage: rnnprof_gui_tools screenshots OUTDIR [--preset NAME]\n", stderr);
+        return 2;
+    }
+    const QString outDir = QString::fromLocal8Bit(argv[2]);
+    std::string preset;
+    for (int i = 3; i + 1 < argc; ++i)
+        if (std::strcmp(argv[i], "--preset") == 0) preset = argv[i + 1];
+    int qtArgc = 1;
+    auto app = makeToolApplication(qtArgc, argv);
+    QDir().mkpath(outDir);
+    QTemporaryDir scratch;
+    gui::MainWindowOptions options;
+    options.settingsPath = scratch.filePath(QStringLiteral("settings.ini"));
+    options.autosaveDir = scratch.filePath(QStringLiteral("autosave"));
+    options.interactive = false;
+    gui::MainWindow window(options);
+    window.resize(1600, 1000);
+    window.show();
+    waitExposed(window);
+
+    if (preset.empty()) {
+        window.configPanel()->setPlan(tourPlan(builtinBackends()));
+    } else if (!window.configPanel()->applyPreset(QString::fromStdString(preset))) {
+        std::fprintf(stderr, "no preset named %s\n", preset.c_str());
+        return 2;
+    }
+    if (!window.startSweep()) {
+        std::fprintf(stderr, "the sweep did not start: %s\n",
+                     window.configPanel()->issues().empty()
+                         ? "already running"
+                         : window.configPanel()->issues().front().message.c_str());
+        return 1;
+    }
+    std::puts("sweeping (a minute or so)...");
+    if (!waitFor(&window.controller(), &gui::SweepController::finished, 20 * 60 * 1000)) {
+        std::fputs("the sweep did not finish in 20 minutes\n", stderr);
+        return 1;
+    }
+    std::printf("%d points measured\n", window.store().pointCount());
+
+    // The breakdown follows a selected point: pick the largest training point, as a user would.
+    gui::PointRef pick = gui::defaultBreakdownPoint(window.store().results());
+    const auto& points = window.store().results().front().points;
+    for (int i = 0; i < static_cast<int>(points.size()); ++i)
+        if (points[std::size_t(i)].ok() && points[std::size_t(i)].mode == Mode::Training) pick = {0, i};
+    window.selectPoint(pick);
+
+    bool ok = true;
+    QTabWidget* tabs = window.chartTabs();
+    for (int t = 0; t < tabs->count(); ++t) {
+        tabs->setCurrentIndex(t);
+        auto* page = qobject_cast<gui::ChartPage*>(tabs->widget(t));
+        ok = grab(window, outDir, page ? page->spec().id : QStringLiteral("tab%1").arg(t)) && ok;
+    }
+    tabs->setCurrentIndex(0);
+    gui::setDarkPalette(true);
+    ok = grab(window, outDir, QStringLiteral("dark")) && ok;
+    gui::setDarkPalette(false);
+    window.close();
+    return ok ? 0 : 1;
+}
+
+} // namespace rnnprof::tools

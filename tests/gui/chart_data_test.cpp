@@ -1,0 +1,248 @@
+// The chart reductions: which points each chart receives, in which series, and how values that a
+// log axis cannot show are handled. No widgets involved.
+#include "gui/charts/chart_breakdown.h"
+#include "gui/charts/chart_memory.h"
+#include "gui/charts/chart_renderer.h"
+#include "gui/charts/chart_speedup.h"
+#include "gui/charts/chart_time.h"
+#include "gui/fake_results.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+namespace rnnprof::gui {
+namespace {
+
+using rnnprof::testing::failedPoint;
+using rnnprof::testing::fakeSweep;
+using rnnprof::testing::okPoint;
+
+const ChartSeries* findSeries(const ChartData& d, const QString& name) {
+    for (const auto& s : d.series)
+        if (s.name == name) return &s;
+    return nullptr;
+}
+
+ChartSelection selectionAt(int seqLen, int batch = 1) {
+    ChartSelection s;
+    s.seqLen = seqLen;
+    s.batch = batch;
+    s.baseline = QStringLiteral("slow-cpu");
+    s.challenger = QStringLiteral("fast-gpu");
+    s.backend = QStringLiteral("slow-cpu");
+    return s;
+}
+
+TEST(ChartOptions, OfferEveryShapeAndBackendOfTheResults) {
+    const ChartOptions o = chartOptions({fakeSweep()});
+    EXPECT_EQ(o.seqLens, (std::vector<int>{10, 100}));
+    EXPECT_EQ(o.batches, (std::vector<int>{1, 4, 16, 64}));
+    EXPECT_EQ(o.backends, (QStringList{QStringLiteral("fast-gpu"), QStringLiteral("slow-cpu")}));
+    ChartSelection s;
+    fitSelection(s, o);
+    EXPECT_EQ(s.seqLen, 10);
+    EXPECT_EQ(s.batch, 1);
+    EXPECT_NE(s.baseline, s.challenger);
+}
+
+TEST(TimeVsBatch, OneSeriesPerBackendAndModeWithTheOkPointsOfTheSequenceLength) {
+    SweepResult r = fakeSweep();
+    r.points.push_back(failedPoint("slow-cpu", Mode::Inference, 256, 100, PointStatus::Failed, "boom"));
+    r.points.push_back(okPoint("slow-cpu", Mode::Training, 4, 100, 12.0));
+    const ChartData d = timeVsBatch({r}, selectionAt(100));
+    ASSERT_EQ(d.series.size(), 3u);
+    const ChartSeries* slow = findSeries(d, QStringLiteral("slow-cpu infer"));
+    ASSERT_NE(slow, nullptr);
+    ASSERT_EQ(slow->samples.size(), 4u); // the failed B=256 point is not drawn
+    EXPECT_DOUBLE_EQ(slow->samples[0].x, 1.0);
+    EXPECT_DOUBLE_EQ(slow->samples[3].x, 64.0);
+    EXPECT_DOUBLE_EQ(slow->samples[3].y, 640.0);
+    EXPECT_TRUE(slow->samples[3].tooltip.contains(QStringLiteral("B=64 T=100")));
+    const ChartSeries* train = findSeries(d, QStringLiteral("slow-cpu train"));
+    ASSERT_NE(train, nullptr);
+    EXPECT_TRUE(train->dashed);
+    EXPECT_TRUE(d.logX && d.logY);
+    EXPECT_EQ(d.droppedNonPositive, 0);
+}
+
+TEST(TimeVsBatch, MarksNoisyPointsAndKeepsTheirReference) {
+    const std::vector<SweepResult> results{fakeSweep()};
+    const ChartData d = timeVsBatch(results, selectionAt(10));
+    const ChartSeries* fast = findSeries(d, QStringLiteral("fast-gpu infer"));
+    ASSERT_NE(fast, nullptr);
+    int noisy = 0;
+    for (const auto& s : fast->samples) {
+        noisy += s.noisy ? 1 : 0;
+        const PointResult& p = results[0].points[std::size_t(s.ref.point)];
+        EXPECT_EQ(p.backend, "fast-gpu");
+        EXPECT_EQ(double(p.shape.batch), s.x);
+        EXPECT_EQ(p.noisy, s.noisy);
+    }
+    EXPECT_EQ(noisy, 1);
+}
+
+TEST(TimeVsBatch, DropsValuesALogAxisCannotShowAndSaysSo) {
+    SweepResult r = fakeSweep();
+    r.points.push_back(okPoint("zero", Mode::Inference, 2, 10, 0.0));
+    r.points.push_back(okPoint("zero", Mode::Inference, 8, 10, std::nan("")));
+    r.points.push_back(okPoint("zero", Mode::Inference, 32, 10, 3.0));
+    const ChartData d = timeVsBatch({r}, selectionAt(10));
+    EXPECT_EQ(d.droppedNonPositive, 2);
+    ASSERT_FALSE(d.notes.isEmpty());
+    EXPECT_TRUE(d.notes.join(QString()).contains(QStringLiteral("not drawn")));
+    const ChartSeries* zero = findSeries(d, QStringLiteral("zero infer"));
+    ASSERT_NE(zero, nullptr);
+    ASSERT_EQ(zero->samples.size(), 1u);
+    EXPECT_DOUBLE_EQ(zero->samples[0].y, 3.0);
+    for (const auto& s : d.series)
+        for (const auto& p : s.samples)
+            EXPECT_GT(p.y, 0.0);
+}
+
+TEST(TimeVsBatch, SaysWhyItIsEmpty) {
+    const ChartData d = timeVsBatch({}, selectionAt(10));
+    EXPECT_TRUE(d.empty());
+    EXPECT_TRUE(d.notes.join(QString()).contains(QStringLiteral("Nothing to show")));
+}
+
+TEST(TimeVsSeqLen, PlotsSequenceLengthsAtTheChosenBatch) {
+    const ChartData d = timeVsSeqLen({fakeSweep()}, selectionAt(10, 4));
+    const ChartSeries* slow = findSeries(d, QStringLiteral("slow-cpu infer"));
+    ASSERT_NE(slow, nullptr);
+    ASSERT_EQ(slow->samples.size(), 2u);
+    EXPECT_DOUBLE_EQ(slow->samples[0].x, 10.0);
+    EXPECT_DOUBLE_EQ(slow->samples[1].x, 100.0);
+    EXPECT_DOUBLE_EQ(slow->samples[1].y, 40.0);
+}
+
+TEST(Throughput, PlotsSequencesPerSecond) {
+    const ChartData d = throughputVsBatch({fakeSweep()}, selectionAt(10));
+    const ChartSeries* slow = findSeries(d, QStringLiteral("slow-cpu infer"));
+    ASSERT_NE(slow, nullptr);
+    EXPECT_DOUBLE_EQ(slow->samples[1].y, 4 * 1000.0 / 4.0);
+}
+
+TEST(Overlay, LabelsSeriesByResult) {
+    SweepResult a = fakeSweep("laptop"), b = fakeSweep("server");
+    a.label = "laptop.json (laptop)";
+    b.label = "server.json (server)";
+    const ChartData d = timeVsBatch({a, b}, selectionAt(10));
+    EXPECT_EQ(d.series.size(), 4u);
+    EXPECT_NE(findSeries(d, QStringLiteral("laptop.json (laptop): slow-cpu infer")), nullptr);
+    EXPECT_NE(findSeries(d, QStringLiteral("server.json (server): slow-cpu infer")), nullptr);
+}
+
+TEST(Speedup, PlotsBaselineOverChallengerWithTheOneXLineAndTheCrossover) {
+    const ChartData d = speedupVsBatch({fakeSweep()}, selectionAt(10));
+    ASSERT_EQ(d.series.size(), 2u);
+    const ChartSeries& speedup = d.series[0];
+    ASSERT_EQ(speedup.samples.size(), 4u);
+    EXPECT_NEAR(speedup.samples[0].y, 1.0 / 8.1, 1e-9); // B=1: 1 ms vs 8.1 ms
+    EXPECT_NEAR(speedup.samples[3].y, 64.0 / 14.4, 1e-9);
+    EXPECT_TRUE(d.series[1].reference);
+    EXPECT_DOUBLE_EQ(d.series[1].samples.front().y, 1.0);
+    ASSERT_EQ(d.markers.size(), 1u);
+    EXPECT_GT(d.markers[0].x, 4.0);
+    EXPECT_LT(d.markers[0].x, 16.0);
+}
+
+TEST(Speedup, NeedsTwoDifferentBackends) {
+    ChartSelection s = selectionAt(10);
+    s.challenger = s.baseline;
+    const ChartData d = speedupVsBatch({fakeSweep()}, s);
+    EXPECT_TRUE(d.empty());
+    EXPECT_FALSE(d.notes.isEmpty());
+}
+
+TEST(Crossover, OnePointPerSequenceLength) {
+    const ChartData d = crossoverVsSeqLen({fakeSweep()}, selectionAt(10));
+    ASSERT_EQ(d.series.size(), 1u);
+    ASSERT_EQ(d.series[0].samples.size(), 2u);
+    EXPECT_DOUBLE_EQ(d.series[0].samples[0].x, 10.0);
+    EXPECT_DOUBLE_EQ(d.series[0].samples[1].x, 100.0);
+    for (const auto& s : d.series[0].samples) {
+        EXPECT_GT(s.y, 4.0);
+        EXPECT_LT(s.y, 16.0);
+    }
+}
+
+TEST(Memory, OneSeriesPerNonZeroCategory) {
+    const ChartData d = memoryVsBatch({fakeSweep()}, selectionAt(10));
+    // total, weights, workspace, inputs/outputs; gradients and activations are zero in inference.
+    EXPECT_EQ(d.series.size(), 4u);
+    EXPECT_TRUE(d.notes.join(QString()).contains(QStringLiteral("gradients")));
+    for (const auto& s : d.series)
+        EXPECT_EQ(s.samples.size(), 4u);
+}
+
+TEST(PhaseBreakdown, ShowsEveryBackendAtTheSelectedShape) {
+    SweepResult r = fakeSweep();
+    r.points.push_back(okPoint("slow-cpu", Mode::Training, 16, 10, 50.0));
+    const int trainIndex = static_cast<int>(r.points.size()) - 1;
+    ChartSelection s = selectionAt(10);
+    s.selected = {0, trainIndex};
+    const ChartData d = phaseBreakdown({r}, s);
+    EXPECT_EQ(d.kind, ChartData::Kind::StackedBars);
+    EXPECT_EQ(d.categories.size(), 3u); // fast-gpu infer, slow-cpu infer, slow-cpu train at B=16 T=10
+    ASSERT_EQ(d.barSets.size(), 3u);    // forward, backward, update
+    EXPECT_EQ(d.barSets[1].name, QStringLiteral("backward"));
+    double total = 0;
+    for (const auto& set : d.barSets)
+        total += set.values.back();
+    EXPECT_NEAR(total, 50.0, 1e-9);
+    EXPECT_TRUE(d.categories.back().contains(QStringLiteral("◀")));
+}
+
+TEST(TopSubsteps, KeepsTheLargestAndSumsTheRestIntoOther) {
+    SweepResult r = fakeSweep();
+    PointResult p = okPoint("slow-cpu", Mode::Inference, 4, 10, 10.0);
+    p.steps.clear();
+    for (int i = 0; i < 12; ++i)
+        p.steps.push_back({"step " + std::to_string(i), Phase::Forward, double(i + 1), 1});
+    r.points.push_back(p);
+    ChartSelection s;
+    s.selected = {0, static_cast<int>(r.points.size()) - 1};
+    const ChartData d = topSubsteps({r}, s, 5);
+    ASSERT_EQ(d.categories.size(), 6u);
+    EXPECT_TRUE(d.categories.front().startsWith(QStringLiteral("other")));
+    EXPECT_DOUBLE_EQ(d.barSets[0].values.front(), 1 + 2 + 3 + 4 + 5 + 6 + 7);
+    EXPECT_DOUBLE_EQ(d.barSets[0].values.back(), 12.0); // largest on top
+}
+
+TEST(TopSubsteps, PrefersGpuKernelsWhenTraced) {
+    SweepResult r = fakeSweep();
+    PointResult p = okPoint("fast-gpu", Mode::Inference, 4, 10, 10.0);
+    p.gpu.emplace();
+    p.gpu->traced = true;
+    p.gpu->kernels = {{"elementwise_kernel", Phase::Forward, 10, 50.0, 5.0, 4.0, 6.0, 0.25},
+                      {"sgemm_128x64", Phase::Forward, 2, 150.0, 75.0, 70.0, 80.0, 0.75}};
+    r.points.push_back(p);
+    ChartSelection s;
+    s.selected = {0, static_cast<int>(r.points.size()) - 1};
+    const ChartData d = topSubsteps({r}, s);
+    ASSERT_EQ(d.categories.size(), 2u);
+    EXPECT_TRUE(d.title.contains(QStringLiteral("GPU kernels")));
+    EXPECT_TRUE(d.categories.back().contains(QStringLiteral("sgemm")));
+    EXPECT_DOUBLE_EQ(d.barSets[0].values.back(), 0.15); // 2 launches x 75 us
+}
+
+TEST(AxisRange, LogAxesSpanWholePowersSoTicksAreLabelled) {
+    EXPECT_EQ(axisRange(0.3, 7.0, true, 10), (std::pair{0.1, 10.0}));
+    EXPECT_EQ(axisRange(20, 100, true, 2), (std::pair{16.0, 128.0}));
+    EXPECT_EQ(axisRange(4, 4, true, 2), (std::pair{4.0, 8.0}));
+    const auto [lo, hi] = axisRange(0, 10, false, 10);
+    EXPECT_EQ(lo, 0.0);
+    EXPECT_GT(hi, 10.0);
+}
+
+TEST(Formatting, PicksReadableUnits) {
+    EXPECT_EQ(formatMs(0.25), QStringLiteral("250 µs"));
+    EXPECT_EQ(formatMs(3.21), QStringLiteral("3.210 ms"));
+    EXPECT_EQ(formatMs(1500), QStringLiteral("1.50 s"));
+    EXPECT_EQ(formatMs(std::nan("")), QStringLiteral("n/a"));
+    EXPECT_EQ(formatNumber(12345), QStringLiteral("12.3k"));
+}
+
+} // namespace
+} // namespace rnnprof::gui

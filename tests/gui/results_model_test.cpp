@@ -1,0 +1,149 @@
+// The results table: CSV columns and values, live appends, non-ok rows greyed with their reason,
+// numeric sorting, Ctrl+C as tab-separated text; the model passes QAbstractItemModelTester.
+#include "gui/fake_results.h"
+#include "gui/result_store.h"
+#include "gui/results_model.h"
+#include "gui/results_view.h"
+#include "gui/table_copy.h"
+#include "profiling/result_files.h"
+
+#include <QAbstractItemModelTester>
+#include <QApplication>
+#include <QClipboard>
+#include <QSortFilterProxyModel>
+#include <QTableView>
+#include <QTest>
+
+#include <gtest/gtest.h>
+#include <iostream>
+
+namespace rnnprof::gui {
+namespace {
+
+using rnnprof::testing::failedPoint;
+using rnnprof::testing::fakeSweep;
+using rnnprof::testing::okPoint;
+
+QString cell(const QAbstractItemModel& m, int row, const QString& column) {
+    for (int c = 0; c < m.columnCount(); ++c)
+        if (m.headerData(c, Qt::Horizontal).toString() == column) return m.index(row, c).data().toString();
+    return QStringLiteral("<no column %1>").arg(column);
+}
+
+TEST(ResultsModel, HasTheCsvColumnsAfterASourceColumn) {
+    ResultStore store;
+    ResultsModel model(store);
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Warning);
+    ASSERT_EQ(model.columnCount(), static_cast<int>(csvColumns().size()) + 1);
+    EXPECT_EQ(model.headerData(0, Qt::Horizontal).toString(), QStringLiteral("source"));
+    for (std::size_t i = 0; i < csvColumns().size(); ++i)
+        EXPECT_EQ(model.headerData(int(i) + 1, Qt::Horizontal).toString(),
+                  QString::fromStdString(csvColumns()[i]));
+}
+
+TEST(ResultsModel, ShowsExactlyTheCsvValues) {
+    ResultStore store;
+    ResultsModel model(store);
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Warning);
+    const SweepResult r = fakeSweep();
+    store.setResults({r});
+    ASSERT_EQ(model.rowCount(), static_cast<int>(r.points.size()));
+    // Compare with the CSV file's rows, cell by cell.
+    const std::string csv = toCsv(r);
+    const QStringList lines = QString::fromStdString(csv).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    ASSERT_EQ(lines.size(), model.rowCount() + 1);
+    for (int row = 0; row < model.rowCount(); ++row) {
+        QStringList cells;
+        for (int c = 1; c < model.columnCount(); ++c)
+            cells << model.index(row, c).data().toString();
+        EXPECT_EQ(cells.join(QLatin1Char(',')), lines.at(row + 1)) << "row " << row;
+    }
+}
+
+TEST(ResultsModel, AppendsLivePointsAndGreysFailures) {
+    ResultStore store;
+    ResultsModel model(store);
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Warning);
+    SweepResult header = fakeSweep();
+    header.points.clear();
+    const int live = store.beginLive(header);
+    store.appendPoint(live, okPoint("slow-cpu", Mode::Inference, 1, 10, 2.0));
+    store.appendPoint(live, failedPoint("fast-gpu", Mode::Inference, 1, 10, PointStatus::Ineligible,
+                                        "cuDNN LSTM requires activation=tanh; got relu"));
+    ASSERT_EQ(model.rowCount(), 2);
+    EXPECT_EQ(cell(model, 1, QStringLiteral("status")), QStringLiteral("ineligible"));
+    EXPECT_TRUE(
+        model.index(1, 3).data(Qt::ToolTipRole).toString().contains(QStringLiteral("activation=tanh")));
+    EXPECT_TRUE(model.index(1, 3).data(Qt::ForegroundRole).isValid());
+    EXPECT_FALSE(model.index(0, 3).data(Qt::ForegroundRole).isValid());
+    EXPECT_FALSE(model.index(1, 0).data(ResultsModel::OkRole).toBool());
+    EXPECT_EQ(model.refAt(1), (PointRef{live, 1}));
+    EXPECT_EQ(model.rowOf({live, 1}), 1);
+
+    SweepResult final = store.results()[0];
+    final.complete = true;
+    store.finishLive(live, final);
+    EXPECT_EQ(model.rowCount(), 2);
+    store.clear();
+    EXPECT_EQ(model.rowCount(), 0);
+}
+
+TEST(ResultsModel, OverlaidResultsKeepTheirRowsInOrder) {
+    ResultStore store;
+    ResultsModel model(store);
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Warning);
+    SweepResult a = fakeSweep("a"), b = fakeSweep("b");
+    a.label = "a.json (a)";
+    b.label = "b.json (b)";
+    store.setResults({a, b});
+    EXPECT_EQ(model.rowCount(), static_cast<int>(a.points.size() + b.points.size()));
+    EXPECT_EQ(model.index(0, 0).data().toString(), QStringLiteral("a.json (a)"));
+    EXPECT_EQ(model.index(model.rowCount() - 1, 0).data().toString(), QStringLiteral("b.json (b)"));
+    store.appendPoint(0, okPoint("slow-cpu", Mode::Inference, 256, 10, 3.0));
+    EXPECT_EQ(model.refAt(static_cast<int>(a.points.size())),
+              (PointRef{0, static_cast<int>(a.points.size())}));
+}
+
+TEST(ResultsView, SortsNumbersAsNumbers) {
+    ResultStore store;
+    ResultsModel model(store);
+    ResultsView view(model);
+    store.setResults({fakeSweep()});
+    const int batch = model.columnOf(QStringLiteral("batch"));
+    ASSERT_GT(batch, 0);
+    view.table()->sortByColumn(batch, Qt::DescendingOrder);
+    EXPECT_EQ(view.proxy()->index(0, batch).data().toString(), QStringLiteral("64"));
+    view.table()->sortByColumn(batch, Qt::AscendingOrder);
+    EXPECT_EQ(view.proxy()->index(0, batch).data().toString(), QStringLiteral("1"));
+}
+
+TEST(ResultsView, CopiesTheSelectionAsTabSeparatedTextWithAHeader) {
+    ResultStore store;
+    ResultsModel model(store);
+    ResultsView view(model);
+    store.setResults({fakeSweep()});
+    view.selectPoint({0, 3});
+    QTest::keySequence(view.table(), QKeySequence::Copy);
+    const QString text = QApplication::clipboard()->text();
+    std::cerr << text.left(300).toStdString() << "\n";
+    const QStringList lines = text.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    ASSERT_EQ(lines.size(), 2);
+    EXPECT_TRUE(lines[0].startsWith(QStringLiteral("backend\tmode\t")));
+    EXPECT_EQ(lines[1].split(QLatin1Char('\t')).size(), lines[0].split(QLatin1Char('\t')).size());
+    EXPECT_TRUE(lines[1].startsWith(QStringLiteral("fast-gpu\t")));
+}
+
+TEST(TableCopy, CoversTheSelectedColumnsOnly) {
+    ResultStore store;
+    ResultsModel model(store);
+    store.setResults({fakeSweep()});
+    const QModelIndexList selection{model.index(0, 1), model.index(2, 1), model.index(2, 5)};
+    const QString text = selectionAsTsv(model, selection);
+    const QStringList lines = text.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    ASSERT_EQ(lines.size(), 3);
+    EXPECT_EQ(lines[0], QStringLiteral("backend\t") + model.headerData(5, Qt::Horizontal).toString());
+    EXPECT_EQ(lines[1], QStringLiteral("slow-cpu\t"));
+}
+
+} // namespace
+} // namespace rnnprof::gui

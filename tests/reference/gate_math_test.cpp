@@ -1,0 +1,190 @@
+// The per-element gate math shared by the CPU loops and the CUDA kernels: the float polynomial
+// exp/tanh/sigmoid against libm (in double) over [-90, 90], derivatives written in terms of the
+// activation's output against finite differences, and the edges of relu and hard_sigmoid.
+#include "engine/kernels/gate_math.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+
+namespace rnnprof {
+namespace {
+
+using gates::Act;
+using gates::activate;
+using gates::derivativeFromOutput;
+
+// float's machine epsilon is 2^-23 ~ 1.19e-7; the bounds are a few ulp.
+constexpr double kExpRelBound = 2e-7;     // worst seen ~0.7 ulp
+constexpr double kTanhRelBound = 5e-7;    // worst seen ~2.8 ulp, near |x| = 0.0625 where 1 - e^-2x cancels
+constexpr double kSigmoidRelBound = 3e-7; // worst seen ~1.2 ulp
+
+// Every float in [lo, hi] at a fixed step, plus the ends.
+template <class F>
+void forEachSample(float lo, float hi, F&& f) {
+    const double step = 1e-4;
+    for (double x = lo; x < hi; x += step)
+        f(float(x));
+    f(hi);
+}
+
+double relativeError(double got, double want) {
+    return std::abs(got - want) / std::abs(want);
+}
+
+TEST(GateMath, ExpApproxIsWithinTwoUlpOfLibmWhereFloatIsNormal) {
+    double worst = 0;
+    forEachSample(-87.0f, 88.0f, [&](float x) {
+        worst = std::max(worst, relativeError(gates::expApprox(x), std::exp(double(x))));
+    });
+    EXPECT_LE(worst, kExpRelBound);
+}
+
+TEST(GateMath, ExpApproxClampsOutsideTheNormalFloatRange) {
+    // exp(-90) is subnormal in float and exp(90) overflows; the approximation clamps its argument
+    // to [-87, 88] so it stays finite, positive and monotone instead.
+    EXPECT_EQ(gates::expApprox(-90.0f), gates::expApprox(-87.0f));
+    EXPECT_EQ(gates::expApprox(90.0f), gates::expApprox(88.0f));
+    EXPECT_GT(gates::expApprox(-90.0f), 0.0f);
+    EXPECT_TRUE(std::isfinite(gates::expApprox(90.0f)));
+    EXPECT_LT(gates::expApprox(-90.0f), 2e-38f);
+}
+
+TEST(GateMath, TanhApproxIsWithinAFewUlpOfLibmOverTheWholeRange) {
+    double worst = 0;
+    forEachSample(-90.0f, 90.0f, [&](float x) {
+        const double want = std::tanh(double(x));
+        if (want != 0) worst = std::max(worst, relativeError(gates::tanhApprox(x), want));
+    });
+    EXPECT_LE(worst, kTanhRelBound);
+    EXPECT_EQ(gates::tanhApprox(0.0f), 0.0f);
+}
+
+TEST(GateMath, TanhApproxIsAccurateForTinyArguments) {
+    // Where 1 - e^(-2x) would cancel completely, the Taylor branch must take over.
+    for (float x = 1e-30f; x < 0.1f; x *= 1.01f)
+        ASSERT_LE(relativeError(gates::tanhApprox(x), std::tanh(double(x))), kTanhRelBound) << "x = " << x;
+}
+
+TEST(GateMath, TanhApproxIsOddAndSaturatesAtOne) {
+    forEachSample(0.0f, 90.0f,
+                  [&](float x) { ASSERT_EQ(gates::tanhApprox(-x), -gates::tanhApprox(x)) << x; });
+    EXPECT_EQ(gates::tanhApprox(90.0f), 1.0f);
+    EXPECT_EQ(gates::tanhApprox(-90.0f), -1.0f);
+}
+
+TEST(GateMath, SigmoidApproxIsWithinAFewUlpOfLibm) {
+    double worstRel = 0, worstAbs = 0;
+    forEachSample(-90.0f, 90.0f, [&](float x) {
+        const double want = 1.0 / (1.0 + std::exp(-double(x)));
+        const double got = gates::sigmoidApprox(x);
+        worstAbs = std::max(worstAbs, std::abs(got - want));
+        // Below -80 the argument is clamped: sigmoid(-80) ~ 1.8e-35 stands for anything smaller.
+        if (x >= -80.0f) worstRel = std::max(worstRel, relativeError(got, want));
+    });
+    EXPECT_LE(worstRel, kSigmoidRelBound);
+    EXPECT_LE(worstAbs, 2e-7);
+    EXPECT_LE(gates::sigmoidApprox(-90.0f), 2e-35f);
+    EXPECT_EQ(gates::sigmoidApprox(90.0f), 1.0f);
+    EXPECT_NEAR(gates::sigmoidApprox(0.0f), 0.5f, 1e-7f);
+}
+
+// d activate(x)/dx from the output y against a central difference, in double, away from kinks.
+template <Act A>
+void expectDerivativeMatchesFiniteDifference(double lo, double hi) {
+    const double h = 1e-6;
+    for (double x = lo; x <= hi; x += 0.01) {
+        const double y = activate<A>(x);
+        const double numeric = (activate<A>(x + h) - activate<A>(x - h)) / (2 * h);
+        ASSERT_NEAR(derivativeFromOutput<A>(y), numeric, 1e-8) << "x = " << x;
+    }
+}
+
+TEST(GateMath, TanhDerivativeFromOutputMatchesFiniteDifferences) {
+    expectDerivativeMatchesFiniteDifference<Act::Tanh>(-8.005, 8.005);
+}
+
+TEST(GateMath, SigmoidDerivativeFromOutputMatchesFiniteDifferences) {
+    expectDerivativeMatchesFiniteDifference<Act::Sigmoid>(-12.005, 12.005);
+}
+
+TEST(GateMath, ReluDerivativeFromOutputMatchesFiniteDifferencesAwayFromZero) {
+    expectDerivativeMatchesFiniteDifference<Act::Relu>(-3.005, -0.005);
+    expectDerivativeMatchesFiniteDifference<Act::Relu>(0.005, 3.005);
+}
+
+TEST(GateMath, HardSigmoidDerivativeFromOutputMatchesFiniteDifferencesAwayFromTheCorners) {
+    expectDerivativeMatchesFiniteDifference<Act::HardSigmoid>(-5.005, -2.505);
+    expectDerivativeMatchesFiniteDifference<Act::HardSigmoid>(-2.495, 2.495);
+    expectDerivativeMatchesFiniteDifference<Act::HardSigmoid>(2.505, 5.005);
+}
+
+TEST(GateMath, FloatDerivativesFromOutputMatchTheDoubleOnes) {
+    for (double x = -6.0; x <= 6.0; x += 0.125) {
+        const float xf = float(x);
+        EXPECT_NEAR(derivativeFromOutput<Act::Tanh>(activate<Act::Tanh>(xf)),
+                    derivativeFromOutput<Act::Tanh>(activate<Act::Tanh>(x)), 1e-6)
+            << x;
+        EXPECT_NEAR(derivativeFromOutput<Act::Sigmoid>(activate<Act::Sigmoid>(xf)),
+                    derivativeFromOutput<Act::Sigmoid>(activate<Act::Sigmoid>(x)), 1e-6)
+            << x;
+    }
+}
+
+TEST(GateMath, HardSigmoidIsKerasClipOfPointTwoXPlusHalf) {
+    EXPECT_EQ(activate<Act::HardSigmoid>(0.0), 0.5);
+    EXPECT_DOUBLE_EQ(activate<Act::HardSigmoid>(1.0), 0.7);
+    EXPECT_DOUBLE_EQ(activate<Act::HardSigmoid>(-1.0), 0.3);
+    EXPECT_EQ(activate<Act::HardSigmoid>(-2.5), 0.0);
+    EXPECT_EQ(activate<Act::HardSigmoid>(2.5), 1.0);
+    EXPECT_EQ(activate<Act::HardSigmoid>(-3.0), 0.0);
+    EXPECT_EQ(activate<Act::HardSigmoid>(3.0), 1.0);
+    EXPECT_EQ(activate<Act::HardSigmoid>(-1e30), 0.0);
+    EXPECT_EQ(activate<Act::HardSigmoid>(1e30), 1.0);
+    EXPECT_EQ(activate<Act::HardSigmoid>(2.0f), 0.9f);
+}
+
+TEST(GateMath, HardSigmoidDerivativeIsPointTwoInsideAndZeroWhenSaturated) {
+    EXPECT_DOUBLE_EQ(derivativeFromOutput<Act::HardSigmoid>(0.5), 0.2);
+    EXPECT_DOUBLE_EQ(derivativeFromOutput<Act::HardSigmoid>(1e-9), 0.2);
+    EXPECT_DOUBLE_EQ(derivativeFromOutput<Act::HardSigmoid>(1 - 1e-9), 0.2);
+    // At and beyond the corners the output is exactly 0 or 1: the gate is saturated.
+    EXPECT_EQ(derivativeFromOutput<Act::HardSigmoid>(0.0), 0.0);
+    EXPECT_EQ(derivativeFromOutput<Act::HardSigmoid>(1.0), 0.0);
+    EXPECT_EQ(derivativeFromOutput<Act::HardSigmoid>(activate<Act::HardSigmoid>(-2.5)), 0.0);
+    EXPECT_EQ(derivativeFromOutput<Act::HardSigmoid>(activate<Act::HardSigmoid>(7.0)), 0.0);
+}
+
+TEST(GateMath, ReluPassesPositivesAndZeroesTheRestWithDerivativeZeroAtZero) {
+    EXPECT_EQ(activate<Act::Relu>(2.5), 2.5);
+    EXPECT_EQ(activate<Act::Relu>(-2.5), 0.0);
+    EXPECT_EQ(activate<Act::Relu>(0.0), 0.0);
+    EXPECT_EQ(activate<Act::Relu>(-0.0f), 0.0f);
+    EXPECT_EQ(activate<Act::Relu>(std::numeric_limits<float>::denorm_min()),
+              std::numeric_limits<float>::denorm_min());
+    EXPECT_EQ(derivativeFromOutput<Act::Relu>(0.0), 0.0); // the subgradient PyTorch uses at 0
+    EXPECT_EQ(derivativeFromOutput<Act::Relu>(1e-300), 1.0);
+    EXPECT_EQ(derivativeFromOutput<Act::Relu>(3.0f), 1.0f);
+}
+
+TEST(GateMath, LstmCellUpdateFollowsItsFormula) {
+    using Acts = gates::CellActs<Act::Tanh, Act::Sigmoid>;
+    const auto s = gates::lstmForward<Acts>(0.3, -0.2, 0.5, 1.1, 0.4);
+    auto sig = [](double x) { return 1 / (1 + std::exp(-x)); };
+    EXPECT_DOUBLE_EQ(s.i, sig(0.3));
+    EXPECT_DOUBLE_EQ(s.f, sig(-0.2));
+    EXPECT_DOUBLE_EQ(s.g, std::tanh(0.5));
+    EXPECT_DOUBLE_EQ(s.o, sig(1.1));
+    EXPECT_DOUBLE_EQ(s.c, sig(-0.2) * 0.4 + sig(0.3) * std::tanh(0.5));
+    EXPECT_DOUBLE_EQ(s.h, sig(1.1) * std::tanh(s.c));
+}
+
+TEST(GateMath, GruOutputInterpolatesBetweenCandidateAndPreviousState) {
+    EXPECT_EQ(gates::gruOutput(0.0, 0.7, -0.4), 0.7);
+    EXPECT_EQ(gates::gruOutput(1.0, 0.7, -0.4), -0.4);
+    EXPECT_DOUBLE_EQ(gates::gruOutput(0.25, 0.8, 0.4), 0.75 * 0.8 + 0.25 * 0.4);
+}
+
+} // namespace
+} // namespace rnnprof
