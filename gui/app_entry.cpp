@@ -1,12 +1,11 @@
 #include "gui/app_entry.h"
 
 #include "gui/cli/eval_command.h"
+#include "gui/cli/headless_default.h"
 #include "gui/cli/plot_command.h"
 #include "gui/cli/sweep_command.h"
-#include "gui/main_window.h"
+#include "gui/desktop_app.h"
 #include "profiling/host_info.h"
-
-#include <QApplication>
 
 #include <cstdio>
 #include <cstdlib>
@@ -37,16 +36,19 @@ int runRnnprof(int argc, char** argv) {
     if (argc >= 2 && std::strcmp(argv[1], "eval") == 0) return cli::runEvalCommand(argc, argv);
     if (argc >= 2 && std::strcmp(argv[1], "plot") == 0) return cli::runPlotCommand(argc, argv);
     if (argc >= 2 && std::strcmp(argv[1], "sweep") == 0) return cli::runSweepCommand(argc, argv);
+    if (argc >= 2 && (std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0)) {
+        std::fputs(usageText(), stdout);
+        return 0;
+    }
     if (!hasDisplay()) {
-        std::fputs("rnnprof: no display found (neither DISPLAY nor WAYLAND_DISPLAY is set).\n", stderr);
+        if (argc == 1) return cli::runDefaultSweepWithoutDisplay(argc, argv);
+        std::fputs(
+            "rnnprof: no display found (neither DISPLAY nor WAYLAND_DISPLAY is set); to draw the charts of "
+            "result files without one use `rnnprof plot FILES --out DIR`.\n",
+            stderr);
         return 2;
     }
-    QApplication app(argc, argv);
-    QApplication::setApplicationName(QStringLiteral("rnnprof"));
-    QApplication::setOrganizationName(QStringLiteral("rnnprof"));
-    MainWindow window;
-    window.show();
-    return QApplication::exec();
+    return runDesktopApp(argc, argv);
 }
 
 } // namespace rnnprof::gui

@@ -68,7 +68,10 @@ void ResultsView::selectPoint(const PointRef& ref) {
 }
 
 void ResultsView::copySelection() const {
-    const QString text = selectionAsTsv(*m_proxy, m_table->selectionModel()->selectedIndexes());
+    QModelIndexList visible;
+    for (const QModelIndex& index : m_table->selectionModel()->selectedIndexes())
+        if (!m_table->isColumnHidden(index.column())) visible << index;
+    const QString text = selectionAsTsv(*m_proxy, visible);
     if (!text.isEmpty()) QApplication::clipboard()->setText(text);
 }
 

@@ -1,5 +1,6 @@
 #include "profiling/phase_timer.h"
 
+#include "engine/backend.h"
 #include "profiling/statistics.h"
 
 #include <algorithm>
@@ -45,7 +46,9 @@ void PhaseTimer::endPhase(Phase phase) {
                          std::chrono::duration<double, std::micro>(now - start).count(), 0});
 }
 
-void PhaseTimer::beginStep(const char* name) { m_openSteps.push_back({name, Clock::now()}); }
+void PhaseTimer::beginStep(const char* name) {
+    m_openSteps.push_back({name, Clock::now()});
+}
 
 void PhaseTimer::endStep(const char* name) {
     const auto now = Clock::now();
@@ -57,7 +60,8 @@ void PhaseTimer::endStep(const char* name) {
     auto found = std::find_if(it.steps.begin(), it.steps.end(), [&](const StepTotal& s) {
         return s.phase == m_currentPhase && (s.name == name || std::strcmp(s.name, name) == 0);
     });
-    if (found == it.steps.end()) it.steps.push_back({name, m_currentPhase, ms, 1});
+    if (found == it.steps.end())
+        it.steps.push_back({name, m_currentPhase, ms, 1});
     else {
         found->ms += ms;
         ++found->calls;
@@ -80,8 +84,9 @@ std::vector<StepStat> PhaseTimer::stepStats() const {
     std::vector<StepStat> out;
     for (const auto& it : m_iterations)
         for (const auto& s : it.steps) {
-            const bool known = std::any_of(out.begin(), out.end(),
-                                           [&](const StepStat& o) { return o.name == s.name && o.phase == s.phase; });
+            const bool known = std::any_of(out.begin(), out.end(), [&](const StepStat& o) {
+                return o.name == s.name && o.phase == s.phase;
+            });
             if (!known) out.push_back({s.name, s.phase, 0.0, s.calls});
         }
     for (StepStat& stat : out) {
@@ -109,10 +114,21 @@ std::vector<TraceSlice> PhaseTimer::trace(int index) const {
 int PhaseTimer::medianIteration() const {
     if (m_iterations.empty()) return -1;
     std::vector<int> order(m_iterations.size());
-    for (std::size_t i = 0; i < order.size(); ++i) order[i] = int(i);
-    std::sort(order.begin(), order.end(),
-              [&](int a, int b) { return m_iterations[std::size_t(a)].totalMs < m_iterations[std::size_t(b)].totalMs; });
+    for (std::size_t i = 0; i < order.size(); ++i)
+        order[i] = int(i);
+    std::sort(order.begin(), order.end(), [&](int a, int b) {
+        return m_iterations[std::size_t(a)].totalMs < m_iterations[std::size_t(b)].totalMs;
+    });
     return order[order.size() / 2];
+}
+
+double timedRun(Session& session, PhaseTimer& timer, PhaseHook& hook) {
+    timer.beginIteration();
+    const auto start = PhaseTimer::Clock::now();
+    session.run(hook);
+    const double ms = std::chrono::duration<double, std::milli>(PhaseTimer::Clock::now() - start).count();
+    timer.endIteration();
+    return ms;
 }
 
 } // namespace rnnprof

@@ -62,21 +62,32 @@ private:
     std::vector<OpenStep> m_openSteps;
 };
 
+class Session;
+
+// One measured run as the sweep runner performs it: opens an iteration on `timer`, times
+// session.run(hook) on the monotonic clock, closes the iteration. Returns the run's milliseconds.
+// `hook` must include `timer`. Public so that the runner's own overhead can be benchmarked.
+double timedRun(Session& session, PhaseTimer& timer, PhaseHook& hook);
+
 // Forwards every call to several hooks (the CPU timer and the GPU kernel tracer).
 class FanOutHook final : public PhaseHook {
 public:
     explicit FanOutHook(std::vector<PhaseHook*> hooks) : m_hooks(std::move(hooks)) {}
     void beginPhase(Phase p) override {
-        for (auto* h : m_hooks) h->beginPhase(p);
+        for (auto* h : m_hooks)
+            h->beginPhase(p);
     }
     void endPhase(Phase p) override {
-        for (auto it = m_hooks.rbegin(); it != m_hooks.rend(); ++it) (*it)->endPhase(p);
+        for (auto it = m_hooks.rbegin(); it != m_hooks.rend(); ++it)
+            (*it)->endPhase(p);
     }
     void beginStep(const char* n) override {
-        for (auto* h : m_hooks) h->beginStep(n);
+        for (auto* h : m_hooks)
+            h->beginStep(n);
     }
     void endStep(const char* n) override {
-        for (auto it = m_hooks.rbegin(); it != m_hooks.rend(); ++it) (*it)->endStep(n);
+        for (auto it = m_hooks.rbegin(); it != m_hooks.rend(); ++it)
+            (*it)->endStep(n);
     }
 
 private:

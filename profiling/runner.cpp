@@ -175,11 +175,7 @@ PointResult SweepRunner::measurePoint(const PointSpec& spec, const StopToken& st
                (int(samples.size()) < settings.maxRepeats &&
                 secondsSince(measureStart) * 1000.0 < settings.timeBudgetMs)) {
             checkStop();
-            timer.beginIteration();
-            const auto t0 = Clock::now();
-            session->run(hook);
-            samples.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
-            timer.endIteration();
+            samples.push_back(timedRun(*session, timer, hook));
             if (tracer) tracer->endIteration();
             if (auto ev = session->deviceEventMs()) eventMs.push_back(*ev);
         }
@@ -243,6 +239,10 @@ PointResult SweepRunner::measurePoint(const PointSpec& spec, const StopToken& st
                 gpu->eventMs[std::size_t(p)] = summarize(v).median;
             }
         if (gpu->traced) gpu->tracedMedianMs = r.iteration.median;
+        if (r.memory.onDevice) { // the session's device footprint: reserve space is kept activations
+            gpu->reserveBytes = spec.mode == Mode::Training ? r.memory.activations : 0;
+            gpu->workspaceBytes = r.memory.workspace;
+        }
         r.gpu = std::move(gpu);
     }
     if (settings.checkNumerics && !stop.stopRequested())

@@ -23,7 +23,7 @@ bool contains(const std::vector<T>& v, const T& x) {
 
 ChartOptions chartOptions(const std::vector<SweepResult>& results) {
     std::set<int> seqLens, batches;
-    std::set<std::string> backends;
+    std::set<std::string> backends, measured;
     std::set<int> modes;
     for (const auto& r : results) {
         seqLens.insert(r.plan.seqLens.begin(), r.plan.seqLens.end());
@@ -35,6 +35,7 @@ ChartOptions chartOptions(const std::vector<SweepResult>& results) {
             seqLens.insert(p.shape.seqLen);
             batches.insert(p.shape.batch);
             backends.insert(p.backend);
+            if (p.ok()) measured.insert(p.backend);
             modes.insert(static_cast<int>(p.mode));
         }
     }
@@ -47,6 +48,8 @@ ChartOptions chartOptions(const std::vector<SweepResult>& results) {
         const int ra = registryRank(a), rb = registryRank(b);
         return ra != rb ? ra < rb : a < b;
     });
+    for (const QString& b : o.backends)
+        if (measured.count(b.toStdString())) o.measured << b;
     for (int m : modes)
         o.modes.push_back(static_cast<Mode>(m));
     return o;
@@ -56,11 +59,13 @@ void fitSelection(ChartSelection& s, const ChartOptions& o) {
     if (!contains(o.seqLens, s.seqLen)) s.seqLen = o.seqLens.empty() ? 0 : o.seqLens.front();
     if (!contains(o.batches, s.batch)) s.batch = o.batches.empty() ? 0 : o.batches.front();
     if (!contains(o.modes, s.mode)) s.mode = o.modes.empty() ? Mode::Inference : o.modes.front();
-    if (!o.backends.contains(s.backend)) s.backend = o.backends.value(0);
-    if (!o.backends.contains(s.baseline)) s.baseline = o.backends.value(0);
-    if (!o.backends.contains(s.challenger) || (s.challenger == s.baseline && o.backends.size() > 1)) {
-        s.challenger = o.backends.isEmpty() ? QString() : o.backends.back();
-        if (s.challenger == s.baseline && o.backends.size() > 1) s.challenger = o.backends.at(1);
+    // Defaults come from the backends that measured something: an unavailable one has no chart.
+    const QStringList& pool = o.measured.isEmpty() ? o.backends : o.measured;
+    if (!o.backends.contains(s.backend)) s.backend = pool.value(0);
+    if (!o.backends.contains(s.baseline)) s.baseline = pool.value(0);
+    if (!o.backends.contains(s.challenger) || (s.challenger == s.baseline && pool.size() > 1)) {
+        s.challenger = pool.isEmpty() ? QString() : pool.back();
+        if (s.challenger == s.baseline && pool.size() > 1) s.challenger = pool.at(1);
     }
 }
 

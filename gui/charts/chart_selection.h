@@ -17,6 +17,7 @@ struct ChartOptions {
     std::vector<int> seqLens; // ascending
     std::vector<int> batches; // ascending
     QStringList backends;     // registry order first, then unknown ids alphabetically
+    QStringList measured;     // the backends with at least one ok point, in the same order
     std::vector<Mode> modes;  // inference before training
 };
 
@@ -34,7 +35,8 @@ struct ChartSelection {
 // The shapes, backends and modes that appear in the results (their plans and their points).
 [[nodiscard]] ChartOptions chartOptions(const std::vector<SweepResult>& results);
 // Replaces every choice the options do not offer with a default: the smallest sequence length and
-// batch size, the first backend as baseline and the last (GPU backends come last) as challenger.
+// batch size, and among the backends that measured something the first as baseline and the last
+// (GPU backends come last) as challenger.
 void fitSelection(ChartSelection& selection, const ChartOptions& options);
 
 // "cpu-blas infer", prefixed by the result's label when several results are loaded.

@@ -32,7 +32,7 @@ std::vector<std::pair<ChartSelection, QString>> selectionsFor(const ChartSpec& c
         out = std::move(next);
     };
     expand(
-        Selector::Backend, options.backends, [](ChartSelection& s, const QString& v) { s.backend = v; },
+        Selector::Backend, options.measured, [](ChartSelection& s, const QString& v) { s.backend = v; },
         [](const QString& v) -> QString { return QLatin1Char('-') + v; });
     expand(
         Selector::SeqLen, options.seqLens, [](ChartSelection& s, int v) { s.seqLen = v; },
@@ -56,10 +56,13 @@ QStringList renderAllCharts(const std::vector<SweepResult>& results, const QStri
     for (const ChartPageSpec& page : chartCatalog()) {
         const bool pair = std::find(page.selectors.begin(), page.selectors.end(), Selector::Challenger) !=
                           page.selectors.end();
-        if (pair && options.backends.size() < 2) continue; // a speedup needs two backends
+        if (pair && options.measured.size() < 2) continue; // a speedup needs two measured backends
         for (const ChartSpec& chart : page.charts) {
             for (const auto& [selection, suffix] : selectionsFor(chart, options)) {
                 const ChartData data = chart.build(results, selection);
+                // One of several files (per shape or backend) with nothing to show is left out; a
+                // chart written once is always written, its notes saying why it is empty.
+                if (data.empty() && !chart.dependsOn.empty() && !options.measured.isEmpty()) continue;
                 for (ImageFormat format : formats) {
                     const QString path =
                         QDir(dir).filePath(chart.id + suffix + QLatin1Char('.') + suffixOf(format));

@@ -1,8 +1,10 @@
 #pragma once
 // Headless charts: every chart of the catalog for the given results, written as files into a
 // folder, for `rnnprof plot` and `rnnprof sweep --charts DIR`. Shape-dependent charts are written
-// once per sequence length / batch size / backend ("time-vs-batch-T100.png"); the speedup pair is
-// the default one (first backend vs last). Needs a QApplication (QT_QPA_PLATFORM=offscreen works).
+// once per sequence length / batch size / measured backend ("time-vs-batch-T100.png"); the speedup
+// pair is the default one (first measured backend vs last). A per-shape or per-backend file with
+// nothing to show is skipped; charts written once are always written (their notes say why empty). Needs a
+// QApplication (QT_QPA_PLATFORM=offscreen works).
 #include "gui/charts/chart_export.h"
 #include "profiling/result.h"
 

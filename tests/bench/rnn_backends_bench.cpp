@@ -28,8 +28,9 @@ struct Case {
 std::string caseName(const Case& c) {
     std::string backend = c.backend;
     if (c.backend == "cpu-blas") backend += c.gemm == GemmProvider::OneDnn ? "[onednn]" : "[openblas]";
-    return std::string(toString(c.cell)) + "/" + std::string(toString(c.mode)) + "/H" + std::to_string(c.hidden) +
-           "/B" + std::to_string(c.batch) + "/T" + std::to_string(c.seq) + "/" + backend;
+    return std::string(toString(c.cell)) + "/" + std::string(toString(c.mode)) + "/H" +
+           std::to_string(c.hidden) + "/B" + std::to_string(c.batch) + "/T" + std::to_string(c.seq) + "/" +
+           backend;
 }
 
 void runCase(benchmark::State& state, const Case& c) {
@@ -72,7 +73,8 @@ void runCase(benchmark::State& state, const Case& c) {
 }
 
 void sgemmPeakBenchmark(benchmark::State& state) {
-    for (auto _ : state) benchmark::DoNotOptimize(sgemmPeak());
+    for (auto _ : state)
+        benchmark::DoNotOptimize(sgemmPeak());
     state.counters["onednn_GFLOP/s"] = sgemmPeak().onednnGflops;
     state.counters["openblas_GFLOP/s"] = sgemmPeak().openblasGflops;
     state.counters["cores"] = availableCpuCores();
@@ -84,7 +86,8 @@ void registerAll() {
         const char* id;
         GemmProvider gemm;
     };
-    const B backends[] = {{"cpu-blas", GemmProvider::OneDnn}, {"cpu-blas", GemmProvider::OpenBlas},
+    const B backends[] = {{"cpu-blas", GemmProvider::OneDnn},
+                          {"cpu-blas", GemmProvider::OpenBlas},
                           {"cpu-onednn", GemmProvider::OneDnn}};
     for (CellType cell : {CellType::Lstm, CellType::Gru})
         for (Mode mode : {Mode::Inference, Mode::Training})

@@ -43,8 +43,8 @@ const SgemmPeak& sgemmPeak() {
         omp_set_num_threads(1);
         p.openblasGflops = bestGflops(
             [&] {
-                cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0f, a.data(), n, b.data(), n, 0.0f,
-                            c.data(), n);
+                cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0f, a.data(), n, b.data(),
+                            n, 0.0f, c.data(), n);
             },
             flops);
         omp_set_num_threads(threads);

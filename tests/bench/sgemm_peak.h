@@ -6,7 +6,9 @@ namespace rnnprof::bench {
 struct SgemmPeak {
     double onednnGflops = 0.0;   // oneDNN's sgemm (JIT, AVX-512 where the CPU has it)
     double openblasGflops = 0.0; // OpenBLAS (its kernels follow OPENBLAS_CORETYPE)
-    [[nodiscard]] double best() const { return onednnGflops > openblasGflops ? onednnGflops : openblasGflops; }
+    [[nodiscard]] double best() const {
+        return onednnGflops > openblasGflops ? onednnGflops : openblasGflops;
+    }
 };
 
 // Measured once (2048^3, all cores, best of several runs) and cached.

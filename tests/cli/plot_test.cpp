@@ -1,0 +1,148 @@
+// `rnnprof plot` end to end: the real binary, real result files, chart files on disk, no display.
+#include "cli/cli_process.h"
+#include "gui/fake_results.h"
+#include "profiling/result_files.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+
+namespace rnnprof {
+namespace {
+
+namespace fs = std::filesystem;
+using test::Args;
+using test::ProcessResult;
+using test::TempDir;
+
+// The command must not need a display: run it with none.
+ProcessResult runPlot(Args args) {
+    unsetenv("DISPLAY");
+    unsetenv("WAYLAND_DISPLAY");
+    unsetenv("QT_QPA_PLATFORM");
+    args.insert(args.begin(), "plot");
+    return test::runRnnprof(args);
+}
+
+bool startsWith(const std::string& path, std::string_view magic) {
+    return test::slurp(path).compare(0, magic.size(), magic) == 0;
+}
+
+TEST(PlotCommand, WritesEveryChartAsPngAndSvgWithoutADisplay) {
+    TempDir dir;
+    const std::string results = dir.path("results.json");
+    saveResultJson(results, testing::fakeSweep());
+    const ProcessResult run = runPlot({results, "--out", dir.path("charts")});
+    ASSERT_EQ(run.status, 0) << run.err;
+    int png = 0, svg = 0;
+    for (const std::string& name : test::filesIn(dir.path("charts"))) {
+        const std::string path = dir.path("charts/" + name);
+        EXPECT_GT(fs::file_size(path), 500u) << name;
+        if (name.ends_with(".png")) {
+            ++png;
+            EXPECT_TRUE(startsWith(path, "\x89PNG\r\n\x1a\n")) << name;
+        } else if (name.ends_with(".svg")) {
+            ++svg;
+            EXPECT_TRUE(startsWith(path, "<?xml")) << name;
+        }
+    }
+    EXPECT_GE(png, 10);
+    EXPECT_EQ(png, svg);
+    EXPECT_TRUE(fs::exists(dir.path("charts/time-vs-batch-T100.png")));
+    EXPECT_TRUE(fs::exists(dir.path("charts/speedup-T10.svg")));
+    EXPECT_NE(run.out.find("time-vs-batch-T10.png"), std::string::npos) << "lists what it wrote";
+}
+
+TEST(PlotCommand, OverlaysAFileAndAJournalAsPdf) {
+    TempDir dir;
+    const std::string a = dir.path("laptop.json");
+    saveResultJson(a, testing::fakeSweep("laptop"));
+    const std::string journal = journalPathFor(dir.path("server.json"));
+    {
+        const SweepResult server = testing::fakeSweep("server");
+        Journal j(journal, server);
+        for (const auto& p : server.points)
+            j.append(p);
+    }
+    const ProcessResult run = runPlot({a, journal, "--out", dir.path("out"), "--format", "pdf"});
+    ASSERT_EQ(run.status, 0) << run.err;
+    ASSERT_TRUE(fs::exists(dir.path("out/time-vs-batch-T10.pdf")));
+    EXPECT_TRUE(startsWith(dir.path("out/time-vs-batch-T10.pdf"), "%PDF-"));
+    EXPECT_FALSE(fs::exists(dir.path("out/time-vs-batch-T10.png")));
+}
+
+TEST(PlotCommand, RejectsBadFlagsWithTheUsageExitCode) {
+    TempDir dir;
+    EXPECT_EQ(runPlot({"--out", dir.path()}).status, 2);
+    const ProcessResult noOut = runPlot({dir.path("x.json")});
+    EXPECT_EQ(noOut.status, 2);
+    EXPECT_NE(noOut.err.find("--out"), std::string::npos);
+    const ProcessResult badFormat = runPlot({"x.json", "--out", dir.path(), "--format", "gif"});
+    EXPECT_EQ(badFormat.status, 2);
+    EXPECT_NE(badFormat.err.find("gif"), std::string::npos);
+    const ProcessResult badSize = runPlot({"x.json", "--out", dir.path(), "--size", "10x10"});
+    EXPECT_EQ(badSize.status, 2);
+    EXPECT_EQ(runPlot({"--help"}).status, 0);
+}
+
+TEST(PlotCommand, AMalformedFileFailsWithItsNameAndTheReason) {
+    TempDir dir;
+    const std::string bad = dir.path("broken.json");
+    std::ofstream(bad) << "{\"schema_version\": 1, \"points\": [";
+    const ProcessResult run = runPlot({bad, "--out", dir.path("out")});
+    EXPECT_EQ(run.status, 1);
+    EXPECT_NE(run.err.find("broken.json"), std::string::npos) << run.err;
+    EXPECT_FALSE(fs::exists(dir.path("out"))) << "nothing is created for a failed run";
+}
+
+TEST(PlotCommand, AnOutputFolderWithoutParentIsRefused) {
+    TempDir dir;
+    const std::string results = dir.path("results.json");
+    saveResultJson(results, testing::fakeSweep());
+    const ProcessResult run = runPlot({results, "--out", dir.path("no/such/dir")});
+    EXPECT_EQ(run.status, 1);
+    EXPECT_NE(run.err.find("no/such"), std::string::npos) << run.err;
+}
+
+// `rnnprof` alone without a display (the README's run command on a server) must not fail: it runs
+// the default preset headless and names the folder of its results and charts. This runs the real
+// default sweep (about a minute on two cores).
+TEST(NoDisplay, RunsTheDefaultPresetHeadlessAndNamesItsFolder) {
+    TempDir dir;
+    const fs::path before = fs::current_path();
+    fs::current_path(dir.path());
+    unsetenv("DISPLAY");
+    unsetenv("WAYLAND_DISPLAY");
+    unsetenv("QT_QPA_PLATFORM");
+    const ProcessResult run = test::runRnnprof({});
+    fs::current_path(before);
+    ASSERT_EQ(run.status, 0) << run.err;
+    EXPECT_NE(run.err.find("no display"), std::string::npos) << run.err;
+    std::string folder;
+    for (const std::string& name : test::filesIn(dir.path()))
+        if (name.rfind("rnnprof-results-", 0) == 0) folder = dir.path(name);
+    ASSERT_FALSE(folder.empty()) << run.err;
+    EXPECT_NE(run.err.find(folder), std::string::npos) << "names the folder";
+    const SweepResult result = loadResultFile(folder + "/results.json");
+    EXPECT_TRUE(result.complete);
+    EXPECT_FALSE(result.points.empty());
+    EXPECT_TRUE(fs::exists(folder + "/results.csv"));
+    EXPECT_TRUE(fs::exists(folder + "/trace.json"));
+    const auto charts = test::filesIn(folder + "/charts");
+    EXPECT_TRUE(charts.count("time-vs-batch-T20.png")) << "the default preset sweeps seq_len 20";
+    EXPECT_GE(charts.size(), 10u);
+}
+
+TEST(NoDisplay, OtherArgumentsPointToThePlotCommand) {
+    unsetenv("DISPLAY");
+    unsetenv("WAYLAND_DISPLAY");
+    unsetenv("QT_QPA_PLATFORM");
+    const ProcessResult run = test::runRnnprof({"results.json"});
+    EXPECT_EQ(run.status, 2);
+    EXPECT_NE(run.err.find("rnnprof plot"), std::string::npos) << run.err;
+    EXPECT_EQ(test::runRnnprof({"--help"}).status, 0);
+}
+
+} // namespace
+} // namespace rnnprof

@@ -1,0 +1,186 @@
+#pragma once
+// Helpers of the fault-injection tests: a temporary folder, a child process that can be killed
+// mid-run (the real rnnprof binary, or this test binary's --probe mode), and running a shell script
+// inside a private mount namespace (a small or read-only filesystem that exists only for that
+// process). Test-only; not a general process library.
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+extern char** environ;
+
+namespace rnnprof::faults {
+
+// A fresh folder under the system temporary directory, removed with everything in it.
+class TempDir {
+public:
+    TempDir() {
+        static int counter = 0;
+        m_path = std::filesystem::temp_directory_path() /
+                 ("rnnprof-faults-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
+        std::filesystem::create_directories(m_path);
+    }
+    ~TempDir() {
+        std::error_code ec;
+        std::filesystem::remove_all(m_path, ec);
+    }
+    TempDir(const TempDir&) = delete;
+    TempDir& operator=(const TempDir&) = delete;
+    [[nodiscard]] std::string path(const std::string& name = "") const {
+        return name.empty() ? m_path.string() : (m_path / name).string();
+    }
+
+private:
+    std::filesystem::path m_path;
+};
+
+inline std::string slurp(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+inline std::vector<std::string> filesIn(const std::string& dir) {
+    std::vector<std::string> names;
+    std::error_code ec;
+    for (const auto& e : std::filesystem::directory_iterator(dir, ec))
+        names.push_back(e.path().filename().string());
+    return names;
+}
+
+struct ProcessResult {
+    int status = -1; // exit status, 128 + signal when killed by one
+    std::string out, err;
+};
+
+// A running child with stdout and stderr going to files. The destructor kills and reaps a child
+// that is still running, so a failing test leaves no process behind.
+class ChildProcess {
+public:
+    explicit ChildProcess(std::vector<std::string> argv) {
+        m_out = m_io.path("stdout");
+        m_err = m_io.path("stderr");
+        std::vector<char*> cargv;
+        for (auto& a : argv)
+            cargv.push_back(a.data());
+        cargv.push_back(nullptr);
+        posix_spawn_file_actions_t actions;
+        posix_spawn_file_actions_init(&actions);
+        posix_spawn_file_actions_addopen(&actions, 1, m_out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        posix_spawn_file_actions_addopen(&actions, 2, m_err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        if (posix_spawnp(&m_pid, argv.front().c_str(), &actions, nullptr, cargv.data(), environ) != 0)
+            m_pid = -1;
+        posix_spawn_file_actions_destroy(&actions);
+    }
+    ~ChildProcess() {
+        if (m_pid > 0 && !m_reaped) {
+            ::kill(m_pid, SIGKILL);
+            (void)wait();
+        }
+    }
+    ChildProcess(const ChildProcess&) = delete;
+    ChildProcess& operator=(const ChildProcess&) = delete;
+
+    [[nodiscard]] bool started() const { return m_pid > 0; }
+    [[nodiscard]] bool running() {
+        if (m_pid <= 0 || m_reaped) return false;
+        int status = 0;
+        const pid_t r = ::waitpid(m_pid, &status, WNOHANG);
+        if (r == m_pid) {
+            record(status);
+            return false;
+        }
+        return r == 0;
+    }
+    void kill(int signal) {
+        if (m_pid > 0 && !m_reaped) ::kill(m_pid, signal);
+    }
+    // Waits for the child to end; its exit status, or 128 + the signal that ended it.
+    ProcessResult wait() {
+        if (m_pid > 0 && !m_reaped) {
+            int status = 0;
+            while (::waitpid(m_pid, &status, 0) < 0 && errno == EINTR) {
+            }
+            record(status);
+        }
+        return {m_status, slurp(m_out), slurp(m_err)};
+    }
+
+private:
+    void record(int status) {
+        m_reaped = true;
+        m_status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    }
+    TempDir m_io;
+    std::string m_out, m_err;
+    pid_t m_pid = -1;
+    bool m_reaped = false;
+    int m_status = -1;
+};
+
+inline ProcessResult runToEnd(std::vector<std::string> argv) {
+    ChildProcess child(std::move(argv));
+    if (!child.started()) return {-1, "", "could not start the process"};
+    return child.wait();
+}
+
+// Polls `condition` every 10 ms until it holds or `limit` passes (a bound against hangs, not a
+// timing assertion).
+inline bool waitUntil(const std::function<bool()>& condition,
+                      std::chrono::milliseconds limit = std::chrono::seconds(120)) {
+    const auto end = std::chrono::steady_clock::now() + limit;
+    while (!condition()) {
+        if (std::chrono::steady_clock::now() > end) return false;
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    return true;
+}
+
+inline std::string shellQuote(const std::string& s) {
+    std::string out = "'";
+    for (char c : s)
+        out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return out + "'";
+}
+
+// Runs `script` with sh inside a private mount namespace (mounts vanish with the process).
+inline ProcessResult runInPrivateMount(const std::string& script) {
+    return runToEnd({"unshare", "--mount", "--propagation", "private", "sh", "-c", script});
+}
+
+// Why a private mount namespace with a tmpfs cannot be had here, or nullopt when it can (needs
+// root or CAP_SYS_ADMIN, and unshare from util-linux).
+inline std::optional<std::string> privateMountUnavailable() {
+    static const std::optional<std::string> reason = []() -> std::optional<std::string> {
+        if (::geteuid() != 0) return "needs root to mount a filesystem in a private mount namespace";
+        TempDir probe;
+        const ProcessResult r = runInPrivateMount("mount -t tmpfs -o size=4k tmpfs " + shellQuote(probe.path()));
+        if (r.status != 0)
+            return "cannot mount a tmpfs in a private mount namespace (unshare -m): " +
+                   (r.err.empty() ? "exit status " + std::to_string(r.status) : r.err);
+        return std::nullopt;
+    }();
+    return reason;
+}
+
+// This test executable (for its --probe mode, see faults_main.cpp).
+inline std::string selfExecutable() {
+    std::error_code ec;
+    return std::filesystem::read_symlink("/proc/self/exe", ec).string();
+}
+
+} // namespace rnnprof::faults
