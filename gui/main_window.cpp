@@ -30,7 +30,9 @@
 #include <QToolBar>
 
 // Resources of a static library must be registered explicitly; outside any namespace by Qt's rules.
-static void initRnnprofResources() { Q_INIT_RESOURCE(rnnprof); }
+static void initRnnprofResources() {
+    Q_INIT_RESOURCE(rnnprof);
+}
 
 namespace rnnprof::gui {
 namespace {
@@ -82,6 +84,7 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
     m_splitter->addWidget(m_resultsView);
     m_splitter->setStretchFactor(0, 3);
     m_splitter->setStretchFactor(1, 1);
+    m_splitter->setSizes({620, 280}); // until the user's own split is restored
     setCentralWidget(m_splitter);
 
     m_panel = new ConfigPanel(m_backends, this);
@@ -296,7 +299,7 @@ void MainWindow::onSweepFinished(const SweepResult& result) {
         rebuildRecentMenu();
     }
     statusBar()->showMessage(text);
-    refreshChartsNow();
+    scheduleRefresh(); // the visible page now, the others when they are shown
 }
 
 void MainWindow::selectPoint(const PointRef& ref) {

@@ -90,10 +90,17 @@ void ResultsModel::onPointAppended(int result, int point) {
 }
 
 void ResultsModel::onResultUpdated(int result) {
+    // One CSV conversion for the whole result, not one per row.
+    const auto& r = m_store.results()[std::size_t(result)];
+    const auto rows = csvRows(r, r.points);
     int first = -1, last = -1;
     for (int i = 0; i < static_cast<int>(m_rows.size()); ++i) {
-        if (m_rows[std::size_t(i)].ref.result != result) continue;
-        m_rows[std::size_t(i)] = makeRow(m_rows[std::size_t(i)].ref);
+        Row& row = m_rows[std::size_t(i)];
+        if (row.ref.result != result) continue;
+        row.cells = QStringList{sourceOf(r)};
+        if (row.ref.point < static_cast<int>(rows.size())) row.cells << rows[std::size_t(row.ref.point)];
+        while (row.cells.size() < m_columns.size())
+            row.cells << QString();
         if (first < 0) first = i;
         last = i;
     }

@@ -44,7 +44,8 @@ SweepController::SweepController(const BackendRegistry& backends, QObject* paren
     // CUPTI must subscribe before any CUDA context exists: create the tracer on the engine thread
     // now, before the window probes the GPU.
     EngineWorker* worker = m_worker;
-    QMetaObject::invokeMethod(worker, [worker] { worker->prepareTracer(); }, Qt::BlockingQueuedConnection);
+    QMetaObject::invokeMethod(
+        worker, [worker] { worker->prepareTracer(); }, Qt::BlockingQueuedConnection);
 }
 
 SweepController::~SweepController() {

@@ -7,6 +7,7 @@
 #include "gui/tools/tool_support.h"
 #include "profiling/statistics.h"
 
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTimer>
 
@@ -48,8 +49,11 @@ SweepPlan tinyPlan(int points) {
 
 int runResponsiveness(int argc, char** argv, Clock::time_point processStart) {
     int points = 500;
-    for (int i = 2; i + 1 < argc; ++i)
+    int tab = 0;
+    for (int i = 2; i + 1 < argc; ++i) {
         if (std::strcmp(argv[i], "--points") == 0) points = std::max(25, std::atoi(argv[i + 1]));
+        if (std::strcmp(argv[i], "--tab") == 0) tab = std::atoi(argv[i + 1]);
+    }
     int qtArgc = 1;
     auto app = makeToolApplication(qtArgc, argv);
     const double appMs = msSince(processStart);
@@ -68,6 +72,9 @@ int runResponsiveness(int argc, char** argv, Clock::time_point processStart) {
                 shownMs, appMs, constructedMs);
 
     window.configPanel()->setPlan(tinyPlan(points));
+    window.chartTabs()->setCurrentIndex(tab);
+    std::printf("chart tab shown while sweeping: %s\n",
+                window.chartTabs()->tabText(tab).toLocal8Bit().constData());
     std::vector<double> gaps;
     gaps.reserve(100000);
     constexpr int kTickMs = 5;

@@ -14,7 +14,7 @@ int main(int argc, char** argv) {
     if (argc >= 2 && std::strcmp(argv[1], "responsiveness") == 0)
         return rnnprof::tools::runResponsiveness(argc, argv, start);
     std::fputs("usage: rnnprof_gui_tools screenshots OUTDIR [--preset NAME] [--dark]\n"
-               "       rnnprof_gui_tools responsiveness [--points N]\n",
+               "       rnnprof_gui_tools responsiveness [--points N] [--tab INDEX]\n",
                stderr);
     return 2;
 }

@@ -4,6 +4,7 @@
 //   faults_tests --probe save-json PATH POINTS   saveResultJson() of a sample sweep of POINTS points
 //   faults_tests --probe journal PATH POINTS     a journal at PATH, then POINTS appends
 // Prints "appended N" (journal) and "error: <message>" on failure; exit 0 done, 1 Error, 3 usage.
+#include "engine/error.h"
 #include "profiling/result_files.h"
 #include "sample_sweep.h"
 
@@ -11,7 +12,6 @@
 
 #include <cstdio>
 #include <cstring>
-#include <memory>
 #include <string>
 
 namespace {

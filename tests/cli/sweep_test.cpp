@@ -1,0 +1,212 @@
+// `rnnprof sweep` end to end: the files it writes, the presets, GPU points on a machine without a
+// GPU, every refused command line, and Ctrl-C keeping what was measured.
+#include "cli_process.h"
+
+#include "engine/gpu/gpu_info.h"
+#include "profiling/presets.h"
+#include "profiling/result_files.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <csignal>
+#include <thread>
+
+namespace rnnprof {
+namespace {
+
+using test::Args;
+using test::filesIn;
+using test::runRnnprof;
+using test::TempDir;
+
+test::ProcessResult sweep(Args args) {
+    args.insert(args.begin(), "sweep");
+    return runRnnprof(args);
+}
+
+// A grid that runs in well under a second.
+Args tinyGrid(const TempDir& dir) {
+    return {"--cell",  "lstm",  "--input-size",    "3", "--hidden-size", "4",
+            "--batch", "1,2",   "--seq-len",       "3", "--backend",     "cpu-blas,cpu-reference",
+            "--mode",  "both",  "--warmup",        "0", "--repeats",     "2",
+            "--quiet", "--out", dir.path("r.json")};
+}
+
+TEST(SweepCommand, ListsEveryPresetOnOneLine) {
+    const auto run = sweep({"--list-presets"});
+    ASSERT_EQ(run.status, 0) << run.err;
+    for (const Preset& p : builtinPresets())
+        EXPECT_NE(run.out.find(p.name + " "), std::string::npos) << p.name;
+    EXPECT_NE(run.out.find("(default)"), std::string::npos);
+}
+
+TEST(SweepCommand, WritesResultsCsvTraceAndASummaryTable) {
+    TempDir dir;
+    Args args = tinyGrid(dir);
+    args.insert(args.end(), {"--csv", dir.path("r.csv"), "--trace", dir.path("t.json")});
+    const auto run = sweep(args);
+    ASSERT_EQ(run.status, 0) << run.err;
+    const SweepResult result = loadResultFile(dir.path("r.json"));
+    EXPECT_TRUE(result.complete);
+    ASSERT_EQ(result.points.size(), 8u); // 2 backends x 2 batches x 2 modes
+    for (const auto& p : result.points) {
+        EXPECT_EQ(p.status, PointStatus::Ok) << p.reason;
+        EXPECT_EQ(p.measuredRuns, 2);
+        EXPECT_TRUE(p.numerics.checked);
+        EXPECT_LT(p.numerics.maxRelErr, 1e-4);
+    }
+    EXPECT_EQ(test::slurp(dir.path("r.csv")).rfind("backend,mode,cell,input_size", 0), 0u);
+    EXPECT_NE(test::slurp(dir.path("t.json")).find("\"traceEvents\""), std::string::npos);
+    EXPECT_NE(run.out.find("median ms"), std::string::npos);
+    EXPECT_NE(run.out.find("8 of 8 points measured"), std::string::npos) << run.out;
+    EXPECT_EQ(filesIn(dir.path()), (std::set<std::string>{"r.csv", "r.json", "t.json"}))
+        << "the journal is removed";
+}
+
+TEST(SweepCommand, ReportsGpuPointsUnavailableWithTheReasonWhenThereIsNoGpu) {
+    if (gpuInfo().available) GTEST_SKIP() << "this machine has a GPU: " << gpuInfo().summary();
+    TempDir dir;
+    const auto run = sweep({"--backend", "gpu-cudnn,gpu-generic", "--batch", "1", "--seq-len", "2", "--quiet",
+                            "--out", dir.path("r.json")});
+    ASSERT_EQ(run.status, 0) << run.err;
+    const SweepResult result = loadResultFile(dir.path("r.json"));
+    ASSERT_FALSE(result.points.empty());
+    for (const auto& p : result.points) {
+        EXPECT_EQ(p.status, PointStatus::Unavailable);
+        EXPECT_EQ(p.reason, gpuInfo().reason);
+    }
+}
+
+class EveryPreset : public ::testing::TestWithParam<std::string> {};
+
+// Each preset loads and runs headless (on a one-point grid per backend and mode, to stay quick).
+TEST_P(EveryPreset, RunsHeadless) {
+    TempDir dir;
+    const auto run = sweep({"--preset", GetParam(), "--batch", "1", "--seq-len", "2", "--warmup", "0",
+                            "--repeats", "1", "--no-numerics", "--quiet", "--out", dir.path("r.json")});
+    ASSERT_EQ(run.status, 0) << run.err;
+    const SweepResult result = loadResultFile(dir.path("r.json"));
+    const Preset* preset = findPreset(GetParam());
+    ASSERT_NE(preset, nullptr);
+    EXPECT_EQ(result.points.size(), preset->plan.backends.size() * preset->plan.modes.size());
+    EXPECT_EQ(result.plan.preset, GetParam());
+    for (const auto& p : result.points) {
+        if (p.status != PointStatus::Ok) {
+            EXPECT_FALSE(p.reason.empty()) << p.backend;
+        }
+    }
+}
+
+std::vector<std::string> presetNames() {
+    std::vector<std::string> names;
+    for (const auto& p : builtinPresets())
+        names.push_back(p.name);
+    return names;
+}
+
+INSTANTIATE_TEST_SUITE_P(Presets, EveryPreset, ::testing::ValuesIn(presetNames()), [](const auto& info) {
+    std::string n = info.param;
+    for (char& c : n)
+        if (c == '-') c = '_';
+    return n;
+});
+
+struct RefusedCase {
+    const char* name;
+    Args args;
+    const char* message; // part of the one-line error
+};
+
+class RefusedCommandLine : public ::testing::TestWithParam<RefusedCase> {};
+
+TEST_P(RefusedCommandLine, ExitsWithUsageErrorNamingTheProblemAndWritesNothing) {
+    TempDir dir;
+    Args args = GetParam().args;
+    for (auto& a : args)
+        if (a == "OUT") a = dir.path("r.json");
+    const auto run = sweep(args);
+    EXPECT_EQ(run.status, 2) << run.err;
+    EXPECT_NE(run.err.find(GetParam().message), std::string::npos) << run.err;
+    EXPECT_EQ(run.err.rfind("rnnprof sweep: ", 0), 0u) << run.err;
+    EXPECT_TRUE(filesIn(dir.path()).empty());
+}
+
+const RefusedCase kRefused[] = {
+    {"EmptyBatchList", {"--batch", "", "--out", "OUT"}, "--batch is empty"},
+    {"DuplicateBatch", {"--batch", "1,4,1", "--out", "OUT"}, "--batch: 1 is given twice"},
+    {"NotANumber", {"--seq-len", "20,x", "--out", "OUT"}, "--seq-len: 'x' is not a whole number"},
+    {"BatchOutOfRange", {"--batch", "0", "--out", "OUT"}, "--batch: 0 is out of range"},
+    {"UnknownBackend", {"--backend", "cpu-fast", "--out", "OUT"}, "cpu-fast"},
+    {"DuplicateBackend", {"--backend", "cpu-blas,cpu-blas", "--out", "OUT"}, "cpu-blas"},
+    {"UnknownPreset", {"--preset", "nope", "--out", "OUT"}, "--preset nope: no such preset"},
+    {"PresetAndConfig",
+     {"--preset", "quick-start", "--config", "x.json", "--out", "OUT"},
+     "exclude each other"},
+    {"MissingConfigFile", {"--config", "/nonexistent/plan.json", "--out", "OUT"}, "cannot open"},
+    {"BadMode", {"--mode", "eval", "--out", "OUT"}, "--mode: 'eval' is not train or infer"},
+    {"NegativeWarmup", {"--warmup", "-1", "--out", "OUT"}, "--warmup must be a whole number from 0"},
+    {"TooManyThreads", {"--threads", "100000", "--out", "OUT"}, "--threads must be a whole number"},
+    {"BadGemm", {"--gemm", "mkl", "--out", "OUT"}, "--gemm must be onednn or openblas"},
+    {"BadCell", {"--cell", "rnn", "--out", "OUT"}, "--cell"},
+    {"ZeroHidden", {"--hidden-size", "0", "--out", "OUT"}, "--hidden-size"},
+    {"NoOut", {"--batch", "1"}, "--out FILE.json is required"},
+    {"OutInMissingFolder", {"--out", "/nonexistent/folder/r.json"}, "does not exist"},
+    {"OutIsAFolder", {"--out", "/tmp"}, "is a folder"},
+    {"UnknownFlag", {"--bogus", "--out", "OUT"}, "bogus"},
+    {"StrayArgument", {"extra", "--out", "OUT"}, "unexpected argument 'extra'"},
+};
+
+INSTANTIATE_TEST_SUITE_P(Cases, RefusedCommandLine, ::testing::ValuesIn(kRefused),
+                         [](const auto& info) { return std::string(info.param.name); });
+
+TEST(SweepCommand, RefusesAMalformedConfigFileNamingTheKey) {
+    TempDir dir;
+    {
+        std::ofstream f(dir.path("plan.json"));
+        f << R"({"model": {"cell": "lstm", "hidden_size": "big"}})";
+    }
+    const auto run = sweep({"--config", dir.path("plan.json"), "--out", dir.path("r.json")});
+    EXPECT_EQ(run.status, 2);
+    EXPECT_NE(run.err.find("hidden_size"), std::string::npos) << run.err;
+}
+
+TEST(SweepCommand, CtrlCStopsAtTheNextSafePointAndWritesWhatWasMeasured) {
+    TempDir dir;
+    const std::string out = dir.path("r.json");
+    std::vector<std::string> argv{
+        RNNPROF_EXE, "sweep",   "--cell",          "lstm",      "--input-size",  "8",         "--hidden-size",
+        "16",        "--batch", "1,2,3,4,5,6,7,8", "--seq-len", "4,8,16,32",     "--backend", "cpu-blas",
+        "--warmup",  "0",       "--repeats",       "20",        "--no-numerics", "--quiet",   "--out",
+        out};
+    std::vector<char*> cargv;
+    for (auto& a : argv)
+        cargv.push_back(a.data());
+    cargv.push_back(nullptr);
+    pid_t pid = 0;
+    ASSERT_EQ(posix_spawn(&pid, RNNPROF_EXE, nullptr, nullptr, cargv.data(), environ), 0);
+    // Wait until the journal holds a point (header line + at least one point line).
+    const std::string journal = journalPathFor(out);
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    bool sawPoint = false;
+    while (std::chrono::steady_clock::now() < deadline && !sawPoint) {
+        const std::string text = test::slurp(journal);
+        sawPoint = std::count(text.begin(), text.end(), '\n') >= 2;
+        if (!sawPoint) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    ASSERT_TRUE(sawPoint) << "no point reached the journal";
+    ::kill(pid, SIGINT);
+    int wstatus = 0;
+    ::waitpid(pid, &wstatus, 0);
+    ASSERT_TRUE(WIFEXITED(wstatus)) << "killed by signal " << WTERMSIG(wstatus);
+    EXPECT_EQ(WEXITSTATUS(wstatus), 130);
+    const SweepResult result = loadResultFile(out);
+    EXPECT_FALSE(result.complete);
+    ASSERT_FALSE(result.points.empty());
+    EXPECT_LT(result.points.size(), 32u);
+    for (std::size_t i = 0; i + 1 < result.points.size(); ++i)
+        EXPECT_EQ(result.points[i].status, PointStatus::Ok);
+}
+
+} // namespace
+} // namespace rnnprof
