@@ -19,7 +19,8 @@ MemoryFootprint BlasLayout::footprint(std::int64_t paramCount) const {
     // io: input x, output y, initial and final states (h, c), training target.
     std::int64_t io = TB() * I + TB() * DH() + states * (lstm ? 4 : 2);
     // Scratch of the forward pass: input projection, recurrent projection per direction.
-    std::int64_t work = TB() * DGH() + D * B * GH();
+    // plus the unchecked kernels' stand-ins: a mask of ones, one step's gates and recurrent input.
+    std::int64_t work = TB() * DGH() + D * B * GH() + B * H + D * B * (savedWidth + H);
     std::int64_t kept = 0;
     if (training) {
         m.gradients = m.weights;

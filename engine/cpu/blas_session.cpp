@@ -27,6 +27,11 @@ BlasSession::BlasSession(const Problem& problem)
       m_params(resolveParams(problem)) {
     const BlasLayout& l = m_lay;
     m_zeros.assign(std::size_t(l.DGH()), 0.0f);
+    m_ones.assign(std::size_t(l.B * l.H), 1.0f);
+    for (int d = 0; d < l.D; ++d) {
+        m_scratchSaved[d].assign(std::size_t(l.B * l.savedWidth), 0.0f);
+        m_scratchRec[d].assign(std::size_t(l.B * l.H), 0.0f);
+    }
     m_y.resize(std::size_t(l.L));
     for (auto& y : m_y) y.assign(std::size_t(l.TB() * l.DH()), 0.0f);
     m_xp.assign(std::size_t(l.TB() * l.DGH()), 0.0f);
@@ -91,7 +96,7 @@ const float* BlasSession::layerInput(int layer) const {
 float* BlasSession::layerOutput(int layer) { return m_y[std::size_t(layer)].data(); }
 
 const float* BlasSession::recurrentMask(int layer, int dir) const {
-    if (!m_lay.recurrentDropout) return nullptr;
+    if (!m_lay.recurrentDropout) return m_ones.data();
     return m_data.masks.recurrent[std::size_t(layer * m_lay.D + dir)].ptr();
 }
 
@@ -111,7 +116,7 @@ void BlasSession::forward(PhaseHook& hook) {
     for (int layer = 0; layer < m_lay.L; ++layer) {
         if (layer > 0 && m_lay.betweenDropout) {
             StepScope step(hook, "dropout");
-            kernels::MaskKernel<float> k{crows(m_y[std::size_t(layer - 1)].data(), m_lay.DH()),
+            kernels::MaskKernel<float, false> k{crows(m_y[std::size_t(layer - 1)].data(), m_lay.DH()),
                                          crows(m_data.masks.between[std::size_t(layer - 1)].ptr(), m_lay.DH()),
                                          {m_kept[std::size_t(layer)].maskedInput.data(), m_lay.DH()}, m_lay.DH()};
             forEachElement(k, m_lay.TB(), m_lay.DH(), m_loopThreads);
@@ -165,13 +170,13 @@ void BlasSession::forwardStep(int layer, int d, int s, const Weights& w) {
     if (kept) {
         float* rec = kept->hrec[d].data() + t * B * H;
         if (s == 0) { // later steps' recurrent inputs are written by the previous step's kernel
-            kernels::MaskKernel<float> k{hPrev, crows(mask, H), {rec, H}, H};
+            kernels::MaskKernel<float, false> k{hPrev, crows(mask, H), {rec, H}, H};
             forEachElement(k, B, H, m_loopThreads);
         }
         hRec = crows(rec, H);
     }
     const Rows<float> hOut{y + t * B * l.DH() + d * H, l.DH()};
-    const Rows<float> hRecNext{kept && s + 1 < l.T ? kept->hrec[d].data() + tNext * B * H : nullptr, H};
+    const Rows<float> hRecNext{kept && s + 1 < l.T ? kept->hrec[d].data() + tNext * B * H : m_scratchRec[d].data(), H};
     float* hp = m_hp[d].data();
     const bool resetBefore = !l.lstm && !l.resetAfter;
     gemm({.opA = Op::N, .opB = Op::T, .m = B, .n = resetBefore ? 2 * H : GH, .k = H, .a = hRec.p, .lda = hRec.ld,
@@ -185,26 +190,26 @@ void BlasSession::forwardStep(int layer, int d, int s, const Weights& w) {
                                                            : m_cstate[d][(s - 1) & 1].data(),
                                                       H);
             float* c = kept ? kept->cells[d].data() + t * B * H : m_cstate[d][s & 1].data();
-            kernels::LstmForwardKernel<A, float> k{xp,
+            kernels::LstmForwardKernel<A, float, false> k{xp,
                                                    crows(hp, GH),
                                                    w.bih[d],
                                                    w.bhh[d],
                                                    cPrev,
                                                    {c, H},
                                                    hOut,
-                                                   {kept ? kept->saved[d].data() + t * B * 4 * H : nullptr, 4 * H},
+                                                   {kept ? kept->saved[d].data() + t * B * 4 * H : m_scratchSaved[d].data(), 4 * H},
                                                    hRecNext,
                                                    crows(mask, H),
                                                    H};
             forEachElement(k, B, H, m_loopThreads);
         } else if (l.resetAfter) {
-            kernels::GruForwardKernel<A, float> k{xp,
+            kernels::GruForwardKernel<A, float, false> k{xp,
                                                   crows(hp, GH),
                                                   w.bih[d],
                                                   w.bhh[d],
                                                   hPrev,
                                                   hOut,
-                                                  {kept ? kept->saved[d].data() + t * B * 4 * H : nullptr, 4 * H},
+                                                  {kept ? kept->saved[d].data() + t * B * 4 * H : m_scratchSaved[d].data(), 4 * H},
                                                   hRecNext,
                                                   crows(mask, H),
                                                   H};
@@ -218,7 +223,7 @@ void BlasSession::forwardStep(int layer, int d, int s, const Weights& w) {
             // The candidate's recurrent product reads r * hRec: W_hn is rows [2H, 3H) of W_hh.
             gemm({.opA = Op::N, .opB = Op::T, .m = B, .n = H, .k = H, .a = rh, .lda = H, .b = w.whh[d] + 2 * H * H,
                   .ldb = H, .c = hp + 2 * H, .ldc = GH});
-            kernels::GruResetBeforeOutputKernel<A, float> k2{
+            kernels::GruResetBeforeOutputKernel<A, float, false> k2{
                 xp, crows(hp + 2 * H, GH), w.bih[d], w.bhh[d], hPrev, {gates, 3 * H}, hOut, hRecNext, crows(mask, H),
                 H};
             forEachElement(k2, B, H, m_loopThreads);
@@ -276,7 +281,7 @@ void BlasSession::backwardLayer(PhaseHook& hook, int layer) {
     if (m_problem.inputGradients) {
         for (int d = 0; d < l.D; ++d) {
             const std::int64_t offset = (layer * l.D + d) * l.B * l.H;
-            kernels::InitialStateGradKernel<float> k{crows(m_dhCarry[d].data(), l.H), crows(m_dhRec[d].data(), l.H),
+            kernels::InitialStateGradKernel<float, false> k{crows(m_dhCarry[d].data(), l.H), crows(m_dhRec[d].data(), l.H),
                                                      crows(recurrentMask(layer, d), l.H),
                                                      {m_dh0.ptr() + offset, l.H}, l.H};
             forEachElement(k, l.B, l.H, m_loopThreads);
@@ -296,7 +301,7 @@ void BlasSession::backwardLayer(PhaseHook& hook, int layer) {
     gemm({.opA = Op::N, .opB = Op::N, .m = l.TB(), .n = in, .k = l.DGH(), .a = m_dxp.data(), .lda = l.DGH(), .b = w.wih,
           .ldb = in, .c = dIn, .ldc = in});
     if (layer > 0 && l.betweenDropout) {
-        kernels::MaskKernel<float> k{crows(dIn, in), crows(m_data.masks.between[std::size_t(layer - 1)].ptr(), in),
+        kernels::MaskKernel<float, false> k{crows(dIn, in), crows(m_data.masks.between[std::size_t(layer - 1)].ptr(), in),
                                      {dIn, in}, in};
         forEachElement(k, l.TB(), in, m_loopThreads);
     }
@@ -323,7 +328,7 @@ void BlasSession::backwardStep(int layer, int d, int s, const Weights& w) {
         if (l.lstm) {
             const CRows<float> cPrev = s == 0 ? crows(m_data.c0.ptr() + slot * B * H, H)
                                               : crows(kept.cells[d].data() + tPrev * B * H, H);
-            kernels::LstmBackwardKernel<A, float> k{crows(kept.saved[d].data() + t * B * 4 * H, 4 * H),
+            kernels::LstmBackwardKernel<A, float, false> k{crows(kept.saved[d].data() + t * B * 4 * H, 4 * H),
                                                     crows(kept.cells[d].data() + t * B * H, H),
                                                     cPrev,
                                                     dy,
@@ -340,7 +345,7 @@ void BlasSession::backwardStep(int layer, int d, int s, const Weights& w) {
         }
         float* dhp = m_dhp[d].data() + t * B * 3 * H;
         if (l.resetAfter) {
-            kernels::GruBackwardKernel<A, float> k{crows(kept.saved[d].data() + t * B * 4 * H, 4 * H),
+            kernels::GruBackwardKernel<A, float, false> k{crows(kept.saved[d].data() + t * B * 4 * H, 4 * H),
                                                    hPrev,
                                                    dy,
                                                    dhCarry,
@@ -355,7 +360,7 @@ void BlasSession::backwardStep(int layer, int d, int s, const Weights& w) {
             return;
         }
         const float* gates = kept.saved[d].data() + t * B * 3 * H;
-        kernels::GruResetBeforeBackwardKernel<A, float> k1{
+        kernels::GruResetBeforeBackwardKernel<A, float, false> k1{
             crows(gates, 3 * H), hPrev, dy, dhCarry, dhRec, mask, {dxpRow, l.DGH()}, {dhp, 3 * H}, H};
         forEachElement(k1, B, H, m_loopThreads);
         gemm({.opA = Op::N, .opB = Op::N, .m = B, .n = H, .k = H, .a = dhp + 2 * H, .lda = 3 * H,

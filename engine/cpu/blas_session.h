@@ -34,7 +34,7 @@ private:
     [[nodiscard]] Weights weights(int layer) const;
     [[nodiscard]] const float* layerInput(int layer) const;
     [[nodiscard]] float* layerOutput(int layer);
-    [[nodiscard]] const float* recurrentMask(int layer, int dir) const;
+    [[nodiscard]] const float* recurrentMask(int layer, int dir) const; // ones without dropout
     void forward(PhaseHook& hook);
     void forwardLayer(PhaseHook& hook, int layer);
     void forwardStep(int layer, int dir, int s, const Weights& w);
@@ -54,6 +54,10 @@ private:
     ParamSet<float> m_params;
     ParamSet<float> m_grads;
     Buffer m_zeros; // bias stand-in when bias is off
+    // The kernels run unchecked (branch-free, vectorised): every optional view must be valid, so
+    // outputs that are not kept go to scratch and a missing mask is a mask of ones.
+    Buffer m_ones;                        // [B*H]
+    Buffer m_scratchSaved[2], m_scratchRec[2]; // one step's gates and recurrent input
 
     std::vector<Buffer> m_y; // per layer [T*B, D*H]
     std::vector<Kept> m_kept;

@@ -10,7 +10,10 @@ namespace rnnprof::cpu {
 inline constexpr std::int64_t kParallelElements = 1 << 14;
 
 template <class Kernel>
-void forEachElement(const Kernel& kernel, std::int64_t rows, std::int64_t width, int threads) {
+void forEachElement(const Kernel& kernelRef, std::int64_t rows, std::int64_t width, int threads) {
+    // A local copy: its pointers are then provably loop-invariant, so the compiler can unswitch
+    // the optional outputs and vectorise the rest.
+    const Kernel kernel = kernelRef;
     if (threads > 1 && rows > 1 && rows * width >= kParallelElements) {
 #pragma omp parallel for num_threads(threads) schedule(static)
         for (std::int64_t b = 0; b < rows; ++b) {

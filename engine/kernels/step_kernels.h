@@ -28,15 +28,27 @@ struct CRows {
     const T* p = nullptr;
     Index ld = 0;
     RNNPROF_HD const T& operator()(Index b, Index j) const { return p[b * ld + j]; }
-    // Zero where there is no view (e.g. no output gradient at this step).
-    RNNPROF_HD T get(Index b, Index j) const { return p ? p[b * ld + j] : T(0); }
-    // One where there is no mask (no recurrent dropout).
-    RNNPROF_HD T maskAt(Index b, Index j) const { return p ? p[b * ld + j] : T(1); }
 };
+
+// Optional views: with Checked = true (the default, used by the GPU backend) a null pointer means
+// "absent" (no output kept, no mask, no gradient). With Checked = false the caller guarantees every
+// view is valid (scratch outputs, a mask of ones, zero gradients): the kernel body then has no
+// branches and CPU compilers vectorise it.
+template <bool Checked>
+RNNPROF_HD bool present(const void* p) {
+    if constexpr (Checked) return p != nullptr;
+    else return true;
+}
+
+template <bool Checked, class T>
+RNNPROF_HD T loadOr(const CRows<T>& v, Index b, Index j, T fallback) {
+    if constexpr (Checked) return v.p ? v(b, j) : fallback;
+    else return v(b, j);
+}
 
 // ---- forward ---------------------------------------------------------------------------------
 
-template <class A, class T>
+template <class A, class T, bool Checked = true>
 struct LstmForwardKernel {
     CRows<T> xp;      // [B, 4H] input projection of this step (without bias)
     CRows<T> hp;      // [B, 4H] recurrent projection (without bias)
@@ -58,19 +70,19 @@ struct LstmForwardKernel {
         const auto s = gates::lstmForward<A>(pi, pf, pg, po, cPrev(b, j));
         c(b, j) = s.c;
         h(b, j) = s.h;
-        if (gates.p) {
+        if (present<Checked>(gates.p)) {
             gates(b, j) = s.i;
             gates(b, H + j) = s.f;
             gates(b, 2 * H + j) = s.g;
             gates(b, 3 * H + j) = s.o;
         }
-        if (hRecNext.p) hRecNext(b, j) = s.h * mask.maskAt(b, j);
+        if (present<Checked>(hRecNext.p)) hRecNext(b, j) = s.h * loadOr<Checked>(mask, b, j, T(1));
     }
     RNNPROF_HD void operator()(Index idx) const { at(idx / H, idx % H); }
 };
 
 // GRU with reset_after (cuDNN's formula). Keeps r, z, n and hn = W_hn h + b_hn.
-template <class A, class T>
+template <class A, class T, bool Checked = true>
 struct GruForwardKernel {
     CRows<T> xp;      // [B, 3H]
     CRows<T> hp;      // [B, 3H]
@@ -91,13 +103,13 @@ struct GruForwardKernel {
         const T n = gates::gruCandidate<A>(xp(b, 2 * H + j) + bih[2 * H + j] + g.r * hn);
         const T out = gates::gruOutput(g.z, n, hPrev(b, j));
         h(b, j) = out;
-        if (saved.p) {
+        if (present<Checked>(saved.p)) {
             saved(b, j) = g.r;
             saved(b, H + j) = g.z;
             saved(b, 2 * H + j) = n;
             saved(b, 3 * H + j) = hn;
         }
-        if (hRecNext.p) hRecNext(b, j) = out * mask.maskAt(b, j);
+        if (present<Checked>(hRecNext.p)) hRecNext(b, j) = out * loadOr<Checked>(mask, b, j, T(1));
     }
     RNNPROF_HD void operator()(Index idx) const { at(idx / H, idx % H); }
 };
@@ -127,7 +139,7 @@ struct GruResetBeforeGatesKernel {
 };
 
 // Second half: n = act(xn + b_in + hpn + b_hn) with hpn = (r*hRec) W_hn^T, then h.
-template <class A, class T>
+template <class A, class T, bool Checked = true>
 struct GruResetBeforeOutputKernel {
     CRows<T> xp;      // [B, 3H]
     CRows<T> hpn;     // [B, H]
@@ -145,7 +157,7 @@ struct GruResetBeforeOutputKernel {
         const T out = gates::gruOutput(gates(b, H + j), n, hPrev(b, j));
         gates(b, 2 * H + j) = n;
         h(b, j) = out;
-        if (hRecNext.p) hRecNext(b, j) = out * mask.maskAt(b, j);
+        if (present<Checked>(hRecNext.p)) hRecNext(b, j) = out * loadOr<Checked>(mask, b, j, T(1));
     }
     RNNPROF_HD void operator()(Index idx) const { at(idx / H, idx % H); }
 };
@@ -155,7 +167,7 @@ struct GruResetBeforeOutputKernel {
 // gradient (dh_n at the last step, GRU's z * dh from step t+1) and dhRec the gradient of step
 // t+1's recurrent input hRec (the GEMM dgates_{t+1} * W_hh).
 
-template <class A, class T>
+template <class A, class T, bool Checked = true>
 struct LstmBackwardKernel {
     CRows<T> gates;  // [B, 4H] i, f, g, o of step t
     CRows<T> c;      // [B, H] c_t
@@ -169,7 +181,7 @@ struct LstmBackwardKernel {
     Index H;
 
     RNNPROF_HD void at(Index b, Index j) const {
-        const T dh = dy.get(b, j) + dhCarry(b, j) + mask.maskAt(b, j) * dhRec(b, j);
+        const T dh = loadOr<Checked>(dy, b, j, T(0)) + dhCarry(b, j) + loadOr<Checked>(mask, b, j, T(1)) * dhRec(b, j);
         const auto g = gates::lstmBackward<A>(gates(b, j), gates(b, H + j), gates(b, 2 * H + j),
                                               gates(b, 3 * H + j), c(b, j), cPrev(b, j), dh, dcCarry(b, j));
         dg(b, j) = g.di;
@@ -184,7 +196,7 @@ struct LstmBackwardKernel {
 
 // GRU reset_after. dxp receives (dr, dz, dn) for the input projection, dhp (dr, dz, dn * r) for
 // the recurrent projection.
-template <class A, class T>
+template <class A, class T, bool Checked = true>
 struct GruBackwardKernel {
     CRows<T> saved;  // [B, 4H] r, z, n, hn
     CRows<T> hPrev;  // [B, H]
@@ -197,7 +209,7 @@ struct GruBackwardKernel {
     Index H;
 
     RNNPROF_HD void at(Index b, Index j) const {
-        const T dh = dy.get(b, j) + dhCarry(b, j) + mask.maskAt(b, j) * dhRec(b, j);
+        const T dh = loadOr<Checked>(dy, b, j, T(0)) + dhCarry(b, j) + loadOr<Checked>(mask, b, j, T(1)) * dhRec(b, j);
         const T r = saved(b, j);
         const auto g = gates::gruBackwardResetAfter<A>(r, saved(b, H + j), saved(b, 2 * H + j),
                                                        saved(b, 3 * H + j), hPrev(b, j), dh);
@@ -213,7 +225,7 @@ struct GruBackwardKernel {
 };
 
 // GRU reset_after = false, first half: dz and dn; then the caller computes drh = dn * W_hn.
-template <class A, class T>
+template <class A, class T, bool Checked = true>
 struct GruResetBeforeBackwardKernel {
     CRows<T> gates;  // [B, 3H] r, z, n
     CRows<T> hPrev;  // [B, H]
@@ -226,7 +238,7 @@ struct GruResetBeforeBackwardKernel {
     Index H;
 
     RNNPROF_HD void at(Index b, Index j) const {
-        const T dh = dy.get(b, j) + dhCarry(b, j) + mask.maskAt(b, j) * dhRec(b, j);
+        const T dh = loadOr<Checked>(dy, b, j, T(0)) + dhCarry(b, j) + loadOr<Checked>(mask, b, j, T(1)) * dhRec(b, j);
         const auto g =
             gates::gruBackwardResetBefore<A>(gates(b, H + j), gates(b, 2 * H + j), hPrev(b, j), dh);
         dxp(b, H + j) = g.dz;
@@ -261,7 +273,7 @@ struct GruResetBeforeResetKernel {
 };
 
 // After the first step (t = 0 forward, t = T-1 reverse): the gradient of the initial state.
-template <class T>
+template <class T, bool Checked = true>
 struct InitialStateGradKernel {
     CRows<T> dhCarry; // [B, H]
     CRows<T> dhRec;   // [B, H]
@@ -270,7 +282,7 @@ struct InitialStateGradKernel {
     Index H;
 
     RNNPROF_HD void at(Index b, Index j) const {
-        dh0(b, j) = dhCarry(b, j) + mask.maskAt(b, j) * dhRec(b, j);
+        dh0(b, j) = dhCarry(b, j) + loadOr<Checked>(mask, b, j, T(1)) * dhRec(b, j);
     }
     RNNPROF_HD void operator()(Index idx) const { at(idx / H, idx % H); }
 };
@@ -279,14 +291,14 @@ struct InitialStateGradKernel {
 
 // out(b, j) = in(b, j) * mask(b, j) (mask nullptr: copy). Dropout between layers, and the first
 // step's recurrent input h0 * mask.
-template <class T>
+template <class T, bool Checked = true>
 struct MaskKernel {
     CRows<T> in;
     CRows<T> mask;
     Rows<T> out;
     Index W; // row width
 
-    RNNPROF_HD void at(Index b, Index j) const { out(b, j) = in(b, j) * mask.maskAt(b, j); }
+    RNNPROF_HD void at(Index b, Index j) const { out(b, j) = in(b, j) * loadOr<Checked>(mask, b, j, T(1)); }
     RNNPROF_HD void operator()(Index idx) const { at(idx / W, idx % W); }
 };
 
