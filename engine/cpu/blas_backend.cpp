@@ -5,7 +5,9 @@
 
 namespace rnnprof {
 
-std::vector<std::string> BlasBackend::unsupportedReasons(const RnnConfig&, Mode) const { return {}; }
+std::vector<std::string> BlasBackend::unsupportedReasons(const RnnConfig&, Mode) const {
+    return {};
+}
 
 MemoryFootprint BlasBackend::estimateMemory(const Problem& problem) const {
     return cpu::BlasLayout(problem).footprint(ParamLayout(problem.config).totalSize());

@@ -14,7 +14,8 @@ public:
         return "Fused CPU implementation over a BLAS sgemm (oneDNN or OpenBLAS)";
     }
     [[nodiscard]] Availability availability() const override { return {}; }
-    [[nodiscard]] std::vector<std::string> unsupportedReasons(const RnnConfig& config, Mode mode) const override;
+    [[nodiscard]] std::vector<std::string> unsupportedReasons(const RnnConfig& config,
+                                                              Mode mode) const override;
     [[nodiscard]] MemoryFootprint estimateMemory(const Problem& problem) const override;
     [[nodiscard]] std::unique_ptr<Session> prepare(const Problem& problem) const override;
 };

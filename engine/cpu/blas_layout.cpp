@@ -5,7 +5,8 @@ namespace rnnprof::cpu {
 BlasLayout::BlasLayout(const Problem& p)
     : T(p.shape.seqLen), B(p.shape.batch), I(p.config.inputSize), H(p.config.hiddenSize),
       G(gateCount(p.config.cell)), D(directionCount(p.config)), L(p.config.layers),
-      training(p.mode == Mode::Training), lstm(p.config.cell == CellType::Lstm), resetAfter(p.config.resetAfter) {
+      training(p.mode == Mode::Training), lstm(p.config.cell == CellType::Lstm),
+      resetAfter(p.config.resetAfter) {
     betweenDropout = training && p.config.dropout > 0 && L > 1;
     recurrentDropout = training && p.config.recurrentDropout > 0;
     savedWidth = lstm || resetAfter ? 4 * H : 3 * H;
@@ -32,11 +33,12 @@ MemoryFootprint BlasLayout::footprint(std::int64_t paramCount) const {
         if (betweenDropout) kept += (L - 1) * TB() * DH(); // the masked inputs of the upper layers
         // Backward scratch: output and gate gradients, GRU recurrent-gate gradients, carries,
         // the input gradient and the initial-state gradients.
-        work += TB() * DH() + TB() * DGH() + (lstm ? 0 : D * TB() * 3 * H) + D * B * H * 4 + TB() * I + 2 * states;
+        work += TB() * DH() + TB() * DGH() + (lstm ? 0 : D * TB() * 3 * H) + D * B * H * 4 + TB() * I +
+                2 * states;
     } else {
-        work += (L - 1) * TB() * DH();                      // outputs of the layers below the last
-        work += lstm ? 2 * D * B * H : 0;                   // cell state ping-pong
-        work += !lstm && !resetAfter ? D * B * 4 * H : 0;   // r, z, n and r * h of one step
+        work += (L - 1) * TB() * DH();                    // outputs of the layers below the last
+        work += lstm ? 2 * D * B * H : 0;                 // cell state ping-pong
+        work += !lstm && !resetAfter ? D * B * 4 * H : 0; // r, z, n and r * h of one step
     }
     m.io = std::uint64_t(io) * f;
     m.activations = std::uint64_t(kept) * f;

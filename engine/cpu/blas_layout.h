@@ -11,10 +11,10 @@ struct BlasLayout {
     std::int64_t T = 0, B = 0, I = 0, H = 0, G = 0, D = 0, L = 0;
     bool training = false;
     bool lstm = false;
-    bool resetAfter = true;       // GRU
-    bool betweenDropout = false;  // training with dropout > 0 and layers > 1
+    bool resetAfter = true;      // GRU
+    bool betweenDropout = false; // training with dropout > 0 and layers > 1
     bool recurrentDropout = false;
-    std::int64_t savedWidth = 0;  // per direction and step: LSTM 4H (i,f,g,o), GRU 4H (r,z,n,hn) or 3H
+    std::int64_t savedWidth = 0; // per direction and step: LSTM 4H (i,f,g,o), GRU 4H (r,z,n,hn) or 3H
 
     explicit BlasLayout(const Problem& problem);
     [[nodiscard]] std::int64_t GH() const { return G * H; }

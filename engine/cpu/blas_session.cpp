@@ -33,9 +33,11 @@ BlasSession::BlasSession(const Problem& problem)
         m_scratchRec[d].assign(std::size_t(l.B * l.H), 0.0f);
     }
     m_y.resize(std::size_t(l.L));
-    for (auto& y : m_y) y.assign(std::size_t(l.TB() * l.DH()), 0.0f);
+    for (auto& y : m_y)
+        y.assign(std::size_t(l.TB() * l.DH()), 0.0f);
     m_xp.assign(std::size_t(l.TB() * l.DGH()), 0.0f);
-    for (int d = 0; d < l.D; ++d) m_hp[d].assign(std::size_t(l.B * l.GH()), 0.0f);
+    for (int d = 0; d < l.D; ++d)
+        m_hp[d].assign(std::size_t(l.B * l.GH()), 0.0f);
     const std::vector<std::int64_t> stateShape{l.L * l.D, l.B, l.H};
     m_hN = Tensor<float>(stateShape);
     if (l.lstm) m_cN = Tensor<float>(stateShape);
@@ -65,7 +67,8 @@ BlasSession::BlasSession(const Problem& problem)
     } else {
         for (int d = 0; d < l.D; ++d) {
             if (l.lstm)
-                for (auto& c : m_cstate[d]) c.assign(std::size_t(l.B * l.H), 0.0f);
+                for (auto& c : m_cstate[d])
+                    c.assign(std::size_t(l.B * l.H), 0.0f);
             if (!l.lstm && !l.resetAfter) {
                 m_stepGates[d].assign(std::size_t(l.B * 3 * l.H), 0.0f);
                 m_stepRh[d].assign(std::size_t(l.B * l.H), 0.0f);
@@ -93,7 +96,9 @@ const float* BlasSession::layerInput(int layer) const {
     return m_y[std::size_t(layer - 1)].data();
 }
 
-float* BlasSession::layerOutput(int layer) { return m_y[std::size_t(layer)].data(); }
+float* BlasSession::layerOutput(int layer) {
+    return m_y[std::size_t(layer)].data();
+}
 
 const float* BlasSession::recurrentMask(int layer, int dir) const {
     if (!m_lay.recurrentDropout) return m_ones.data();
@@ -116,13 +121,22 @@ void BlasSession::forward(PhaseHook& hook) {
     for (int layer = 0; layer < m_lay.L; ++layer) {
         if (layer > 0 && m_lay.betweenDropout) {
             StepScope step(hook, "dropout");
-            kernels::MaskKernel<float, false> k{crows(m_y[std::size_t(layer - 1)].data(), m_lay.DH()),
-                                         crows(m_data.masks.between[std::size_t(layer - 1)].ptr(), m_lay.DH()),
-                                         {m_kept[std::size_t(layer)].maskedInput.data(), m_lay.DH()}, m_lay.DH()};
+            kernels::MaskKernel<float, false> k{
+                crows(m_y[std::size_t(layer - 1)].data(), m_lay.DH()),
+                crows(m_data.masks.between[std::size_t(layer - 1)].ptr(), m_lay.DH()),
+                {m_kept[std::size_t(layer)].maskedInput.data(), m_lay.DH()},
+                m_lay.DH()};
             forEachElement(k, m_lay.TB(), m_lay.DH(), m_loopThreads);
         }
         forwardLayer(hook, layer);
     }
+}
+
+int BlasSession::teamSize() const {
+    // A team only pays when every thread gets a useful slice of units and GEMMs run on oneDNN
+    // (OpenBLAS parallelises inside each GEMM with its own pool).
+    if (m_provider != GemmProvider::OneDnn || m_loopThreads <= 1) return 1;
+    return m_lay.H >= 32 * m_loopThreads ? m_loopThreads : 1;
 }
 
 void BlasSession::forwardLayer(PhaseHook& hook, int layer) {
@@ -130,12 +144,22 @@ void BlasSession::forwardLayer(PhaseHook& hook, int layer) {
     const Weights w = weights(layer);
     {
         StepScope step(hook, "input GEMM");
-        gemm({.opA = Op::N, .opB = Op::T, .m = l.TB(), .n = l.DGH(), .k = l.layerInput(layer), .a = layerInput(layer),
-              .lda = l.layerInput(layer), .b = w.wih, .ldb = l.layerInput(layer), .c = m_xp.data(), .ldc = l.DGH()});
+        gemm({.opA = Op::N,
+              .opB = Op::T,
+              .m = l.TB(),
+              .n = l.DGH(),
+              .k = l.layerInput(layer),
+              .a = layerInput(layer),
+              .lda = l.layerInput(layer),
+              .b = w.wih,
+              .ldb = l.layerInput(layer),
+              .c = m_xp.data(),
+              .ldc = l.DGH()});
     }
-    StepScope step(hook, "recurrent steps");
-    for (int s = 0; s < l.T; ++s)
-        for (int d = 0; d < l.D; ++d) forwardStep(layer, d, s, w);
+    {
+        StepScope step(hook, "recurrent steps");
+        StepTeam::run(m_provider, teamSize(), l.H, [&](StepTeam& team) { recurrentForward(team, layer, w); });
+    }
     // Final states: the direction's last step is t = T-1 forward, t = 0 reverse.
     const float* y = layerOutput(layer);
     for (int d = 0; d < l.D; ++d) {
@@ -152,9 +176,71 @@ void BlasSession::forwardLayer(PhaseHook& hook, int layer) {
     }
 }
 
-void BlasSession::forwardStep(int layer, int d, int s, const Weights& w) {
+void BlasSession::recurrentForward(StepTeam& team, int layer, const Weights& w) {
+    const BlasLayout& l = m_lay;
+    const UnitSlice u = team.slice();
+    if (l.training) {
+        // The first step's recurrent input h0 * mask; later ones are written by the cell kernels.
+        for (int d = 0; d < l.D; ++d) {
+            const std::int64_t t0 = d == 0 ? 0 : l.T - 1;
+            kernels::MaskKernel<float, false> k{
+                crows(m_data.h0.ptr() + (layer * l.D + d) * l.B * l.H, l.H),
+                crows(recurrentMask(layer, d), l.H),
+                {m_kept[std::size_t(layer)].hrec[d].data() + t0 * l.B * l.H, l.H},
+                l.H};
+            forEachInColumns(k, l.B, u.j0, u.j1);
+        }
+        team.barrier();
+    }
+    const bool resetBefore = !l.lstm && !l.resetAfter;
+    for (int s = 0; s < l.T; ++s) {
+        for (int d = 0; d < l.D; ++d)
+            forwardStep(team, layer, d, s, w);
+        if (resetBefore) { // the candidate's product needs r * h of every unit
+            team.barrier();
+            for (int d = 0; d < l.D; ++d)
+                forwardResetBeforeTail(team, layer, d, s, w);
+        }
+        team.barrier(); // the next step's GEMM reads every unit of this step's state
+    }
+}
+
+void BlasSession::gateGemm(StepTeam& team, int gates, const float* a, std::int64_t lda, const float* whh,
+                           float* hp) const {
+    const std::int64_t B = m_lay.B, H = m_lay.H, GH = m_lay.GH();
+    const UnitSlice u = team.slice();
+    if (team.single()) {
+        team.gemm({.opA = Op::N,
+                   .opB = Op::T,
+                   .m = B,
+                   .n = gates * H,
+                   .k = H,
+                   .a = a,
+                   .lda = lda,
+                   .b = whh,
+                   .ldb = H,
+                   .c = hp,
+                   .ldc = GH});
+        return;
+    }
+    for (int g = 0; g < gates; ++g)
+        team.gemm({.opA = Op::N,
+                   .opB = Op::T,
+                   .m = B,
+                   .n = u.width(),
+                   .k = H,
+                   .a = a,
+                   .lda = lda,
+                   .b = whh + (g * H + u.j0) * H,
+                   .ldb = H,
+                   .c = hp + g * H + u.j0,
+                   .ldc = GH});
+}
+
+void BlasSession::forwardStep(StepTeam& team, int layer, int d, int s, const Weights& w) {
     const BlasLayout& l = m_lay;
     const std::int64_t B = l.B, H = l.H, GH = l.GH();
+    const UnitSlice u = team.slice();
     const std::int64_t t = d == 0 ? s : l.T - 1 - s;
     const std::int64_t tPrev = d == 0 ? t - 1 : t + 1;
     const std::int64_t tNext = d == 0 ? t + 1 : t - 1;
@@ -164,70 +250,89 @@ void BlasSession::forwardStep(int layer, int d, int s, const Weights& w) {
     Kept* kept = l.training ? &m_kept[std::size_t(layer)] : nullptr;
 
     const CRows<float> xp = crows(m_xp.data() + t * B * l.DGH() + d * GH, l.DGH());
-    const CRows<float> hPrev = s == 0 ? crows(m_data.h0.ptr() + slot * B * H, H)
-                                      : crows(y + tPrev * B * l.DH() + d * H, l.DH());
-    CRows<float> hRec = hPrev;
-    if (kept) {
-        float* rec = kept->hrec[d].data() + t * B * H;
-        if (s == 0) { // later steps' recurrent inputs are written by the previous step's kernel
-            kernels::MaskKernel<float, false> k{hPrev, crows(mask, H), {rec, H}, H};
-            forEachElement(k, B, H, m_loopThreads);
-        }
-        hRec = crows(rec, H);
-    }
+    const CRows<float> hPrev =
+        s == 0 ? crows(m_data.h0.ptr() + slot * B * H, H) : crows(y + tPrev * B * l.DH() + d * H, l.DH());
+    const CRows<float> hRec = kept ? crows(kept->hrec[d].data() + t * B * H, H) : hPrev;
     const Rows<float> hOut{y + t * B * l.DH() + d * H, l.DH()};
-    const Rows<float> hRecNext{kept && s + 1 < l.T ? kept->hrec[d].data() + tNext * B * H : m_scratchRec[d].data(), H};
+    const Rows<float> hRecNext{
+        kept && s + 1 < l.T ? kept->hrec[d].data() + tNext * B * H : m_scratchRec[d].data(), H};
     float* hp = m_hp[d].data();
     const bool resetBefore = !l.lstm && !l.resetAfter;
-    gemm({.opA = Op::N, .opB = Op::T, .m = B, .n = resetBefore ? 2 * H : GH, .k = H, .a = hRec.p, .lda = hRec.ld,
-          .b = w.whh[d], .ldb = H, .c = hp, .ldc = GH});
+    gateGemm(team, resetBefore ? 2 : int(l.G), hRec.p, hRec.ld, w.whh[d], hp);
 
     kernels::withCellActs(m_problem.config, [&](auto acts) {
         using A = decltype(acts);
         if (l.lstm) {
-            const CRows<float> cPrev = s == 0 ? crows(m_data.c0.ptr() + slot * B * H, H)
-                                              : crows(kept ? kept->cells[d].data() + tPrev * B * H
-                                                           : m_cstate[d][(s - 1) & 1].data(),
-                                                      H);
+            const CRows<float> cPrev =
+                s == 0 ? crows(m_data.c0.ptr() + slot * B * H, H)
+                       : crows(kept ? kept->cells[d].data() + tPrev * B * H : m_cstate[d][(s - 1) & 1].data(),
+                               H);
             float* c = kept ? kept->cells[d].data() + t * B * H : m_cstate[d][s & 1].data();
-            kernels::LstmForwardKernel<A, float, false> k{xp,
-                                                   crows(hp, GH),
-                                                   w.bih[d],
-                                                   w.bhh[d],
-                                                   cPrev,
-                                                   {c, H},
-                                                   hOut,
-                                                   {kept ? kept->saved[d].data() + t * B * 4 * H : m_scratchSaved[d].data(), 4 * H},
-                                                   hRecNext,
-                                                   crows(mask, H),
-                                                   H};
-            forEachElement(k, B, H, m_loopThreads);
+            kernels::LstmForwardKernel<A, float, false> k{
+                xp,       crows(hp, GH),
+                w.bih[d], w.bhh[d],
+                cPrev,    {c, H},
+                hOut,     {kept ? kept->saved[d].data() + t * B * 4 * H : m_scratchSaved[d].data(), 4 * H},
+                hRecNext, crows(mask, H),
+                H};
+            forEachInColumns(k, B, u.j0, u.j1);
         } else if (l.resetAfter) {
-            kernels::GruForwardKernel<A, float, false> k{xp,
-                                                  crows(hp, GH),
-                                                  w.bih[d],
-                                                  w.bhh[d],
-                                                  hPrev,
-                                                  hOut,
-                                                  {kept ? kept->saved[d].data() + t * B * 4 * H : m_scratchSaved[d].data(), 4 * H},
-                                                  hRecNext,
-                                                  crows(mask, H),
-                                                  H};
-            forEachElement(k, B, H, m_loopThreads);
+            kernels::GruForwardKernel<A, float, false> k{
+                xp,
+                crows(hp, GH),
+                w.bih[d],
+                w.bhh[d],
+                hPrev,
+                hOut,
+                {kept ? kept->saved[d].data() + t * B * 4 * H : m_scratchSaved[d].data(), 4 * H},
+                hRecNext,
+                crows(mask, H),
+                H};
+            forEachInColumns(k, B, u.j0, u.j1);
         } else {
             float* gates = kept ? kept->saved[d].data() + t * B * 3 * H : m_stepGates[d].data();
             float* rh = kept ? kept->rh[d].data() + t * B * H : m_stepRh[d].data();
-            kernels::GruResetBeforeGatesKernel<A, float> k1{xp,      crows(hp, GH), w.bih[d], w.bhh[d], hRec,
-                                                            {gates, 3 * H}, {rh, H},       H};
-            forEachElement(k1, B, H, m_loopThreads);
-            // The candidate's recurrent product reads r * hRec: W_hn is rows [2H, 3H) of W_hh.
-            gemm({.opA = Op::N, .opB = Op::T, .m = B, .n = H, .k = H, .a = rh, .lda = H, .b = w.whh[d] + 2 * H * H,
-                  .ldb = H, .c = hp + 2 * H, .ldc = GH});
-            kernels::GruResetBeforeOutputKernel<A, float, false> k2{
-                xp, crows(hp + 2 * H, GH), w.bih[d], w.bhh[d], hPrev, {gates, 3 * H}, hOut, hRecNext, crows(mask, H),
-                H};
-            forEachElement(k2, B, H, m_loopThreads);
+            kernels::GruResetBeforeGatesKernel<A, float> k1{xp,   crows(hp, GH),  w.bih[d], w.bhh[d],
+                                                            hRec, {gates, 3 * H}, {rh, H},  H};
+            forEachInColumns(k1, B, u.j0, u.j1);
         }
+    });
+}
+
+// GRU with reset_after = false: the candidate's recurrent product reads r * hRec of every unit
+// (W_hn is rows [2H, 3H) of W_hh), then the output kernel.
+void BlasSession::forwardResetBeforeTail(StepTeam& team, int layer, int d, int s, const Weights& w) {
+    const BlasLayout& l = m_lay;
+    const std::int64_t B = l.B, H = l.H, GH = l.GH();
+    const UnitSlice u = team.slice();
+    const std::int64_t t = d == 0 ? s : l.T - 1 - s;
+    const std::int64_t tPrev = d == 0 ? t - 1 : t + 1;
+    const std::int64_t tNext = d == 0 ? t + 1 : t - 1;
+    const std::int64_t slot = layer * l.D + d;
+    float* y = layerOutput(layer);
+    Kept* kept = l.training ? &m_kept[std::size_t(layer)] : nullptr;
+    float* gates = kept ? kept->saved[d].data() + t * B * 3 * H : m_stepGates[d].data();
+    const float* rh = kept ? kept->rh[d].data() + t * B * H : m_stepRh[d].data();
+    float* hp = m_hp[d].data();
+    gateGemm(team, 1, rh, H, w.whh[d] + 2 * H * H, hp + 2 * H);
+    const CRows<float> hPrev =
+        s == 0 ? crows(m_data.h0.ptr() + slot * B * H, H) : crows(y + tPrev * B * l.DH() + d * H, l.DH());
+    const Rows<float> hRecNext{
+        kept && s + 1 < l.T ? kept->hrec[d].data() + tNext * B * H : m_scratchRec[d].data(), H};
+    kernels::withCellActs(m_problem.config, [&](auto acts) {
+        using A = decltype(acts);
+        kernels::GruResetBeforeOutputKernel<A, float, false> k2{
+            crows(m_xp.data() + t * B * l.DGH() + d * GH, l.DGH()),
+            crows(hp + 2 * H, GH),
+            w.bih[d],
+            w.bhh[d],
+            hPrev,
+            {gates, 3 * H},
+            {y + t * B * l.DH() + d * H, l.DH()},
+            hRecNext,
+            crows(recurrentMask(layer, d), H),
+            H};
+        forEachInColumns(k2, B, u.j0, u.j1);
     });
 }
 
@@ -256,7 +361,8 @@ void BlasSession::backward(PhaseHook& hook) {
             m_loss = sum / double(n);
         }
     }
-    for (int layer = l.L - 1; layer >= 0; --layer) backwardLayer(hook, layer);
+    for (int layer = l.L - 1; layer >= 0; --layer)
+        backwardLayer(hook, layer);
 }
 
 void BlasSession::backwardLayer(PhaseHook& hook, int layer) {
@@ -267,26 +373,19 @@ void BlasSession::backwardLayer(PhaseHook& hook, int layer) {
         const std::int64_t offset = (layer * l.D + d) * l.B * l.H;
         const std::size_t n = std::size_t(l.B * l.H);
         std::fill(m_dhRec[d].begin(), m_dhRec[d].end(), 0.0f);
-        if (o.hNGrad) std::copy_n(o.hNGrad->ptr() + offset, n, m_dhCarry[d].begin());
-        else std::fill(m_dhCarry[d].begin(), m_dhCarry[d].end(), 0.0f);
-        if (o.cNGrad && l.lstm) std::copy_n(o.cNGrad->ptr() + offset, n, m_dcCarry[d].begin());
-        else std::fill(m_dcCarry[d].begin(), m_dcCarry[d].end(), 0.0f);
+        if (o.hNGrad)
+            std::copy_n(o.hNGrad->ptr() + offset, n, m_dhCarry[d].begin());
+        else
+            std::fill(m_dhCarry[d].begin(), m_dhCarry[d].end(), 0.0f);
+        if (o.cNGrad && l.lstm)
+            std::copy_n(o.cNGrad->ptr() + offset, n, m_dcCarry[d].begin());
+        else
+            std::fill(m_dcCarry[d].begin(), m_dcCarry[d].end(), 0.0f);
     }
     {
         StepScope step(hook, "recurrent steps (backward)");
-        for (int s = l.T - 1; s >= 0; --s)
-            for (int d = 0; d < l.D; ++d) backwardStep(layer, d, s, w);
-    }
-    // Gradients of the initial states: what reached h_{-1} and c_{-1}.
-    if (m_problem.inputGradients) {
-        for (int d = 0; d < l.D; ++d) {
-            const std::int64_t offset = (layer * l.D + d) * l.B * l.H;
-            kernels::InitialStateGradKernel<float, false> k{crows(m_dhCarry[d].data(), l.H), crows(m_dhRec[d].data(), l.H),
-                                                     crows(recurrentMask(layer, d), l.H),
-                                                     {m_dh0.ptr() + offset, l.H}, l.H};
-            forEachElement(k, l.B, l.H, m_loopThreads);
-            if (l.lstm) std::copy(m_dcCarry[d].begin(), m_dcCarry[d].end(), m_dc0.ptr() + offset);
-        }
+        StepTeam::run(m_provider, teamSize(), l.H,
+                      [&](StepTeam& team) { recurrentBackward(team, layer, w); });
     }
     {
         StepScope step(hook, "weight-gradient GEMM");
@@ -298,18 +397,63 @@ void BlasSession::backwardLayer(PhaseHook& hook, int layer) {
     // dropout), or of x. The output gradient m_dy is no longer needed, so it receives it.
     const std::int64_t in = l.layerInput(layer);
     float* dIn = layer > 0 ? m_dy.data() : m_dx.ptr();
-    gemm({.opA = Op::N, .opB = Op::N, .m = l.TB(), .n = in, .k = l.DGH(), .a = m_dxp.data(), .lda = l.DGH(), .b = w.wih,
-          .ldb = in, .c = dIn, .ldc = in});
+    gemm({.opA = Op::N,
+          .opB = Op::N,
+          .m = l.TB(),
+          .n = in,
+          .k = l.DGH(),
+          .a = m_dxp.data(),
+          .lda = l.DGH(),
+          .b = w.wih,
+          .ldb = in,
+          .c = dIn,
+          .ldc = in});
     if (layer > 0 && l.betweenDropout) {
-        kernels::MaskKernel<float, false> k{crows(dIn, in), crows(m_data.masks.between[std::size_t(layer - 1)].ptr(), in),
-                                     {dIn, in}, in};
+        kernels::MaskKernel<float, false> k{
+            crows(dIn, in), crows(m_data.masks.between[std::size_t(layer - 1)].ptr(), in), {dIn, in}, in};
         forEachElement(k, l.TB(), in, m_loopThreads);
     }
 }
 
-void BlasSession::backwardStep(int layer, int d, int s, const Weights& w) {
+void BlasSession::recurrentBackward(StepTeam& team, int layer, const Weights& w) {
+    const BlasLayout& l = m_lay;
+    const bool resetBefore = !l.lstm && !l.resetAfter;
+    for (int s = l.T - 1; s >= 0; --s) {
+        for (int d = 0; d < l.D; ++d)
+            backwardCell(team, layer, d, s);
+        team.barrier(); // the GEMMs read the gate gradients of every unit
+        for (int d = 0; d < l.D; ++d)
+            backwardGemm(team, layer, d, s, w);
+        if (resetBefore) {
+            team.barrier(); // dr of every unit, before the r, z part of the recurrent gradient
+            for (int d = 0; d < l.D; ++d)
+                backwardResetBeforeTail(team, layer, d, s, w);
+        }
+        // No barrier here: the next step's cell kernel reads only its own units' dhRec, and
+        // writes gate gradients of another time step than the GEMMs still reading this one.
+    }
+    if (!m_problem.inputGradients) return;
+    // Gradients of the initial states: what reached h_{-1} and c_{-1}.
+    const UnitSlice u = team.slice();
+    for (int d = 0; d < l.D; ++d) {
+        const std::int64_t offset = (layer * l.D + d) * l.B * l.H;
+        kernels::InitialStateGradKernel<float, false> k{crows(m_dhCarry[d].data(), l.H),
+                                                        crows(m_dhRec[d].data(), l.H),
+                                                        crows(recurrentMask(layer, d), l.H),
+                                                        {m_dh0.ptr() + offset, l.H},
+                                                        l.H};
+        forEachInColumns(k, l.B, u.j0, u.j1);
+        if (l.lstm)
+            for (std::int64_t b = 0; b < l.B; ++b)
+                std::copy(m_dcCarry[d].begin() + b * l.H + u.j0, m_dcCarry[d].begin() + b * l.H + u.j1,
+                          m_dc0.ptr() + offset + b * l.H + u.j0);
+    }
+}
+
+void BlasSession::backwardCell(StepTeam& team, int layer, int d, int s) {
     const BlasLayout& l = m_lay;
     const std::int64_t B = l.B, H = l.H;
+    const UnitSlice u = team.slice();
     const std::int64_t t = d == 0 ? s : l.T - 1 - s;
     const std::int64_t tPrev = d == 0 ? t - 1 : t + 1;
     const std::int64_t slot = layer * l.D + d;
@@ -317,65 +461,118 @@ void BlasSession::backwardStep(int layer, int d, int s, const Weights& w) {
     const float* y = layerOutput(layer);
     const CRows<float> dy = crows(m_dy.data() + t * B * l.DH() + d * H, l.DH());
     const CRows<float> mask = crows(recurrentMask(layer, d), H);
-    const CRows<float> hPrev = s == 0 ? crows(m_data.h0.ptr() + slot * B * H, H)
-                                      : crows(y + tPrev * B * l.DH() + d * H, l.DH());
+    const CRows<float> hPrev =
+        s == 0 ? crows(m_data.h0.ptr() + slot * B * H, H) : crows(y + tPrev * B * l.DH() + d * H, l.DH());
     const Rows<float> dhCarry{m_dhCarry[d].data(), H};
     const CRows<float> dhRec = crows(m_dhRec[d].data(), H);
-    float* dxpRow = m_dxp.data() + t * B * l.DGH() + d * l.GH();
-
+    const Rows<float> dxp{m_dxp.data() + t * B * l.DGH() + d * l.GH(), l.DGH()};
     kernels::withCellActs(m_problem.config, [&](auto acts) {
         using A = decltype(acts);
         if (l.lstm) {
             const CRows<float> cPrev = s == 0 ? crows(m_data.c0.ptr() + slot * B * H, H)
                                               : crows(kept.cells[d].data() + tPrev * B * H, H);
             kernels::LstmBackwardKernel<A, float, false> k{crows(kept.saved[d].data() + t * B * 4 * H, 4 * H),
-                                                    crows(kept.cells[d].data() + t * B * H, H),
-                                                    cPrev,
-                                                    dy,
-                                                    dhCarry,
-                                                    dhRec,
-                                                    mask,
-                                                    {m_dcCarry[d].data(), H},
-                                                    {dxpRow, l.DGH()},
-                                                    H};
-            forEachElement(k, B, H, m_loopThreads);
-            gemm({.opA = Op::N, .opB = Op::N, .m = B, .n = H, .k = 4 * H, .a = dxpRow, .lda = l.DGH(), .b = w.whh[d],
-                  .ldb = H, .c = m_dhRec[d].data(), .ldc = H});
+                                                           crows(kept.cells[d].data() + t * B * H, H),
+                                                           cPrev,
+                                                           dy,
+                                                           dhCarry,
+                                                           dhRec,
+                                                           mask,
+                                                           {m_dcCarry[d].data(), H},
+                                                           dxp,
+                                                           H};
+            forEachInColumns(k, B, u.j0, u.j1);
             return;
         }
-        float* dhp = m_dhp[d].data() + t * B * 3 * H;
+        const Rows<float> dhp{m_dhp[d].data() + t * B * 3 * H, 3 * H};
         if (l.resetAfter) {
             kernels::GruBackwardKernel<A, float, false> k{crows(kept.saved[d].data() + t * B * 4 * H, 4 * H),
-                                                   hPrev,
-                                                   dy,
-                                                   dhCarry,
-                                                   dhRec,
-                                                   mask,
-                                                   {dxpRow, l.DGH()},
-                                                   {dhp, 3 * H},
-                                                   H};
-            forEachElement(k, B, H, m_loopThreads);
-            gemm({.opA = Op::N, .opB = Op::N, .m = B, .n = H, .k = 3 * H, .a = dhp, .lda = 3 * H, .b = w.whh[d],
-                  .ldb = H, .c = m_dhRec[d].data(), .ldc = H});
+                                                          hPrev,
+                                                          dy,
+                                                          dhCarry,
+                                                          dhRec,
+                                                          mask,
+                                                          dxp,
+                                                          dhp,
+                                                          H};
+            forEachInColumns(k, B, u.j0, u.j1);
             return;
         }
-        const float* gates = kept.saved[d].data() + t * B * 3 * H;
-        kernels::GruResetBeforeBackwardKernel<A, float, false> k1{
-            crows(gates, 3 * H), hPrev, dy, dhCarry, dhRec, mask, {dxpRow, l.DGH()}, {dhp, 3 * H}, H};
-        forEachElement(k1, B, H, m_loopThreads);
-        gemm({.opA = Op::N, .opB = Op::N, .m = B, .n = H, .k = H, .a = dhp + 2 * H, .lda = 3 * H,
-              .b = w.whh[d] + 2 * H * H, .ldb = H, .c = m_drh[d].data(), .ldc = H});
-        kernels::GruResetBeforeResetKernel<A, float> k2{crows(gates, 3 * H),
-                                                        crows(kept.hrec[d].data() + t * B * H, H),
-                                                        crows(m_drh[d].data(), H),
-                                                        {dxpRow, l.DGH()},
-                                                        {dhp, 3 * H},
-                                                        {m_dhRec[d].data(), H},
-                                                        H};
-        forEachElement(k2, B, H, m_loopThreads);
-        gemm({.opA = Op::N, .opB = Op::N, .m = B, .n = H, .k = 2 * H, .a = dhp, .lda = 3 * H, .b = w.whh[d], .ldb = H,
-              .beta = 1.0f, .c = m_dhRec[d].data(), .ldc = H});
+        kernels::GruResetBeforeBackwardKernel<A, float, false> k{
+            crows(kept.saved[d].data() + t * B * 3 * H, 3 * H), hPrev, dy, dhCarry, dhRec, mask, dxp, dhp, H};
+        forEachInColumns(k, B, u.j0, u.j1);
     });
+}
+
+// dhRec[:, slice] = (gate gradients) * W_hh[:, slice] for LSTM and GRU reset_after; for GRU reset
+// before, drh[:, slice] = dn * W_hn[:, slice], then dr and the r * drh part of dhRec.
+void BlasSession::backwardGemm(StepTeam& team, int layer, int d, int s, const Weights& w) {
+    const BlasLayout& l = m_lay;
+    const std::int64_t B = l.B, H = l.H;
+    const UnitSlice u = team.slice();
+    const std::int64_t t = d == 0 ? s : l.T - 1 - s;
+    if (l.lstm || l.resetAfter) {
+        const float* dg =
+            l.lstm ? m_dxp.data() + t * B * l.DGH() + d * l.GH() : m_dhp[d].data() + t * B * 3 * H;
+        const std::int64_t ld = l.lstm ? l.DGH() : 3 * H;
+        team.gemm({.opA = Op::N,
+                   .opB = Op::N,
+                   .m = B,
+                   .n = u.width(),
+                   .k = l.GH(),
+                   .a = dg,
+                   .lda = ld,
+                   .b = w.whh[d] + u.j0,
+                   .ldb = H,
+                   .c = m_dhRec[d].data() + u.j0,
+                   .ldc = H});
+        return;
+    }
+    const float* dhp = m_dhp[d].data() + t * B * 3 * H;
+    team.gemm({.opA = Op::N,
+               .opB = Op::N,
+               .m = B,
+               .n = u.width(),
+               .k = H,
+               .a = dhp + 2 * H,
+               .lda = 3 * H,
+               .b = w.whh[d] + 2 * H * H + u.j0,
+               .ldb = H,
+               .c = m_drh[d].data() + u.j0,
+               .ldc = H});
+    Kept& kept = m_kept[std::size_t(layer)];
+    const float* gates = kept.saved[d].data() + t * B * 3 * H;
+    kernels::withCellActs(m_problem.config, [&](auto acts) {
+        using A = decltype(acts);
+        kernels::GruResetBeforeResetKernel<A, float> k{crows(gates, 3 * H),
+                                                       crows(kept.hrec[d].data() + t * B * H, H),
+                                                       crows(m_drh[d].data(), H),
+                                                       {m_dxp.data() + t * B * l.DGH() + d * l.GH(), l.DGH()},
+                                                       {m_dhp[d].data() + t * B * 3 * H, 3 * H},
+                                                       {m_dhRec[d].data(), H},
+                                                       H};
+        forEachInColumns(k, B, u.j0, u.j1);
+    });
+}
+
+// GRU reset before: dhRec[:, slice] += [dr, dz] * W_hh[0:2H, slice].
+void BlasSession::backwardResetBeforeTail(StepTeam& team, int, int d, int s, const Weights& w) {
+    const BlasLayout& l = m_lay;
+    const std::int64_t B = l.B, H = l.H;
+    const UnitSlice u = team.slice();
+    const std::int64_t t = d == 0 ? s : l.T - 1 - s;
+    team.gemm({.opA = Op::N,
+               .opB = Op::N,
+               .m = B,
+               .n = u.width(),
+               .k = 2 * H,
+               .a = m_dhp[d].data() + t * B * 3 * H,
+               .lda = 3 * H,
+               .b = w.whh[d] + u.j0,
+               .ldb = H,
+               .beta = 1.0f,
+               .c = m_dhRec[d].data() + u.j0,
+               .ldc = H});
 }
 
 void BlasSession::weightGradients(int layer) {
@@ -383,23 +580,60 @@ void BlasSession::weightGradients(int layer) {
     const std::int64_t in = l.layerInput(layer), H = l.H, GH = l.GH();
     Kept& kept = m_kept[std::size_t(layer)];
     // Both directions' input weights at once: dW_ih = dXP^T * input, one GEMM over all steps.
-    gemm({.opA = Op::T, .opB = Op::N, .m = l.DGH(), .n = in, .k = l.TB(), .a = m_dxp.data(), .lda = l.DGH(),
-          .b = layerInput(layer), .ldb = in, .c = m_grads.data(layer, 0, ParamKind::WeightIh), .ldc = in});
+    gemm({.opA = Op::T,
+          .opB = Op::N,
+          .m = l.DGH(),
+          .n = in,
+          .k = l.TB(),
+          .a = m_dxp.data(),
+          .lda = l.DGH(),
+          .b = layerInput(layer),
+          .ldb = in,
+          .c = m_grads.data(layer, 0, ParamKind::WeightIh),
+          .ldc = in});
     for (int d = 0; d < l.D; ++d) {
         float* dWhh = m_grads.data(layer, d, ParamKind::WeightHh);
         const float* dhp = l.lstm ? m_dxp.data() + d * GH : m_dhp[d].data();
         const std::int64_t ldDhp = l.lstm ? l.DGH() : 3 * H;
         const float* hrec = kept.hrec[d].data();
         if (l.lstm || l.resetAfter) {
-            gemm({.opA = Op::T, .opB = Op::N, .m = GH, .n = H, .k = l.TB(), .a = dhp, .lda = ldDhp, .b = hrec,
-                  .ldb = H, .c = dWhh, .ldc = H});
+            gemm({.opA = Op::T,
+                  .opB = Op::N,
+                  .m = GH,
+                  .n = H,
+                  .k = l.TB(),
+                  .a = dhp,
+                  .lda = ldDhp,
+                  .b = hrec,
+                  .ldb = H,
+                  .c = dWhh,
+                  .ldc = H});
         } else { // r, z rows saw hRec; the candidate rows saw r * hRec
-            gemm({.opA = Op::T, .opB = Op::N, .m = 2 * H, .n = H, .k = l.TB(), .a = dhp, .lda = ldDhp, .b = hrec,
-                  .ldb = H, .c = dWhh, .ldc = H});
-            gemm({.opA = Op::T, .opB = Op::N, .m = H, .n = H, .k = l.TB(), .a = dhp + 2 * H, .lda = ldDhp,
-                  .b = kept.rh[d].data(), .ldb = H, .c = dWhh + 2 * H * H, .ldc = H});
+            gemm({.opA = Op::T,
+                  .opB = Op::N,
+                  .m = 2 * H,
+                  .n = H,
+                  .k = l.TB(),
+                  .a = dhp,
+                  .lda = ldDhp,
+                  .b = hrec,
+                  .ldb = H,
+                  .c = dWhh,
+                  .ldc = H});
+            gemm({.opA = Op::T,
+                  .opB = Op::N,
+                  .m = H,
+                  .n = H,
+                  .k = l.TB(),
+                  .a = dhp + 2 * H,
+                  .lda = ldDhp,
+                  .b = kept.rh[d].data(),
+                  .ldb = H,
+                  .c = dWhh + 2 * H * H,
+                  .ldc = H});
         }
-        if (float* dbhh = m_grads.data(layer, d, ParamKind::BiasHh)) columnSums(dhp, l.TB(), GH, ldDhp, dbhh, false);
+        if (float* dbhh = m_grads.data(layer, d, ParamKind::BiasHh))
+            columnSums(dhp, l.TB(), GH, ldDhp, dbhh, false);
     }
     if (float* dbih = m_grads.data(layer, 0, ParamKind::BiasIh)) // both directions are adjacent
         columnSums(m_dxp.data(), l.TB(), l.DGH(), l.DGH(), dbih, false);
@@ -410,10 +644,12 @@ void BlasSession::weightGradients(int layer) {
 void BlasSession::update(PhaseHook& hook) {
     PhaseScope phase(hook, Phase::Update);
     StepScope step(hook, "SGD");
-    kernels::SgdKernel<float> k{m_params.values.data(), m_grads.values.data(), float(m_problem.options.learningRate)};
+    kernels::SgdKernel<float> k{m_params.values.data(), m_grads.values.data(),
+                                float(m_problem.options.learningRate)};
     const std::int64_t n = std::int64_t(m_params.values.size());
 #pragma omp simd
-    for (std::int64_t i = 0; i < n; ++i) k(i);
+    for (std::int64_t i = 0; i < n; ++i)
+        k(i);
 }
 
 RunOutputs BlasSession::outputs() const {
@@ -437,7 +673,9 @@ RunOutputs BlasSession::outputs() const {
     return out;
 }
 
-MemoryFootprint BlasSession::memory() const { return m_lay.footprint(m_params.layout.totalSize()); }
+MemoryFootprint BlasSession::memory() const {
+    return m_lay.footprint(m_params.layout.totalSize());
+}
 
 std::vector<std::string> BlasSession::notes() const {
     return {std::string("GEMM: ") + providerName(m_provider) + ", " + std::to_string(m_threads) + " thread" +

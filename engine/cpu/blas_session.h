@@ -4,6 +4,7 @@
 #include "engine/backend.h"
 #include "engine/cpu/blas_layout.h"
 #include "engine/cpu/gemm.h"
+#include "engine/cpu/step_team.h"
 
 #include <vector>
 
@@ -35,12 +36,21 @@ private:
     [[nodiscard]] const float* layerInput(int layer) const;
     [[nodiscard]] float* layerOutput(int layer);
     [[nodiscard]] const float* recurrentMask(int layer, int dir) const; // ones without dropout
+    [[nodiscard]] int teamSize() const;
     void forward(PhaseHook& hook);
     void forwardLayer(PhaseHook& hook, int layer);
-    void forwardStep(int layer, int dir, int s, const Weights& w);
+    void recurrentForward(StepTeam& team, int layer, const Weights& w);
+    // Columns g*H + j (g < gates, j in the team's slice) of hp = hRec * W_hh^T (rows from `whh`).
+    void gateGemm(StepTeam& team, int gates, const float* a, std::int64_t lda, const float* whh,
+                  float* hp) const;
+    void forwardStep(StepTeam& team, int layer, int d, int s, const Weights& w);
+    void forwardResetBeforeTail(StepTeam& team, int layer, int d, int s, const Weights& w);
     void backward(PhaseHook& hook);
     void backwardLayer(PhaseHook& hook, int layer);
-    void backwardStep(int layer, int dir, int s, const Weights& w);
+    void recurrentBackward(StepTeam& team, int layer, const Weights& w);
+    void backwardCell(StepTeam& team, int layer, int d, int s);
+    void backwardGemm(StepTeam& team, int layer, int d, int s, const Weights& w);
+    void backwardResetBeforeTail(StepTeam& team, int layer, int d, int s, const Weights& w);
     void weightGradients(int layer);
     void update(PhaseHook& hook);
     void gemm(const GemmArgs& args) const { sgemm(m_provider, args); }
@@ -56,13 +66,13 @@ private:
     Buffer m_zeros; // bias stand-in when bias is off
     // The kernels run unchecked (branch-free, vectorised): every optional view must be valid, so
     // outputs that are not kept go to scratch and a missing mask is a mask of ones.
-    Buffer m_ones;                        // [B*H]
+    Buffer m_ones;                             // [B*H]
     Buffer m_scratchSaved[2], m_scratchRec[2]; // one step's gates and recurrent input
 
     std::vector<Buffer> m_y; // per layer [T*B, D*H]
     std::vector<Kept> m_kept;
     Buffer m_xp, m_hp[2];
-    Buffer m_cstate[2][2];            // inference LSTM cell ping-pong per direction
+    Buffer m_cstate[2][2];              // inference LSTM cell ping-pong per direction
     Buffer m_stepGates[2], m_stepRh[2]; // inference GRU reset_before
     Tensor<float> m_hN, m_cN;
 

@@ -18,13 +18,26 @@ void forEachElement(const Kernel& kernelRef, std::int64_t rows, std::int64_t wid
 #pragma omp parallel for num_threads(threads) schedule(static)
         for (std::int64_t b = 0; b < rows; ++b) {
 #pragma omp simd
-            for (std::int64_t j = 0; j < width; ++j) kernel.at(b, j);
+            for (std::int64_t j = 0; j < width; ++j)
+                kernel.at(b, j);
         }
         return;
     }
     for (std::int64_t b = 0; b < rows; ++b) {
 #pragma omp simd
-        for (std::int64_t j = 0; j < width; ++j) kernel.at(b, j);
+        for (std::int64_t j = 0; j < width; ++j)
+            kernel.at(b, j);
+    }
+}
+
+// The same over the columns [j0, j1) of every row, on the calling thread (a team thread).
+template <class Kernel>
+void forEachInColumns(const Kernel& kernelRef, std::int64_t rows, std::int64_t j0, std::int64_t j1) {
+    const Kernel kernel = kernelRef;
+    for (std::int64_t b = 0; b < rows; ++b) {
+#pragma omp simd
+        for (std::int64_t j = j0; j < j1; ++j)
+            kernel.at(b, j);
     }
 }
 
@@ -32,11 +45,13 @@ void forEachElement(const Kernel& kernelRef, std::int64_t rows, std::int64_t wid
 inline void columnSums(const float* src, std::int64_t rows, std::int64_t cols, std::int64_t ld, float* out,
                        bool accumulate) {
     if (!accumulate)
-        for (std::int64_t j = 0; j < cols; ++j) out[j] = 0.0f;
+        for (std::int64_t j = 0; j < cols; ++j)
+            out[j] = 0.0f;
     for (std::int64_t r = 0; r < rows; ++r) {
         const float* row = src + r * ld;
 #pragma omp simd
-        for (std::int64_t j = 0; j < cols; ++j) out[j] += row[j];
+        for (std::int64_t j = 0; j < cols; ++j)
+            out[j] += row[j];
     }
 }
 

@@ -113,6 +113,28 @@ TEST_P(BackendConformance, MatchesReferenceWithDefaultCellOptions) {
     }
 }
 
+// Hidden sizes large enough for cpu-blas to split the units across a two-thread team (its
+// recurrence then runs with one barrier per step), with every cell option.
+TEST_P(BackendConformance, MatchesReferenceWithWideHiddenLayersOnTwoThreads) {
+    const Backend* backend = builtinBackends().find(GetParam());
+    ASSERT_NE(backend, nullptr);
+    if (const Availability a = backend->availability(); !a.available)
+        GTEST_SKIP() << GetParam() << " unavailable: " << a.reason;
+    int ran = 0;
+    for (Problem problem : test::randomProblems({.count = 12, .seed = 99, .withOptions = true})) {
+        problem.config.hiddenSize = 64 + int(problem.config.seed % 40);
+        problem.config.layers = std::min(problem.config.layers, 2);
+        problem.shape.seqLen = std::min(problem.shape.seqLen, 6);
+        problem.shape.batch = std::min(problem.shape.batch, 5);
+        problem.options.threads = 2;
+        if (!backend->unsupportedReasons(problem.config, problem.mode).empty()) continue;
+        SCOPED_TRACE(test::describeProblem(problem));
+        expectMatchesReference(*backend, problem);
+        ++ran;
+    }
+    EXPECT_GT(ran, 0);
+}
+
 TEST_P(BackendConformance, RepeatedRunsReuseTheSessionAndStayFinite) {
     const Backend* backend = builtinBackends().find(GetParam());
     ASSERT_NE(backend, nullptr);
