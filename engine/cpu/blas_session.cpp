@@ -1,5 +1,6 @@
 #include "engine/cpu/blas_session.h"
 
+#include "engine/cpu/kernel_runner.h"
 #include "engine/cpu/row_loops.h"
 #include "engine/kernels/act_dispatch.h"
 #include "engine/kernels/step_kernels.h"
@@ -126,7 +127,7 @@ void BlasSession::forward(PhaseHook& hook) {
                 crows(m_data.masks.between[std::size_t(layer - 1)].ptr(), m_lay.DH()),
                 {m_kept[std::size_t(layer)].maskedInput.data(), m_lay.DH()},
                 m_lay.DH()};
-            forEachElement(k, m_lay.TB(), m_lay.DH(), m_loopThreads);
+            runKernel(k, m_lay.TB(), 0, m_lay.DH(), m_loopThreads);
         }
         forwardLayer(hook, layer);
     }
@@ -188,7 +189,7 @@ void BlasSession::recurrentForward(StepTeam& team, int layer, const Weights& w) 
                 crows(recurrentMask(layer, d), l.H),
                 {m_kept[std::size_t(layer)].hrec[d].data() + t0 * l.B * l.H, l.H},
                 l.H};
-            forEachInColumns(k, l.B, u.j0, u.j1);
+            runKernel(k, l.B, u.j0, u.j1, team.single() ? m_loopThreads : 1);
         }
         team.barrier();
     }
@@ -275,7 +276,7 @@ void BlasSession::forwardStep(StepTeam& team, int layer, int d, int s, const Wei
                 hOut,     {kept ? kept->saved[d].data() + t * B * 4 * H : m_scratchSaved[d].data(), 4 * H},
                 hRecNext, crows(mask, H),
                 H};
-            forEachInColumns(k, B, u.j0, u.j1);
+            runKernel(k, B, u.j0, u.j1, team.single() ? m_loopThreads : 1);
         } else if (l.resetAfter) {
             kernels::GruForwardKernel<A, float, false> k{
                 xp,
@@ -288,13 +289,13 @@ void BlasSession::forwardStep(StepTeam& team, int layer, int d, int s, const Wei
                 hRecNext,
                 crows(mask, H),
                 H};
-            forEachInColumns(k, B, u.j0, u.j1);
+            runKernel(k, B, u.j0, u.j1, team.single() ? m_loopThreads : 1);
         } else {
             float* gates = kept ? kept->saved[d].data() + t * B * 3 * H : m_stepGates[d].data();
             float* rh = kept ? kept->rh[d].data() + t * B * H : m_stepRh[d].data();
             kernels::GruResetBeforeGatesKernel<A, float> k1{xp,   crows(hp, GH),  w.bih[d], w.bhh[d],
                                                             hRec, {gates, 3 * H}, {rh, H},  H};
-            forEachInColumns(k1, B, u.j0, u.j1);
+            runKernel(k1, B, u.j0, u.j1, team.single() ? m_loopThreads : 1);
         }
     });
 }
@@ -332,7 +333,7 @@ void BlasSession::forwardResetBeforeTail(StepTeam& team, int layer, int d, int s
             hRecNext,
             crows(recurrentMask(layer, d), H),
             H};
-        forEachInColumns(k2, B, u.j0, u.j1);
+        runKernel(k2, B, u.j0, u.j1, team.single() ? m_loopThreads : 1);
     });
 }
 
@@ -411,7 +412,7 @@ void BlasSession::backwardLayer(PhaseHook& hook, int layer) {
     if (layer > 0 && l.betweenDropout) {
         kernels::MaskKernel<float, false> k{
             crows(dIn, in), crows(m_data.masks.between[std::size_t(layer - 1)].ptr(), in), {dIn, in}, in};
-        forEachElement(k, l.TB(), in, m_loopThreads);
+        runKernel(k, l.TB(), 0, in, m_loopThreads);
     }
 }
 
@@ -442,7 +443,7 @@ void BlasSession::recurrentBackward(StepTeam& team, int layer, const Weights& w)
                                                         crows(recurrentMask(layer, d), l.H),
                                                         {m_dh0.ptr() + offset, l.H},
                                                         l.H};
-        forEachInColumns(k, l.B, u.j0, u.j1);
+        runKernel(k, l.B, u.j0, u.j1, team.single() ? m_loopThreads : 1);
         if (l.lstm)
             for (std::int64_t b = 0; b < l.B; ++b)
                 std::copy(m_dcCarry[d].begin() + b * l.H + u.j0, m_dcCarry[d].begin() + b * l.H + u.j1,
@@ -481,7 +482,7 @@ void BlasSession::backwardCell(StepTeam& team, int layer, int d, int s) {
                                                            {m_dcCarry[d].data(), H},
                                                            dxp,
                                                            H};
-            forEachInColumns(k, B, u.j0, u.j1);
+            runKernel(k, B, u.j0, u.j1, team.single() ? m_loopThreads : 1);
             return;
         }
         const Rows<float> dhp{m_dhp[d].data() + t * B * 3 * H, 3 * H};
@@ -495,12 +496,12 @@ void BlasSession::backwardCell(StepTeam& team, int layer, int d, int s) {
                                                           dxp,
                                                           dhp,
                                                           H};
-            forEachInColumns(k, B, u.j0, u.j1);
+            runKernel(k, B, u.j0, u.j1, team.single() ? m_loopThreads : 1);
             return;
         }
         kernels::GruResetBeforeBackwardKernel<A, float, false> k{
             crows(kept.saved[d].data() + t * B * 3 * H, 3 * H), hPrev, dy, dhCarry, dhRec, mask, dxp, dhp, H};
-        forEachInColumns(k, B, u.j0, u.j1);
+        runKernel(k, B, u.j0, u.j1, team.single() ? m_loopThreads : 1);
     });
 }
 
@@ -551,7 +552,7 @@ void BlasSession::backwardGemm(StepTeam& team, int layer, int d, int s, const We
                                                        {m_dhp[d].data() + t * B * 3 * H, 3 * H},
                                                        {m_dhRec[d].data(), H},
                                                        H};
-        forEachInColumns(k, B, u.j0, u.j1);
+        runKernel(k, B, u.j0, u.j1, team.single() ? m_loopThreads : 1);
     });
 }
 
@@ -679,7 +680,10 @@ MemoryFootprint BlasSession::memory() const {
 
 std::vector<std::string> BlasSession::notes() const {
     return {std::string("GEMM: ") + providerName(m_provider) + ", " + std::to_string(m_threads) + " thread" +
-            (m_threads == 1 ? "" : "s")};
+                (m_threads == 1 ? "" : "s"),
+            std::string("step kernels: ") + isaName(kernelIsa()) + ", recurrence on " +
+                std::to_string(teamSize()) + " thread" + (teamSize() == 1 ? "" : "s") +
+                " (units split across the team)"};
 }
 
 } // namespace rnnprof::cpu
