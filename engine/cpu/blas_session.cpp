@@ -24,7 +24,8 @@ CRows<float> crows(const T* p, std::int64_t ld) {
 
 BlasSession::BlasSession(const Problem& problem)
     : m_problem(problem), m_lay(problem), m_provider(problem.options.gemm),
-      m_threads(resolveThreads(problem.options.threads)), m_data(resolveData(problem)),
+      m_threads(resolveThreads(problem.options.threads)),
+      m_loopThreads(m_provider == GemmProvider::OneDnn ? m_threads : 1), m_data(resolveData(problem)),
       m_params(resolveParams(problem)) {
     const BlasLayout& l = m_lay;
     m_zeros.assign(std::size_t(l.DGH()), 0.0f);
