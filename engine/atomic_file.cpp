@@ -11,10 +11,10 @@
 
 namespace rnnprof {
 
-void writeFileAtomically(const std::string& path, std::string_view bytes) {
-    const std::string tmp = path + ".tmp-" + std::to_string(::getpid());
-    const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd < 0) throw Error(ErrorKind::Io, "cannot write " + path + ": " + std::strerror(errno));
+int writeAndSync(const std::string& path, std::string_view bytes, bool exclusive) {
+    const int flags = O_WRONLY | O_CREAT | O_CLOEXEC | (exclusive ? O_EXCL : O_TRUNC);
+    const int fd = ::open(path.c_str(), flags, 0644);
+    if (fd < 0) return errno;
     std::size_t done = 0;
     while (done < bytes.size()) {
         const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
@@ -22,21 +22,23 @@ void writeFileAtomically(const std::string& path, std::string_view bytes) {
             if (errno == EINTR) continue;
             const int err = errno;
             ::close(fd);
-            ::unlink(tmp.c_str());
-            throw Error(ErrorKind::Io, "cannot write " + path + ": " + std::strerror(err));
+            return err;
         }
         done += std::size_t(n);
     }
-    const bool synced = ::fsync(fd) == 0;
-    int err = errno;
-    const bool closed = ::close(fd) == 0;
-    if (!closed && synced) err = errno;
-    if (!synced || !closed) {
-        ::unlink(tmp.c_str());
-        throw Error(ErrorKind::Io, "cannot write " + path + ": " + std::strerror(err));
-    }
-    if (::rename(tmp.c_str(), path.c_str()) != 0) {
+    if (::fsync(fd) != 0) {
         const int err = errno;
+        ::close(fd);
+        return err;
+    }
+    return ::close(fd) == 0 ? 0 : errno;
+}
+
+void writeFileAtomically(const std::string& path, std::string_view bytes) {
+    const std::string tmp = path + ".tmp-" + std::to_string(::getpid());
+    int err = writeAndSync(tmp, bytes, false);
+    if (err == 0 && ::rename(tmp.c_str(), path.c_str()) != 0) err = errno;
+    if (err != 0) {
         ::unlink(tmp.c_str());
         throw Error(ErrorKind::Io, "cannot write " + path + ": " + std::strerror(err));
     }

@@ -6,6 +6,10 @@
 
 namespace rnnprof {
 
+// Writes `bytes` to `path` (a new file when `exclusive`, else created or truncated) and flushes it
+// to disk. Returns 0, or the errno of the call that failed; a partial file may be left behind.
+[[nodiscard]] int writeAndSync(const std::string& path, std::string_view bytes, bool exclusive);
+
 // Throws Error(Io) naming the path and the system's reason (disk full, read-only, no such
 // folder); the target is then untouched and no temporary file is left behind.
 void writeFileAtomically(const std::string& path, std::string_view bytes);

@@ -134,6 +134,11 @@ void BlasSession::forward(PhaseHook& hook) {
     }
 }
 
+BlasSession::StepAt BlasSession::stepAt(int layer, int d, int s) const {
+    const std::int64_t t = d == 0 ? s : m_lay.T - 1 - s;
+    return {t, d == 0 ? t - 1 : t + 1, d == 0 ? t + 1 : t - 1, layer * m_lay.D + d};
+}
+
 int BlasSession::teamSize() const {
     // A team only pays when every thread gets a useful slice of units and GEMMs run on oneDNN
     // (OpenBLAS parallelises inside each GEMM with its own pool).
@@ -243,10 +248,7 @@ void BlasSession::forwardStep(StepTeam& team, int layer, int d, int s, const Wei
     const BlasLayout& l = m_lay;
     const std::int64_t B = l.B, H = l.H, GH = l.GH();
     const UnitSlice u = team.slice();
-    const std::int64_t t = d == 0 ? s : l.T - 1 - s;
-    const std::int64_t tPrev = d == 0 ? t - 1 : t + 1;
-    const std::int64_t tNext = d == 0 ? t + 1 : t - 1;
-    const std::int64_t slot = layer * l.D + d;
+    const auto [t, tPrev, tNext, slot] = stepAt(layer, d, s);
     float* y = layerOutput(layer);
     const float* mask = recurrentMask(layer, d);
     Kept* kept = l.training ? &m_kept[std::size_t(layer)] : nullptr;
@@ -307,10 +309,7 @@ void BlasSession::forwardResetBeforeTail(StepTeam& team, int layer, int d, int s
     const BlasLayout& l = m_lay;
     const std::int64_t B = l.B, H = l.H, GH = l.GH();
     const UnitSlice u = team.slice();
-    const std::int64_t t = d == 0 ? s : l.T - 1 - s;
-    const std::int64_t tPrev = d == 0 ? t - 1 : t + 1;
-    const std::int64_t tNext = d == 0 ? t + 1 : t - 1;
-    const std::int64_t slot = layer * l.D + d;
+    const auto [t, tPrev, tNext, slot] = stepAt(layer, d, s);
     float* y = layerOutput(layer);
     Kept* kept = l.training ? &m_kept[std::size_t(layer)] : nullptr;
     float* gates = kept ? kept->saved[d].data() + t * B * 3 * H : m_stepGates[d].data();
@@ -456,9 +455,7 @@ void BlasSession::backwardCell(StepTeam& team, int layer, int d, int s) {
     const BlasLayout& l = m_lay;
     const std::int64_t B = l.B, H = l.H;
     const UnitSlice u = team.slice();
-    const std::int64_t t = d == 0 ? s : l.T - 1 - s;
-    const std::int64_t tPrev = d == 0 ? t - 1 : t + 1;
-    const std::int64_t slot = layer * l.D + d;
+    [[maybe_unused]] const auto [t, tPrev, tNext, slot] = stepAt(layer, d, s);
     Kept& kept = m_kept[std::size_t(layer)];
     const float* y = layerOutput(layer);
     const CRows<float> dy = crows(m_dy.data() + t * B * l.DH() + d * H, l.DH());
@@ -512,7 +509,7 @@ void BlasSession::backwardGemm(StepTeam& team, int layer, int d, int s, const We
     const BlasLayout& l = m_lay;
     const std::int64_t B = l.B, H = l.H;
     const UnitSlice u = team.slice();
-    const std::int64_t t = d == 0 ? s : l.T - 1 - s;
+    const std::int64_t t = stepAt(0, d, s).t;
     if (l.lstm || l.resetAfter) {
         const float* dg =
             l.lstm ? m_dxp.data() + t * B * l.DGH() + d * l.GH() : m_dhp[d].data() + t * B * 3 * H;
@@ -562,7 +559,7 @@ void BlasSession::backwardResetBeforeTail(StepTeam& team, int, int d, int s, con
     const BlasLayout& l = m_lay;
     const std::int64_t B = l.B, H = l.H;
     const UnitSlice u = team.slice();
-    const std::int64_t t = d == 0 ? s : l.T - 1 - s;
+    const std::int64_t t = stepAt(0, d, s).t;
     team.gemm({.opA = Op::N,
                .opB = Op::N,
                .m = B,

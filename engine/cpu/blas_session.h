@@ -36,6 +36,12 @@ private:
     [[nodiscard]] const float* layerInput(int layer) const;
     [[nodiscard]] float* layerOutput(int layer);
     [[nodiscard]] const float* recurrentMask(int layer, int dir) const; // ones without dropout
+    // Where step s of direction d is in time: the forward direction walks t = 0..T-1, the reverse
+    // one t = T-1..0; prev/next are the neighbouring steps in that walk.
+    struct StepAt {
+        std::int64_t t, prev, next, slot;
+    };
+    [[nodiscard]] StepAt stepAt(int layer, int d, int s) const;
     [[nodiscard]] int teamSize() const;
     void forward(PhaseHook& hook);
     void forwardLayer(PhaseHook& hook, int layer);

@@ -1,5 +1,6 @@
 #include "gui/cli/cli_common.h"
 
+#include "engine/atomic_file.h"
 #include "engine/error.h"
 
 #include <fcntl.h>
@@ -22,29 +23,6 @@ namespace {
 
 std::string systemReason(int err) {
     return std::strerror(err);
-}
-
-// Writes `bytes` to a new file at `path` and flushes it to disk; returns errno or 0.
-int writeAndSync(const std::string& path, const std::string& bytes) {
-    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-    if (fd < 0) return errno;
-    std::size_t done = 0;
-    while (done < bytes.size()) {
-        const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
-        if (n < 0) {
-            if (errno == EINTR) continue;
-            const int err = errno;
-            ::close(fd);
-            return err;
-        }
-        done += std::size_t(n);
-    }
-    if (::fsync(fd) != 0) {
-        const int err = errno;
-        ::close(fd);
-        return err;
-    }
-    return ::close(fd) == 0 ? 0 : errno;
 }
 
 } // namespace
@@ -120,7 +98,7 @@ void StagedFiles::commit() {
     };
     for (; staged < m_files.size(); ++staged) {
         ::unlink(tempOf(m_files[staged]).c_str()); // a leftover of a killed run with our pid
-        if (const int err = writeAndSync(tempOf(m_files[staged]), m_files[staged].bytes)) {
+        if (const int err = writeAndSync(tempOf(m_files[staged]), m_files[staged].bytes, true)) {
             ::unlink(tempOf(m_files[staged]).c_str());
             rollback();
             ioError("cannot write " + pathOf(m_files[staged].name) + ": " + systemReason(err));
