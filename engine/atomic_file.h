@@ -11,7 +11,9 @@ namespace rnnprof {
 [[nodiscard]] int writeAndSync(const std::string& path, std::string_view bytes, bool exclusive);
 
 // Throws Error(Io) naming the path and the system's reason (disk full, read-only, no such
-// folder); the target is then untouched and no temporary file is left behind.
+// folder); the target is then untouched and no temporary file is left behind. A symbolic link is
+// followed (the file it names is replaced, the link kept); an existing device, pipe or socket
+// (/dev/null, /dev/stdout) is written through, never replaced.
 void writeFileAtomically(const std::string& path, std::string_view bytes);
 
 } // namespace rnnprof

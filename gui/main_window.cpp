@@ -102,8 +102,12 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
 
     m_progress = new SweepProgressView(this);
     statusBar()->addWidget(m_progress, 1);
-    m_hostLabel = new QLabel(QString::fromStdString(hostStatusLine(currentHost())), this);
+    const HostInfo host = currentHost();
+    const QString hostLine = QString::fromStdString(hostStatusLine(host));
+    m_hostLabel = new QLabel(this);
     m_hostLabel->setObjectName(QStringLiteral("hostStatus"));
+    m_hostLabel->setText(m_hostLabel->fontMetrics().elidedText(hostLine, Qt::ElideMiddle, 640));
+    m_hostLabel->setToolTip(QString::fromStdString(describeHost(host)));
     statusBar()->addPermanentWidget(m_hostLabel);
 
     createActions();

@@ -37,6 +37,12 @@ QString withSuffix(QString path, const QString& selectedFilter) {
 } // namespace
 
 int MainWindow::openFiles(const QStringList& paths, bool add) {
+    if (!add && m_controller->isRunning()) {
+        report(QStringLiteral("A sweep is running"),
+               QStringLiteral(
+                   "Stop the sweep before opening other results, or use Add Results for Comparison."));
+        return 0;
+    }
     std::vector<SweepResult> loaded;
     QStringList problems;
     for (const QString& path : paths) {
@@ -57,7 +63,7 @@ int MainWindow::openFiles(const QStringList& paths, bool add) {
             for (auto& r : loaded)
                 all.push_back(std::move(r));
             m_store->setResults(std::move(all));
-        } else if (!m_controller->isRunning()) {
+        } else {
             m_store->setResults(std::move(loaded));
         }
         refreshChartsNow();

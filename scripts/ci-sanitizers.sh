@@ -64,7 +64,7 @@ run_tsan() {
         filter="${entry#*:}"
         echo "ci-sanitizers: tsan $exe --gtest_filter=$filter"
         if ! TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:suppressions=$supp/tsan.supp" \
-            QT_QPA_PLATFORM=offscreen "$dir/tests/$exe" --gtest_filter="$filter" --gtest_brief=1; then
+            QT_QPA_PLATFORM=offscreen "$dir/tests/$exe" --gtest_filter="$filter"; then
             echo "ci-sanitizers: tsan $exe FAILED" >&2
             failed=1
         fi

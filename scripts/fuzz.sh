@@ -10,7 +10,7 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 seconds="${1:-60}"
 [ $# -gt 0 ] && shift
-all_targets=(npy results_json journal plan_json sweep_args eval_args csv)
+all_targets=(npy results_json results_charts journal plan_json sweep_args eval_args csv)
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=("${all_targets[@]}")
 build="${RNNPROF_FUZZ_BUILD_DIR:-$root/build-fuzz}"
@@ -19,8 +19,14 @@ if ! [[ "$seconds" =~ ^[0-9]+$ ]] || [ "$seconds" -lt 1 ]; then
     echo "fuzz: SECONDS must be a whole number of seconds >= 1 (got '$seconds')" >&2
     exit 2
 fi
+corpus_of() { # results_charts reads results files too
+    case "$1" in
+    results_charts) echo "$root/tests/fuzz/corpus/results_json" ;;
+    *) echo "$root/tests/fuzz/corpus/$1" ;;
+    esac
+}
 for t in "${targets[@]}"; do
-    if [ ! -d "$root/tests/fuzz/corpus/$t" ]; then
+    if [ ! -d "$(corpus_of "$t")" ]; then
         echo "fuzz: unknown target '$t' (known: ${all_targets[*]})" >&2
         exit 2
     fi
@@ -36,6 +42,7 @@ if [ ${#missing[@]} -gt 0 ]; then
     SUDO=""
     [ "$(id -u)" -ne 0 ] && SUDO="sudo"
     echo "fuzz: installing ${missing[*]}"
+    $SUDO apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
@@ -55,7 +62,7 @@ mkdir -p "$work" "$artifacts" "$logs"
 dict_for() {
     case "$1" in
     npy) echo "$root/tests/fuzz/dict/npy.dict" ;;
-    results_json | journal | plan_json) echo "$root/tests/fuzz/dict/json.dict" ;;
+    results_json | results_charts | journal | plan_json) echo "$root/tests/fuzz/dict/json.dict" ;;
     sweep_args | eval_args) echo "$root/tests/fuzz/dict/cli.dict" ;;
     esac
 }
@@ -64,7 +71,7 @@ run_one() {
     local t="$1" dict
     dict="$(dict_for "$t")"
     mkdir -p "$work/$t"
-    cp -n "$root/tests/fuzz/corpus/$t"/* "$work/$t"/ # earlier runs' finds stay in the scratch copy
+    cp -n "$(corpus_of "$t")"/* "$work/$t"/ # earlier runs' finds stay in the scratch copy
     # Relative paths in the command-line seeds (resources/presets/...) resolve from the root.
     local rc=0
     (cd "$root" && ASAN_OPTIONS="abort_on_error=1:detect_leaks=1" \
@@ -86,9 +93,9 @@ wait
 failed=0
 printf '%-14s %12s %10s %8s  %s\n' target executions exec/s corpus result
 for t in "${targets[@]}"; do
-    rc="$(cat "$logs/$t.rc")"
-    execs="$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$logs/$t.log" | grep -o '[0-9]*$' | tail -1)"
-    speed="$(grep -o 'stat::average_exec_per_sec: *[0-9]*' "$logs/$t.log" | grep -o '[0-9]*$' | tail -1)"
+    rc="$(cat "$logs/$t.rc" 2>/dev/null || echo "not run")"
+    execs="$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$logs/$t.log" | grep -o '[0-9]*$' | tail -1 || true)"
+    speed="$(grep -o 'stat::average_exec_per_sec: *[0-9]*' "$logs/$t.log" | grep -o '[0-9]*$' | tail -1 || true)"
     corpus="$(find "$work/$t" -type f | wc -l)"
     result="no crash in ${seconds} s"
     if [ "$rc" != 0 ]; then
@@ -100,7 +107,7 @@ done
 echo "fuzz: ${#targets[@]} targets ran ${seconds} s each in $(($(date +%s) - run_start)) s (total $(($(date +%s) - start)) s)"
 if [ "$failed" -ne 0 ]; then
     for t in "${targets[@]}"; do
-        [ "$(cat "$logs/$t.rc")" = 0 ] || { echo "---- $t"; tail -40 "$logs/$t.log"; }
+        [ "$(cat "$logs/$t.rc" 2>/dev/null)" = 0 ] || { echo "---- $t"; tail -40 "$logs/$t.log"; }
     done
     exit 1
 fi

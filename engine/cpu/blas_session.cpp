@@ -248,7 +248,10 @@ void BlasSession::forwardStep(StepTeam& team, int layer, int d, int s, const Wei
     const BlasLayout& l = m_lay;
     const std::int64_t B = l.B, H = l.H, GH = l.GH();
     const UnitSlice u = team.slice();
-    const auto [t, tPrev, tNext, slot] = stepAt(layer, d, s);
+    const StepAt at = stepAt(layer, d, s);
+    // Plain variables, not a structured binding: lambdas below capture them, which clang < 16
+    // (the fuzz build's clang 14) does not allow for bindings.
+    [[maybe_unused]] const std::int64_t t = at.t, tPrev = at.prev, tNext = at.next, slot = at.slot;
     float* y = layerOutput(layer);
     const float* mask = recurrentMask(layer, d);
     Kept* kept = l.training ? &m_kept[std::size_t(layer)] : nullptr;
@@ -309,7 +312,10 @@ void BlasSession::forwardResetBeforeTail(StepTeam& team, int layer, int d, int s
     const BlasLayout& l = m_lay;
     const std::int64_t B = l.B, H = l.H, GH = l.GH();
     const UnitSlice u = team.slice();
-    const auto [t, tPrev, tNext, slot] = stepAt(layer, d, s);
+    const StepAt at = stepAt(layer, d, s);
+    // Plain variables, not a structured binding: lambdas below capture them, which clang < 16
+    // (the fuzz build's clang 14) does not allow for bindings.
+    [[maybe_unused]] const std::int64_t t = at.t, tPrev = at.prev, tNext = at.next, slot = at.slot;
     float* y = layerOutput(layer);
     Kept* kept = l.training ? &m_kept[std::size_t(layer)] : nullptr;
     float* gates = kept ? kept->saved[d].data() + t * B * 3 * H : m_stepGates[d].data();
@@ -455,7 +461,10 @@ void BlasSession::backwardCell(StepTeam& team, int layer, int d, int s) {
     const BlasLayout& l = m_lay;
     const std::int64_t B = l.B, H = l.H;
     const UnitSlice u = team.slice();
-    [[maybe_unused]] const auto [t, tPrev, tNext, slot] = stepAt(layer, d, s);
+    const StepAt at = stepAt(layer, d, s);
+    // Plain variables, not a structured binding: lambdas below capture them, which clang < 16
+    // (the fuzz build's clang 14) does not allow for bindings.
+    [[maybe_unused]] const std::int64_t t = at.t, tPrev = at.prev, tNext = at.next, slot = at.slot;
     Kept& kept = m_kept[std::size_t(layer)];
     const float* y = layerOutput(layer);
     const CRows<float> dy = crows(m_dy.data() + t * B * l.DH() + d * H, l.DH());

@@ -51,7 +51,7 @@ PointRef breakdownPoint(const std::vector<SweepResult>& results, const ChartSele
 ChartData phaseBreakdown(const std::vector<SweepResult>& results, const ChartSelection& s) {
     ChartData d;
     d.kind = ChartData::Kind::StackedBars;
-    d.yTitle = QStringLiteral("median time per iteration [ms]");
+    d.yTitle = QStringLiteral("ms per iteration");
     const PointRef ref = breakdownPoint(results, s);
     const PointResult* sel = pointAt(results, ref);
     if (!sel) {

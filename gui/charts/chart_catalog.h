@@ -12,7 +12,7 @@
 
 namespace rnnprof::gui {
 
-enum class Selector { SeqLen, Batch, Baseline, Challenger, Backend };
+enum class Selector { SeqLen, Batch, Baseline, Challenger, Backend, Mode };
 
 using ChartBuilder = std::function<ChartData(const std::vector<SweepResult>&, const ChartSelection&)>;
 
@@ -30,6 +30,7 @@ struct ChartPageSpec {
     std::vector<Selector> selectors;
     std::vector<ChartSpec> charts; // shown top to bottom
     bool followsSelection = false; // the breakdown follows the selected point
+    bool sideBySide = false;       // several charts next to each other instead of stacked
 };
 
 [[nodiscard]] const std::vector<ChartPageSpec>& chartCatalog();

@@ -6,12 +6,16 @@
 #include <QChart>
 #include <QCoreApplication>
 #include <QFileInfo>
+#include <QFontMetricsF>
 #include <QGraphicsScene>
 #include <QImage>
 #include <QPageSize>
 #include <QPainter>
 #include <QPdfWriter>
 #include <QSvgGenerator>
+
+#include <algorithm>
+#include <cmath>
 
 namespace rnnprof::gui {
 namespace {
@@ -20,11 +24,37 @@ namespace {
     throw Error(ErrorKind::Io, QStringLiteral("cannot write chart %1: %2").arg(path, why).toStdString());
 }
 
-void paintChart(ChartView& view, QPainter& painter, QSize size) {
+constexpr int kNoteMargin = 24;
+
+QFont notesFont() {
+    QFont f;
+    f.setPointSizeF(9.5);
+    return f;
+}
+
+// Height of the notes block below the chart in a file of width `width` (0 without notes).
+int notesHeight(const ChartData& data, int width) {
+    if (data.notes.isEmpty()) return 0;
+    const QFontMetricsF metrics(notesFont());
+    const QRectF r = metrics.boundingRect(QRectF(0, 0, width - 2 * kNoteMargin, 100000), Qt::TextWordWrap,
+                                          data.notes.join(QLatin1Char('\n')));
+    return static_cast<int>(std::ceil(r.height())) + kNoteMargin / 2;
+}
+
+// The chart in the top `chartHeight` pixels, its notes below, on the style's background.
+void paintChart(ChartView& view, const ChartData& data, const ChartStyle& style, QPainter& painter,
+                QSize size, int chartHeight) {
     painter.setRenderHint(QPainter::Antialiasing);
     painter.setRenderHint(QPainter::TextAntialiasing);
-    view.scene()->render(&painter, QRectF(0, 0, size.width(), size.height()),
-                         QRectF(0, 0, size.width(), size.height()));
+    painter.fillRect(QRect(QPoint(0, 0), size), style.background);
+    const QRectF chartRect(0, 0, size.width(), chartHeight);
+    view.scene()->render(&painter, chartRect, chartRect);
+    if (data.notes.isEmpty()) return;
+    painter.setFont(notesFont());
+    painter.setPen(style.foreground);
+    painter.drawText(
+        QRectF(kNoteMargin, chartHeight, size.width() - 2 * kNoteMargin, size.height() - chartHeight),
+        Qt::TextWordWrap | Qt::AlignLeft | Qt::AlignTop, data.notes.join(QLatin1Char('\n')));
 }
 
 } // namespace
@@ -50,14 +80,16 @@ std::optional<ImageFormat> formatForPath(const QString& path) {
 
 void exportChart(const ChartData& data, const ChartStyle& style, const QString& path, ImageFormat format,
                  QSize size) {
+    const int chartHeight = std::max(size.height() / 2, size.height() - notesHeight(data, size.width()));
+    const QSize chartSize(size.width(), chartHeight);
     ChartView view;
     view.setAttribute(Qt::WA_DontShowOnScreen);
     view.setFrameShape(QFrame::NoFrame);
     view.setFixedStyle(style);
     view.setChartData(data);
-    view.resize(size);
-    view.chart()->setGeometry(QRectF(QPointF(0, 0), QSizeF(size)));
-    view.scene()->setSceneRect(0, 0, size.width(), size.height());
+    view.resize(chartSize);
+    view.chart()->setGeometry(QRectF(QPointF(0, 0), QSizeF(chartSize)));
+    view.scene()->setSceneRect(0, 0, chartSize.width(), chartSize.height());
     // QChart lays itself out through posted layout requests.
     QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
 
@@ -68,7 +100,7 @@ void exportChart(const ChartData& data, const ChartStyle& style, const QString& 
         image.fill(style.background);
         {
             QPainter painter(&image);
-            paintChart(view, painter, size);
+            paintChart(view, data, style, painter, size, chartHeight);
         }
         if (!image.save(path, "PNG"))
             fail(path, QStringLiteral("the PNG writer failed (is the folder writable?)"));
@@ -83,7 +115,7 @@ void exportChart(const ChartData& data, const ChartStyle& style, const QString& 
         svg.setDescription(QStringLiteral("rnnprof chart: ") + data.title);
         QPainter painter;
         if (!painter.begin(&svg)) fail(path, QStringLiteral("the SVG file cannot be opened for writing"));
-        paintChart(view, painter, size);
+        paintChart(view, data, style, painter, size, chartHeight);
         painter.end();
         break;
     }
@@ -97,7 +129,7 @@ void exportChart(const ChartData& data, const ChartStyle& style, const QString& 
         pdf.setCreator(QStringLiteral("rnnprof"));
         QPainter painter;
         if (!painter.begin(&pdf)) fail(path, QStringLiteral("the PDF file cannot be opened for writing"));
-        paintChart(view, painter, size);
+        paintChart(view, data, style, painter, size, chartHeight);
         painter.end();
         break;
     }

@@ -27,9 +27,9 @@ const std::array<Category, 6> kCategories{{
 
 ChartData memoryVsBatch(const std::vector<SweepResult>& results, const ChartSelection& s) {
     ChartData d;
-    d.title = QStringLiteral("Memory of %1 by category vs batch size (sequence length %2)")
-                  .arg(s.backend)
-                  .arg(s.seqLen);
+    const QString mode = QString::fromUtf8(toString(s.mode).data());
+    d.title =
+        QStringLiteral("Memory of %1 %2 by category vs batch size (T=%3)").arg(s.backend, mode).arg(s.seqLen);
     d.xTitle = QStringLiteral("batch size");
     d.yTitle = QStringLiteral("memory [MiB]");
     d.logX = d.logY = true;
@@ -40,31 +40,32 @@ ChartData memoryVsBatch(const std::vector<SweepResult>& results, const ChartSele
     for (std::size_t c = 0; c < kCategories.size(); ++c) {
         const Category& cat = kCategories[c];
         auto series = linesPerBackendAndMode(
-            results,
-            {[&](const PointResult& p) { return p.backend == backend && p.shape.seqLen == s.seqLen; },
-             [](const PointResult& p) { return double(p.shape.batch); },
-             [&](const PointResult& p) { return double(cat.bytes(p.memory)) / (1024.0 * 1024.0); }});
+            results, {[&](const PointResult& p) {
+                          return p.backend == backend && p.shape.seqLen == s.seqLen && p.mode == s.mode;
+                      },
+                      [](const PointResult& p) { return double(p.shape.batch); },
+                      [&](const PointResult& p) { return double(cat.bytes(p.memory)) / (1024.0 * 1024.0); }});
         for (auto& line : series) {
             bool allZero = true;
             for (auto& sample : line.samples) {
                 allZero = allZero && sample.y <= 0.0;
                 const auto& p = results[std::size_t(sample.ref.result)].points[std::size_t(sample.ref.point)];
                 onDevice = onDevice || p.memory.onDevice;
+                sample.noisy = false; // timing noise says nothing about memory
                 sample.tooltip = QStringLiteral("%1, %2\nB=%3 T=%4: %5")
                                      .arg(QString::fromUtf8(cat.name), line.name)
                                      .arg(p.shape.batch)
                                      .arg(p.shape.seqLen)
                                      .arg(formatBytesQ(double(cat.bytes(p.memory))));
             }
-            // "cpu-blas infer" -> "weights (infer)": the backend is in the title already.
-            const QString suffix = line.name.section(QLatin1Char(' '), -1);
+            // "cpu-blas infer" -> "weights": backend and mode are in the title already.
             const QString prefix = line.name.contains(QStringLiteral(": "))
                                        ? line.name.section(QStringLiteral(": "), 0, 0) + QStringLiteral(": ")
                                        : QString();
             line.colorIndex =
                 static_cast<int>(c) + line.colorIndex / std::max<int>(1, options.backends.size()) * 6;
-            line.name =
-                prefix + QString::fromUtf8(cat.name) + QStringLiteral(" (") + suffix + QLatin1Char(')');
+            line.name = prefix + QString::fromUtf8(cat.name);
+            line.dashed = false;
             if (allZero)
                 zero << line.name;
             else
@@ -75,7 +76,7 @@ ChartData memoryVsBatch(const std::vector<SweepResult>& results, const ChartSele
     if (!zero.isEmpty())
         d.notes << QStringLiteral("Zero at every batch size, not drawn: ") + zero.join(QStringLiteral(", "));
     dropUndrawable(d);
-    noteWhenEmpty(d, QStringLiteral("of %1 at sequence length %2").arg(s.backend).arg(s.seqLen));
+    noteWhenEmpty(d, QStringLiteral("of %1 %2 at sequence length %3").arg(s.backend, mode).arg(s.seqLen));
     return d;
 }
 

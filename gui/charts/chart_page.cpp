@@ -28,6 +28,8 @@ QString selectorLabel(Selector s) {
         return QStringLiteral("Challenger");
     case Selector::Backend:
         return QStringLiteral("Backend");
+    case Selector::Mode:
+        return QStringLiteral("Mode");
     }
     return {};
 }
@@ -77,13 +79,25 @@ ChartPage::ChartPage(const ChartPageSpec& spec, const ResultStore& store, QWidge
         bar->addStretch(1);
         layout->addLayout(bar);
     }
-    auto* splitter = new QSplitter(Qt::Vertical, this);
+    auto* splitter = new QSplitter(spec.sideBySide ? Qt::Horizontal : Qt::Vertical, this);
     splitter->setChildrenCollapsible(false);
     for (const ChartSpec& chart : spec.charts) {
-        auto* view = new ChartView(splitter);
+        auto* box = new QWidget(splitter);
+        auto* boxLayout = new QVBoxLayout(box);
+        boxLayout->setContentsMargins(0, 0, 0, 0);
+        boxLayout->setSpacing(2);
+        auto* view = new ChartView(box);
         view->setObjectName(QStringLiteral("chart-") + chart.id);
         connect(view, &ChartView::pointClicked, this, &ChartPage::pointClicked);
+        auto* notes = new QLabel(box);
+        notes->setObjectName(QStringLiteral("notes-") + chart.id);
+        notes->setWordWrap(true);
+        notes->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        notes->setContentsMargins(8, 0, 8, 2);
+        boxLayout->addWidget(view, 1);
+        boxLayout->addWidget(notes);
         m_views.push_back(view);
+        m_notes.push_back(notes);
     }
     if (spec.followsSelection) {
         m_details = new QLabel(this);
@@ -99,6 +113,10 @@ ChartPage::ChartPage(const ChartPageSpec& spec, const ResultStore& store, QWidge
         scroll->setMinimumHeight(80);
         splitter->addWidget(scroll);
     }
+    // The first chart is the page's main one: give it most of the height.
+    splitter->setStretchFactor(0, 3);
+    for (int i = 1; i < splitter->count(); ++i)
+        splitter->setStretchFactor(i, 2);
     layout->addWidget(splitter, 1);
     refresh();
 }
@@ -129,6 +147,13 @@ void ChartPage::fillSelectors(const ChartOptions& options) {
         case Selector::Backend:
             setItems(box, options.backends, m_selection.backend);
             break;
+        case Selector::Mode: {
+            QStringList modes;
+            for (Mode m : options.modes)
+                modes << QString::fromUtf8(toString(m).data());
+            setItems(box, modes, QString::fromUtf8(toString(m_selection.mode).data()));
+            break;
+        }
         }
     }
 }
@@ -152,6 +177,9 @@ void ChartPage::readSelectors() {
         case Selector::Backend:
             m_selection.backend = text;
             break;
+        case Selector::Mode:
+            m_selection.mode = parseMode(text.toStdString()).value_or(Mode::Inference);
+            break;
         }
     }
 }
@@ -161,9 +189,18 @@ void ChartPage::refresh() {
     const ChartOptions options = chartOptions(results);
     fitSelection(m_selection, options);
     fillSelectors(options);
-    for (std::size_t i = 0; i < m_views.size(); ++i)
-        m_views[i]->setChartData(m_spec.charts[i].build(results, m_selection));
+    for (std::size_t i = 0; i < m_views.size(); ++i) {
+        ChartData data = m_spec.charts[i].build(results, m_selection);
+        const QString notes = data.notes.join(QLatin1Char('\n'));
+        m_notes[i]->setText(notes);
+        m_notes[i]->setVisible(!notes.isEmpty());
+        m_views[i]->setChartData(std::move(data));
+    }
     if (m_details) m_details->setText(pointDetailsHtml(results, breakdownPoint(results, m_selection)));
+}
+
+QString ChartPage::notesText(std::size_t index) const {
+    return index < m_notes.size() ? m_notes[index]->text() : QString();
 }
 
 void ChartPage::setSelectedPoint(const PointRef& ref) {

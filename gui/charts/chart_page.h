@@ -32,6 +32,8 @@ public:
     [[nodiscard]] const ChartSelection& selection() const { return m_selection; }
     [[nodiscard]] const std::vector<ChartView*>& views() const { return m_views; }
     [[nodiscard]] QComboBox* selector(Selector kind) const;
+    // The notes shown below chart `index` (dropped values, crossovers, why it is empty).
+    [[nodiscard]] QString notesText(std::size_t index) const;
 
 signals:
     void pointClicked(rnnprof::gui::PointRef ref);
@@ -45,6 +47,7 @@ private:
     ChartSelection m_selection;
     std::map<Selector, QComboBox*> m_selectors;
     std::vector<ChartView*> m_views;
+    std::vector<QLabel*> m_notes; // one per view, below it
     QLabel* m_details = nullptr;
 };
 

@@ -19,14 +19,6 @@
 namespace rnnprof::gui {
 namespace {
 
-QString titleHtml(const ChartData& d) {
-    QString html = QStringLiteral("<b>") + d.title.toHtmlEscaped() + QStringLiteral("</b>");
-    for (const QString& note : d.notes)
-        html += QStringLiteral("<br><span style=\"font-size:small\">") + note.toHtmlEscaped() +
-                QStringLiteral("</span>");
-    return html;
-}
-
 QAbstractAxis* makeAxis(bool log, int base, double lo, double hi, const QString& title,
                         const ChartStyle& style) {
     const auto [a, b] = axisRange(lo, hi, log, base);
@@ -199,7 +191,9 @@ RenderedChart renderChart(QChart& chart, const ChartData& d, const ChartStyle& s
         delete axis;
     }
     applyChartStyle(chart, style);
-    chart.setTitle(titleHtml(d));
+    // Plain text: QtCharts elides a rich-text title as a whole. Notes are shown beside the chart
+    // (ChartPage) and below it in exported files (exportChart).
+    chart.setTitle(d.title);
     chart.legend()->setVisible(true);
     chart.legend()->setAlignment(Qt::AlignBottom);
     // Line samples in the legend show the dash of training series; bars keep their squares.

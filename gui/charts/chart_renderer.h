@@ -1,8 +1,10 @@
 #pragma once
 // The one adapter between ChartData and QtCharts: builds the series, axes and legend of a QChart
 // from plain chart data. Everything QtCharts-specific (log axes, replace() instead of append(),
-// hollow markers for noisy points, hidden legend entries) is here, so a move to another chart
-// library touches this file and ChartView only. It draws what it is given and computes nothing.
+// hollow markers for noisy points, hidden legend entries) is here; the notes of the data are
+// not drawn (they would squeeze or be elided with the title): ChartPage and exportChart show them, so a move
+// to another chart library touches this file and ChartView only. It draws what it is given and computes
+// nothing.
 #include "gui/charts/chart_data.h"
 #include "gui/charts/chart_theme.h"
 

@@ -29,14 +29,16 @@ QString pairName(const ChartSelection& s) {
 
 ChartData speedupVsBatch(const std::vector<SweepResult>& results, const ChartSelection& s) {
     ChartData d;
-    d.title = QStringLiteral("Speedup of %1 (sequence length %2)").arg(pairName(s)).arg(s.seqLen);
+    d.title = QStringLiteral("Speedup of %1 (T=%2)").arg(pairName(s)).arg(s.seqLen);
     d.xTitle = QStringLiteral("batch size");
-    d.yTitle = QStringLiteral("speedup (%1 time / %2 time)").arg(s.baseline, s.challenger);
+    d.yTitle = QStringLiteral("speedup (×)");
     d.logX = d.logY = true;
     if (s.baseline == s.challenger || s.baseline.isEmpty()) {
         d.notes << QStringLiteral("Choose two different backends to compare.");
         return d;
     }
+    d.notes << QStringLiteral("speedup = time of %1 / time of %2; above 1x %2 is faster")
+                   .arg(s.baseline, s.challenger);
     const std::string base = s.baseline.toStdString(), chal = s.challenger.toStdString();
     const ChartOptions options = chartOptions(results);
     double minX = 0, maxX = 0;
@@ -47,8 +49,8 @@ ChartData speedupVsBatch(const std::vector<SweepResult>& results, const ChartSel
             series.colorIndex = r;
             series.dashed = mode == Mode::Training;
             const QString prefix = resultPrefix(results, r);
-            series.name = (prefix.isEmpty() ? QString() : prefix + QStringLiteral(": ")) + s.challenger +
-                          QStringLiteral(" vs ") + s.baseline + QLatin1Char(' ') + modeName(mode);
+            // The pair is in the title; the legend only tells modes (and results) apart.
+            series.name = (prefix.isEmpty() ? QString() : prefix + QStringLiteral(": ")) + modeName(mode);
             for (const SpeedupPoint& sp : speedups(points, base, chal, mode, s.seqLen)) {
                 const Shape shape{sp.batch, s.seqLen};
                 const int bi = findPoint(points, base, mode, shape);
@@ -60,7 +62,7 @@ ChartData speedupVsBatch(const std::vector<SweepResult>& results, const ChartSel
                     sample.noisy = bp.noisy || cp.noisy;
                     sample.tooltip =
                         QStringLiteral("%1, B=%2 T=%3\nspeedup %4x\n%5: %6\n%7: %8%9")
-                            .arg(series.name)
+                            .arg(pairName(s) + QLatin1Char(' ') + series.name)
                             .arg(sp.batch)
                             .arg(s.seqLen)
                             .arg(sp.speedup, 0, 'f', 2)
@@ -108,15 +110,24 @@ ChartData speedupVsBatch(const std::vector<SweepResult>& results, const ChartSel
 
 ChartData crossoverVsSeqLen(const std::vector<SweepResult>& results, const ChartSelection& s) {
     ChartData d;
-    d.title = QStringLiteral("Crossover batch size vs sequence length (%1)").arg(pairName(s));
+    d.title = QStringLiteral("Crossover batch vs sequence length");
     d.xTitle = QStringLiteral("sequence length");
-    d.yTitle = QStringLiteral("batch size where %1 becomes faster").arg(s.challenger);
+    d.yTitle = QStringLiteral("batch where %1 becomes faster").arg(s.challenger);
     d.logX = d.logY = true;
     if (s.baseline == s.challenger || s.baseline.isEmpty()) {
         d.notes << QStringLiteral("Choose two different backends to compare.");
         return d;
     }
     const ChartOptions options = chartOptions(results);
+    // Sequence lengths without a crossover, grouped by what findCrossovers says about them, so that
+    // "faster at every batch" at ten sequence lengths is one line under the chart, not ten.
+    std::vector<std::pair<QString, QStringList>> without;
+    auto noteWithout = [&](const QString& what, int seqLen) {
+        auto it =
+            std::find_if(without.begin(), without.end(), [&](const auto& w) { return w.first == what; });
+        if (it == without.end()) it = without.insert(without.end(), {what, {}});
+        it->second << QString::number(seqLen);
+    };
     for (int r = 0; r < static_cast<int>(results.size()); ++r) {
         const QString prefix = resultPrefix(results, r);
         const QString pre = prefix.isEmpty() ? QString() : prefix + QStringLiteral(": ");
@@ -139,10 +150,8 @@ ChartData crossoverVsSeqLen(const std::vector<SweepResult>& results, const Chart
                                                   .arg(s.challenger)
                                                   .arg(*c.batch, 0, 'f', 1)});
                 } else {
-                    d.notes << QStringLiteral("%1%2, T=%3: %4")
-                                   .arg(pre, modeName(mode))
-                                   .arg(c.seqLen)
-                                   .arg(QString::fromStdString(c.note));
+                    noteWithout(pre + modeName(mode) + QStringLiteral(": ") + QString::fromStdString(c.note),
+                                c.seqLen);
                 }
             }
             std::sort(series.samples.begin(), series.samples.end(),
@@ -150,6 +159,8 @@ ChartData crossoverVsSeqLen(const std::vector<SweepResult>& results, const Chart
             if (!series.samples.empty()) d.series.push_back(std::move(series));
         }
     }
+    for (const auto& [what, seqLens] : without)
+        d.notes << what + QStringLiteral(" (T=") + seqLens.join(QStringLiteral(", ")) + QLatin1Char(')');
     dropUndrawable(d);
     if (d.empty() && d.notes.isEmpty())
         d.notes << QStringLiteral("Nothing to show yet: no crossover of %1 found.").arg(pairName(s));

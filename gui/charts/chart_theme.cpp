@@ -42,6 +42,7 @@ void applyChartStyle(QChart& chart, const ChartStyle& s) {
     chart.legend()->setLabelColor(s.foreground);
     QFont title = chart.titleFont();
     title.setPointSizeF(11);
+    title.setBold(true);
     chart.setTitleFont(title);
 }
 

@@ -54,8 +54,12 @@ void ChartView::rerender() {
         });
         connect(set, &QBarSet::clicked, this, [this, i](int index) {
             const auto& refs = m_data.barSets[i].refs;
-            if (index >= 0 && index < static_cast<int>(refs.size()) && refs[std::size_t(index)].valid())
-                emit pointClicked(refs[std::size_t(index)]);
+            if (index < 0 || index >= static_cast<int>(refs.size()) || !refs[std::size_t(index)].valid())
+                return;
+            // Queued: a receiver may redraw this view, which deletes the bar emitting this signal.
+            const PointRef ref = refs[std::size_t(index)];
+            QMetaObject::invokeMethod(
+                this, [this, ref] { emit pointClicked(ref); }, Qt::QueuedConnection);
         });
     }
 }

@@ -38,6 +38,9 @@ std::vector<std::pair<ChartSelection, QString>> selectionsFor(const ChartSpec& c
         Selector::SeqLen, options.seqLens, [](ChartSelection& s, int v) { s.seqLen = v; },
         [](int v) -> QString { return QStringLiteral("-T%1").arg(v); });
     expand(
+        Selector::Mode, options.modes, [](ChartSelection& s, Mode v) { s.mode = v; },
+        [](Mode v) -> QString { return QLatin1Char('-') + QString::fromUtf8(toString(v).data()); });
+    expand(
         Selector::Batch, options.batches, [](ChartSelection& s, int v) { s.batch = v; },
         [](int v) -> QString { return QStringLiteral("-B%1").arg(v); });
     return out;

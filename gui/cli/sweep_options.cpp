@@ -248,6 +248,7 @@ SweepRequest parseSweepArguments(const QStringList& args, std::vector<std::strin
         const std::string text = parser.value(opt(name)).toStdString();
         if (!parseDouble(text, v) || v < lo || v > hi) {
             std::ostringstream s;
+            s.precision(10); // "3600000", not "3.6e+06"
             s << "--" << name << " must be a number from " << lo << " to " << hi << " (got " << text << ")";
             problems.push_back(s.str());
         } else {
@@ -281,10 +282,16 @@ SweepRequest parseSweepArguments(const QStringList& args, std::vector<std::strin
     req.quiet = parser.isSet(opt("quiet"));
 
     for (const FieldIssue& issue : validate(plan, builtinBackends().ids())) {
-        // Model fields were reported by their flags already when they came from flags.
-        const std::string message = issue.message;
-        if (std::find(problems.begin(), problems.end(), message) == problems.end())
-            problems.push_back(flagForField(issue.field) + ": " + message);
+        // Model fields were reported by their flags already when they came from flags, in
+        // ModelOptions' words: "--hidden-size must be ..." for "hidden_size must be ...".
+        const std::string& message = issue.message;
+        const std::string flag = flagForField(issue.field);
+        const std::string asModelFlag = message.rfind(issue.field, 0) == 0
+                                            ? flag + message.substr(issue.field.size())
+                                            : flag + ": " + message;
+        if (std::find(problems.begin(), problems.end(), message) == problems.end() &&
+            std::find(problems.begin(), problems.end(), asModelFlag) == problems.end())
+            problems.push_back(flag + ": " + message);
     }
 
     if (!parser.isSet(opt("out")))

@@ -19,12 +19,6 @@ QString toString(BackendStatus status) {
 BackendState backendState(const Availability& availability, const Backend& backend, const RnnConfig& config,
                           const std::vector<Mode>& modes) {
     BackendState s;
-    if (!availability.available) {
-        s.status = BackendStatus::Unavailable;
-        s.reasons << QString::fromStdString(availability.reason);
-        s.summary = QStringLiteral("unavailable: ") + QString::fromStdString(availability.reason);
-        return s;
-    }
     QStringList eligibleModes, ineligibleModes;
     for (Mode mode : modes) {
         const QString name = QString::fromUtf8(rnnprof::toString(mode).data());
@@ -38,6 +32,15 @@ BackendState backendState(const Availability& availability, const Backend& backe
             const QString text = QString::fromStdString(r);
             if (!s.reasons.contains(text)) s.reasons << text;
         }
+    }
+    if (!availability.available) {
+        // Still say what would stop it here: a researcher on a laptop learns why cuDNN would refuse.
+        s.status = BackendStatus::Unavailable;
+        s.summary = QStringLiteral("unavailable: ") + QString::fromStdString(availability.reason);
+        if (!s.reasons.isEmpty())
+            s.summary += QStringLiteral("; also ineligible: ") + s.reasons.join(QStringLiteral("; "));
+        s.reasons.prepend(QString::fromStdString(availability.reason));
+        return s;
     }
     if (ineligibleModes.isEmpty()) {
         s.summary = QStringLiteral("available");

@@ -1,7 +1,8 @@
 #pragma once
 // What a backend toggle shows for the current configuration and modes: available, unavailable on
 // this machine (with the backend's reason, e.g. "no NVIDIA driver"), ineligible (every reason from
-// unsupportedReasons, e.g. cuDNN with activation=relu), or eligible for some modes only.
+// unsupportedReasons, e.g. cuDNN with activation=relu), or eligible for some modes only. An
+// unavailable backend also lists why it would be ineligible, so the reasons show on any machine.
 #include "engine/backend.h"
 
 #include <QString>

@@ -38,9 +38,11 @@ SweepPlan tinyPlan(int points) {
     plan.backends = {"cpu-reference"};
     plan.modes = {Mode::Inference};
     plan.settings.warmup = 0;
+    // About 5 ms of measuring per point, so the 500 points stream in over a few seconds as in a
+    // real sweep instead of arriving in one burst.
     plan.settings.minRepeats = 1;
-    plan.settings.maxRepeats = 1;
-    plan.settings.timeBudgetMs = 0;
+    plan.settings.maxRepeats = 100000;
+    plan.settings.timeBudgetMs = 5;
     plan.settings.checkNumerics = false;
     return plan;
 }

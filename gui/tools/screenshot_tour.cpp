@@ -10,6 +10,7 @@
 #include "gui/tools/tool_support.h"
 #include "profiling/presets.h"
 
+#include <QComboBox>
 #include <QDir>
 #include <QTabWidget>
 #include <QTemporaryDir>
@@ -22,13 +23,13 @@ namespace rnnprof::tools {
 namespace {
 
 // A sweep that finishes in about a minute on two cores and fills every chart: every available
-// backend except the slow reference, two sequence lengths, inference and training.
+// backend except the slow reference, four sequence lengths, inference and training, one CPU thread.
 SweepPlan tourPlan(const BackendRegistry& registry) {
     SweepPlan plan;
     plan.config.inputSize = 64;
     plan.config.hiddenSize = 128;
     plan.batches = {1, 2, 4, 8, 16, 32, 64};
-    plan.seqLens = {25, 100};
+    plan.seqLens = {10, 25, 50, 100};
     plan.modes = {Mode::Inference, Mode::Training};
     plan.backends.clear();
     for (const Backend* b : registry.all())
@@ -37,6 +38,8 @@ SweepPlan tourPlan(const BackendRegistry& registry) {
     plan.settings.minRepeats = 3;
     plan.settings.maxRepeats = 10;
     plan.settings.timeBudgetMs = 150;
+    // One thread: all-core OpenMP runs on a busy shared machine give timings off by 100x.
+    plan.settings.threads = 1;
     return plan;
 }
 
@@ -106,6 +109,12 @@ int runScreenshotTour(int argc, char** argv) {
     for (int t = 0; t < tabs->count(); ++t) {
         tabs->setCurrentIndex(t);
         auto* page = qobject_cast<gui::ChartPage*>(tabs->widget(t));
+        // Training memory shows every category (gradients, kept activations).
+        if (QComboBox* mode = page ? page->selector(gui::Selector::Mode) : nullptr)
+            mode->setCurrentIndex(mode->findText(QStringLiteral("train")));
+        // A middle batch size shows more than batch 1, where overheads dominate.
+        if (QComboBox* batch = page ? page->selector(gui::Selector::Batch) : nullptr)
+            batch->setCurrentIndex(batch->count() / 2);
         ok = grab(window, outDir, page ? page->spec().id : QStringLiteral("tab%1").arg(t)) && ok;
     }
     tabs->setCurrentIndex(0);

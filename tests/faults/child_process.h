@@ -168,7 +168,8 @@ inline std::optional<std::string> privateMountUnavailable() {
     static const std::optional<std::string> reason = []() -> std::optional<std::string> {
         if (::geteuid() != 0) return "needs root to mount a filesystem in a private mount namespace";
         TempDir probe;
-        const ProcessResult r = runInPrivateMount("mount -t tmpfs -o size=4k tmpfs " + shellQuote(probe.path()));
+        const ProcessResult r =
+            runInPrivateMount("mount -t tmpfs -o size=4k tmpfs " + shellQuote(probe.path()));
         if (r.status != 0)
             return "cannot mount a tmpfs in a private mount namespace (unshare -m): " +
                    (r.err.empty() ? "exit status " + std::to_string(r.status) : r.err);

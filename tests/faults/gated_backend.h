@@ -87,7 +87,9 @@ public:
 
 private:
     static Stage stageOf(Phase ph) {
-        return ph == Phase::Forward ? Stage::Forward : ph == Phase::Backward ? Stage::Backward : Stage::Update;
+        return ph == Phase::Forward    ? Stage::Forward
+               : ph == Phase::Backward ? Stage::Backward
+                                       : Stage::Update;
     }
     Gate& m_gate;
     bool m_gated;
@@ -99,7 +101,8 @@ private:
 
 class GatedBackend final : public Backend {
 public:
-    GatedBackend(Gate& gate, int warmup, std::atomic<int>& runs) : m_gate(gate), m_warmup(warmup), m_runs(runs) {}
+    GatedBackend(Gate& gate, int warmup, std::atomic<int>& runs)
+        : m_gate(gate), m_warmup(warmup), m_runs(runs) {}
     [[nodiscard]] std::string_view id() const override { return "gated"; }
     [[nodiscard]] std::string_view description() const override { return "holds the engine thread"; }
     [[nodiscard]] Availability availability() const override { return {}; }

@@ -51,8 +51,8 @@ PointResult anyPoint(FuzzedDataProvider& in) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     if (size == 0) return 0;
     if (data[0] % 2 == 0) {
-        const auto rows = gui::parseCsv(QString::fromUtf8(reinterpret_cast<const char*>(data + 1),
-                                                          qsizetype(size - 1)));
+        const auto rows =
+            gui::parseCsv(QString::fromUtf8(reinterpret_cast<const char*>(data + 1), qsizetype(size - 1)));
         for (const QStringList& row : rows)
             fuzz::require(!row.isEmpty(), "parseCsv returned a row without fields");
         return 0;

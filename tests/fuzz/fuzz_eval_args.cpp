@@ -28,8 +28,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     model.addTo(parser);
     for (const char* name :
          {"weights", "input", "h0", "c0", "grad-output", "grad-h-n", "grad-c-n", "backend", "out"})
-        parser.addOption(QCommandLineOption(QString::fromLatin1(name), QStringLiteral("path"),
-                                            QStringLiteral("VALUE")));
+        parser.addOption(
+            QCommandLineOption(QString::fromLatin1(name), QStringLiteral("path"), QStringLiteral("VALUE")));
     if (!parser.parse(args)) return 0; // an unknown flag: reported by QCommandLineParser's message
     std::vector<std::string> problems;
     try {

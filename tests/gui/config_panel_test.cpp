@@ -161,6 +161,17 @@ TEST(BackendList, UnavailableBackendsOfAPlanAreLeftOutAndNamed) {
     EXPECT_EQ(list.selected(), (std::vector<std::string>{"fake-ok"}));
 }
 
+TEST(BackendState, AnUnavailableBackendStillSaysWhyItWouldBeIneligible) {
+    testing::FakeBackend absent("absent", {false, "no NVIDIA driver"}, true);
+    RnnConfig relu;
+    relu.activation = Activation::Relu;
+    const BackendState s = backendState(absent.availability(), absent, relu, {Mode::Inference});
+    EXPECT_EQ(s.status, BackendStatus::Unavailable);
+    EXPECT_TRUE(s.summary.startsWith(QStringLiteral("unavailable: no NVIDIA driver")));
+    EXPECT_TRUE(s.summary.contains(QStringLiteral("requires activation=tanh; got relu")));
+    EXPECT_EQ(s.reasons.size(), 2);
+}
+
 TEST(BackendState, PartlyEligibleNamesTheModes) {
     testing::FakeBackend picky("picky", {}, true);
     RnnConfig relu;

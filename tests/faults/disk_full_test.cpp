@@ -20,13 +20,14 @@ namespace {
 using ::testing::HasSubstr;
 using ::testing::UnorderedElementsAre;
 
-#define SKIP_WITHOUT_PRIVATE_MOUNTS()                                                                      \
+#define SKIP_WITHOUT_PRIVATE_MOUNTS()                                                                        \
     if (const auto why = privateMountUnavailable()) GTEST_SKIP() << *why
 
 // A tmpfs at `mnt` (created by `prepare`, then optionally made read-only), `command` run on it,
 // then everything on it copied to `copy`. The exit status is the command's; 90 when mounting failed.
-ProcessResult onSmallFilesystem(const std::string& mnt, const std::string& options, const std::string& prepare,
-                                bool readOnly, const std::string& command, const std::string& copy) {
+ProcessResult onSmallFilesystem(const std::string& mnt, const std::string& options,
+                                const std::string& prepare, bool readOnly, const std::string& command,
+                                const std::string& copy) {
     std::string script = "mount -t tmpfs -o " + options + " tmpfs " + shellQuote(mnt) + " || exit 90\n";
     script += prepare + "\n";
     if (readOnly) script += "mount -o remount,ro " + shellQuote(mnt) + " || exit 91\n";
@@ -40,16 +41,18 @@ std::string probe(const std::string& kind, const std::string& path, int points) 
 }
 
 std::vector<std::string> smallSweep(const std::string& out) {
-    return {RNNPROF_EXE, "sweep",   "--backend",     "cpu-reference", "--input-size", "4",       "--hidden-size",
-            "4",         "--batch", "1,2",           "--seq-len",     "3",            "--mode",  "both",
-            "--warmup",  "0",       "--repeats",     "2",             "--no-numerics", "--quiet", "--out",
-            out};
+    return {RNNPROF_EXE,    "sweep", "--backend",     "cpu-reference",
+            "--input-size", "4",     "--hidden-size", "4",
+            "--batch",      "1,2",   "--seq-len",     "3",
+            "--mode",       "both",  "--warmup",      "0",
+            "--repeats",    "2",     "--no-numerics", "--quiet",
+            "--out",        out};
 }
 
 std::string commandLine(const std::vector<std::string>& argv) {
     std::string s;
     for (const auto& a : argv)
-        s += (s.empty() ? "" : " ") + shellQuote(a);
+        s.append(s.empty() ? "" : " ").append(shellQuote(a));
     return s;
 }
 
@@ -70,11 +73,13 @@ TEST(FullDisk, SavingResultsFailsNamingThePathAndKeepsThePreviousFile) {
     TempDir mnt, copy;
     const std::string target = mnt.path() + "/results.json";
     // 16 KiB of space; the sample of 40 points is about 100 KiB.
-    const ProcessResult r = onSmallFilesystem(mnt.path(), "size=16k", "printf previous > " + shellQuote(target),
-                                              false, probe("save-json", target, 40), copy.path());
+    const ProcessResult r =
+        onSmallFilesystem(mnt.path(), "size=16k", "printf previous > " + shellQuote(target), false,
+                          probe("save-json", target, 40), copy.path());
     ASSERT_EQ(r.status, 1) << r.out << r.err;
     EXPECT_THAT(r.out, HasSubstr("error: cannot write " + target + ": No space left on device"));
-    EXPECT_THAT(filesIn(copy.path()), UnorderedElementsAre("results.json")) << "a temporary file was left behind";
+    EXPECT_THAT(filesIn(copy.path()), UnorderedElementsAre("results.json"))
+        << "a temporary file was left behind";
     EXPECT_EQ(slurp(copy.path("results.json")), "previous");
 }
 
@@ -103,8 +108,8 @@ TEST(FullDisk, SweepResultsOnAFullDiskFailNamingTheFileAndKeepTheJournal) {
     TempDir mnt, copy;
     const std::string out = mnt.path() + "/results.json";
     // Two inodes: the root folder and the journal. The results file's temporary finds none left.
-    const ProcessResult r =
-        onSmallFilesystem(mnt.path(), "size=1m,nr_inodes=2", "", false, commandLine(smallSweep(out)), copy.path());
+    const ProcessResult r = onSmallFilesystem(mnt.path(), "size=1m,nr_inodes=2", "", false,
+                                              commandLine(smallSweep(out)), copy.path());
     ASSERT_EQ(r.status, 1) << r.err;
     EXPECT_THAT(r.err, HasSubstr("rnnprof sweep: cannot write " + out + ": No space left on device"));
     EXPECT_THAT(r.err, HasSubstr("the measured points are in " + out + ".journal"));
@@ -122,8 +127,10 @@ TEST(FullDisk, ACsvOnAFullDiskFailsNamingTheCsvAndKeepsResultsAndJournal) {
     const std::string csv = mnt.path() + "/results.csv";
     std::vector<std::string> argv = smallSweep(out);
     argv.insert(argv.end(), {"--csv", csv});
-    const std::string fill = "dd if=/dev/zero of=" + shellQuote(mnt.path() + "/fill") + " bs=4k 2>/dev/null; true";
-    const ProcessResult r = onSmallFilesystem(mnt.path(), "size=64k", fill, false, commandLine(argv), copy.path());
+    const std::string fill =
+        "dd if=/dev/zero of=" + shellQuote(mnt.path() + "/fill") + " bs=4k 2>/dev/null; true";
+    const ProcessResult r =
+        onSmallFilesystem(mnt.path(), "size=64k", fill, false, commandLine(argv), copy.path());
     ASSERT_EQ(r.status, 1) << r.err;
     EXPECT_THAT(r.err, HasSubstr("cannot write " + csv + ": No space left on device"));
     EXPECT_THAT(filesIn(copy.path()), UnorderedElementsAre("fill")) << "a temporary file was left behind";
@@ -146,8 +153,9 @@ TEST(ReadOnlyOutput, SavingResultsFailsNamingThePathAndKeepsThePreviousFile) {
     SKIP_WITHOUT_PRIVATE_MOUNTS();
     TempDir mnt, copy;
     const std::string target = mnt.path() + "/results.json";
-    const ProcessResult r = onSmallFilesystem(mnt.path(), "size=64k", "printf previous > " + shellQuote(target),
-                                              true, probe("save-json", target, 2), copy.path());
+    const ProcessResult r =
+        onSmallFilesystem(mnt.path(), "size=64k", "printf previous > " + shellQuote(target), true,
+                          probe("save-json", target, 2), copy.path());
     ASSERT_EQ(r.status, 1) << r.out << r.err;
     EXPECT_THAT(r.out, HasSubstr("error: cannot write " + target + ": Read-only file system"));
     EXPECT_THAT(filesIn(copy.path()), UnorderedElementsAre("results.json"));
@@ -158,7 +166,8 @@ TEST(ReadOnlyOutput, AJournalOnAReadOnlyFilesystemFailsNamingThePath) {
     SKIP_WITHOUT_PRIVATE_MOUNTS();
     TempDir mnt, copy;
     const std::string path = mnt.path() + "/results.json.journal";
-    const ProcessResult r = onSmallFilesystem(mnt.path(), "size=64k", "", true, probe("journal", path, 3), copy.path());
+    const ProcessResult r =
+        onSmallFilesystem(mnt.path(), "size=64k", "", true, probe("journal", path, 3), copy.path());
     ASSERT_EQ(r.status, 1) << r.out << r.err;
     EXPECT_THAT(r.out, HasSubstr("appended 0"));
     EXPECT_THAT(r.out, HasSubstr("error: cannot create journal " + path + ": Read-only file system"));

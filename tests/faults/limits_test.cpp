@@ -5,9 +5,9 @@
 #include "child_process.h"
 #include "oversized_config.h"
 
+#include "engine/cpu/cpu_libraries.h"
 #include "engine/error.h"
 #include "engine/npy.h"
-#include "engine/cpu/cpu_libraries.h"
 #include "gui/cli/eval_command.h"
 #include "gui/cli/sweep_options.h"
 #include "profiling/plan.h"
@@ -89,7 +89,8 @@ TEST(Limits, DropoutIsAProbabilityOfAtMost095) {
 TEST(Limits, BatchAndSequenceLengthAreAcceptedAtTheLimitAndRefusedOnePast) {
     const RnnConfig c = small();
     EXPECT_THAT(validate(c, {65536, 1}), IsEmpty());
-    EXPECT_THAT(messagesFor(validate(c, {65537, 1}), "batch"), Contains("batch must be between 1 and 65536 (got 65537)"));
+    EXPECT_THAT(messagesFor(validate(c, {65537, 1}), "batch"),
+                Contains("batch must be between 1 and 65536 (got 65537)"));
     EXPECT_THAT(validate(c, {1, 65535}), IsEmpty());
     EXPECT_THAT(messagesFor(validate(c, {1, 65536}), "seq_len"),
                 Contains("seq_len must be between 1 and 65535 (got 65536)"));
@@ -116,9 +117,10 @@ TEST(Limits, AllParametersOfAModelFitOneIndexableBuffer) {
     EXPECT_THAT(validate(c), IsEmpty()); // 1.6e9 parameters
     c.layers = 2;
     EXPECT_EQ(parameterCount(c), 3221487616);
-    EXPECT_THAT(messagesFor(validate(c), "hidden_size"),
-                Contains(HasSubstr("the model is too large: its parameters would hold 3221487616 elements, at "
-                                   "most 2147483647 are allowed")));
+    EXPECT_THAT(
+        messagesFor(validate(c), "hidden_size"),
+        Contains(HasSubstr("the model is too large: its parameters would hold 3221487616 elements, at "
+                           "most 2147483647 are allowed")));
 }
 
 TEST(Limits, MemoryEstimatesAtTheLimitsDoNotOverflowAndGrowWithTheShape) {
@@ -187,12 +189,14 @@ TEST(Limits, MeasurementSettingsAreAcceptedAtTheLimitAndRefusedOnePast) {
     p.settings.noiseThreshold = 10.5;
     const auto issues = issuesOf(p);
     EXPECT_THAT(messagesFor(issues, "warmup"), Contains("warmup must be between 0 and 1000 (got 1001)"));
-    EXPECT_THAT(messagesFor(issues, "min_repeats"), Contains("min_repeats must be between 1 and 100000 (got 100001)"));
-    EXPECT_THAT(messagesFor(issues, "max_repeats"), Contains("max_repeats must be between 1 and 100000 (got 100001)"));
+    EXPECT_THAT(messagesFor(issues, "min_repeats"),
+                Contains("min_repeats must be between 1 and 100000 (got 100001)"));
+    EXPECT_THAT(messagesFor(issues, "max_repeats"),
+                Contains("max_repeats must be between 1 and 100000 (got 100001)"));
     EXPECT_THAT(messagesFor(issues, "time_budget_ms"),
                 Contains("time_budget_ms must be between 0 and 3600000 (got 3600000.5)"));
-    EXPECT_THAT(messagesFor(issues, "threads"), Contains(HasSubstr("threads must be between 0 and " +
-                                                                    std::to_string(availableCpuCores()))));
+    EXPECT_THAT(messagesFor(issues, "threads"),
+                Contains(HasSubstr("threads must be between 0 and " + std::to_string(availableCpuCores()))));
     EXPECT_THAT(messagesFor(issues, "learning_rate"),
                 Contains("learning_rate must be greater than 0 and at most 10 (got 10.000001)"));
     EXPECT_THAT(messagesFor(issues, "noise_threshold"),
@@ -212,19 +216,28 @@ TEST(Limits, ASweepHasAtMost100000Points) {
     for (int t = 1; t <= 9091; ++t)
         p.seqLens.push_back(t);
     p.batches.resize(11);
-    EXPECT_THAT(messagesFor(issuesOf(p), "points"),
-                Contains("the grid has 100001 points, at most 100000 are allowed (fewer batch sizes, sequence "
-                         "lengths, backends or modes)"));
+    EXPECT_THAT(
+        messagesFor(issuesOf(p), "points"),
+        Contains("the grid has 100001 points, at most 100000 are allowed (fewer batch sizes, sequence "
+                 "lengths, backends or modes)"));
 }
 
 TEST(Limits, AConfigFileIsCheckedAgainstTheSameBoundsWithTheKeyPath) {
-    EXPECT_NO_THROW((void)planFromJson(R"({"model": {"hidden_size": 8192}, "sweep": {"batch": [65536]}})", "at.json"));
+    EXPECT_NO_THROW((void)planFromJson(
+        R"({"model": {"input_size": 16384, "hidden_size": 8192}, "sweep": {"batch": [1], "seq_len": [1]}})",
+        "at.json"));
+    for (const char* atLimit : {R"({"model": {"layers": 16}, "sweep": {"batch": [65536], "seq_len": [1]}})",
+                                R"({"sweep": {"batch": [1], "seq_len": [65535]},
+                                    "measure": {"warmup": 1000, "max_repeats": 100000, "time_budget_ms": 3600000}})"})
+        EXPECT_NO_THROW((void)planFromJson(atLimit, "at.json")) << atLimit;
     try {
-        (void)planFromJson(R"({"model": {"hidden_size": 8193, "layers": 2147483648}, "measure": {"warmup": 1001}})",
-                           "past.json");
+        (void)planFromJson(
+            R"({"model": {"hidden_size": 8193, "layers": 2147483648}, "measure": {"warmup": 1001}})",
+            "past.json");
         FAIL() << "a config past the limits was accepted";
     } catch (const Error& e) {
-        EXPECT_THAT(e.what(), HasSubstr("model.hidden_size: hidden_size must be between 1 and 8192 (got 8193)"));
+        EXPECT_THAT(e.what(),
+                    HasSubstr("model.hidden_size: hidden_size must be between 1 and 8192 (got 8193)"));
         EXPECT_THAT(e.what(), HasSubstr("model.layers: integer 2147483648 is out of range"));
         EXPECT_THAT(e.what(), HasSubstr("measure.warmup: warmup must be between 0 and 1000 (got 1001)"));
     }
@@ -253,11 +266,14 @@ std::string npyError(const std::string& bytes) {
 
 TEST(Limits, NpyArraysHoldAtMost2To31ElementsCheckedBeforeReadingData) {
     // At the limit the header is accepted and the missing data is what is reported.
-    EXPECT_THAT(npyError(npyHeaderOnly("(65536, 32768)")), HasSubstr("truncated: shape [65536, 32768] needs"));
+    EXPECT_THAT(npyError(npyHeaderOnly("(65536, 32768)")),
+                HasSubstr("truncated: shape [65536, 32768] needs"));
     EXPECT_THAT(npyError(npyHeaderOnly("(2147483648,)")), HasSubstr("truncated"));
-    EXPECT_THAT(npyError(npyHeaderOnly("(65536, 32769)")), HasSubstr("array is too large (more than 2^31 elements)"));
+    EXPECT_THAT(npyError(npyHeaderOnly("(65536, 32769)")),
+                HasSubstr("array is too large (more than 2^31 elements)"));
     EXPECT_THAT(npyError(npyHeaderOnly("(2147483649,)")), HasSubstr("array is too large"));
-    EXPECT_THAT(npyError(npyHeaderOnly("(99999999999999999999,)")), HasSubstr("shape dimension is too large"));
+    EXPECT_THAT(npyError(npyHeaderOnly("(99999999999999999999,)")),
+                HasSubstr("shape dimension is too large"));
 }
 
 TEST(Limits, NpyArraysHaveAtMost32Dimensions) {
@@ -286,7 +302,8 @@ TEST(Limits, BatchAndSequenceListsAreBoundedLikeTheShape) {
     (void)cli::parseIntList("--batch", "99999999999999999999", Limits::maxBatch, problems);
     EXPECT_THAT(problems, Contains("--batch: 65537 is out of range (1..65536)"));
     EXPECT_THAT(problems, Contains("--seq-len: 65536 is out of range (1..65535)"));
-    EXPECT_THAT(problems, Contains(HasSubstr("--batch 1..65537: a range must be LO..HI with 1 <= LO <= HI <= 65536")));
+    EXPECT_THAT(problems,
+                Contains(HasSubstr("--batch 1..65537: a range must be LO..HI with 1 <= LO <= HI <= 65536")));
     EXPECT_THAT(problems, Contains(HasSubstr("'99999999999999999999' is not a whole number")));
 }
 
@@ -304,14 +321,16 @@ std::vector<std::string> sweepProblems(const std::vector<std::string>& flags) {
 
 TEST(Limits, SweepFlagsAreAcceptedAtTheLimitAndRefusedOnePast) {
     const std::string cores = std::to_string(availableCpuCores());
-    EXPECT_THAT(sweepProblems({"--warmup", "1000", "--repeats", "100000", "--time-budget", "3600000", "--threads",
-                               cores, "--learning-rate", "10", "--batch", "65536", "--seq-len", "1",
-                               "--hidden-size", "8192", "--input-size", "16384", "--layers", "1"}),
+    EXPECT_THAT(sweepProblems({"--warmup", "1000", "--repeats", "100000", "--time-budget", "3600000",
+                               "--threads", cores, "--learning-rate", "10", "--batch", "1", "--seq-len", "1",
+                               "--hidden-size", "8192", "--input-size", "16384"}),
                 IsEmpty());
+    EXPECT_THAT(sweepProblems({"--batch", "65536", "--seq-len", "1", "--layers", "16"}), IsEmpty());
+    EXPECT_THAT(sweepProblems({"--batch", "1", "--seq-len", "65535"}), IsEmpty());
     const auto problems =
         sweepProblems({"--warmup", "1001", "--repeats", "100001", "--time-budget", "3600001", "--threads",
-                       std::to_string(availableCpuCores() + 1), "--learning-rate", "10.5", "--hidden-size", "8193",
-                       "--layers", "17"});
+                       std::to_string(availableCpuCores() + 1), "--learning-rate", "10.5", "--hidden-size",
+                       "8193", "--layers", "17"});
     EXPECT_THAT(problems, Contains("--warmup must be a whole number from 0 to 1000 (got 1001)"));
     EXPECT_THAT(problems, Contains("--repeats must be a whole number from 1 to 100000 (got 100001)"));
     EXPECT_THAT(problems, Contains("--time-budget must be a number from 0 to 3600000 (got 3600001)"));
@@ -320,6 +339,8 @@ TEST(Limits, SweepFlagsAreAcceptedAtTheLimitAndRefusedOnePast) {
     EXPECT_THAT(problems, Contains("--learning-rate must be a number from 1e-12 to 10 (got 10.5)"));
     EXPECT_THAT(problems, Contains("--hidden-size must be between 1 and 8192 (got 8193)"));
     EXPECT_THAT(problems, Contains("--layers must be between 1 and 16 (got 17)"));
+    // Each problem once: the plan's own check of the model must not repeat what the flag said.
+    EXPECT_EQ(problems.size(), 7u) << ::testing::PrintToString(problems);
 }
 
 // `rnnprof eval` takes batch and sequence length from the --input file: the same bounds apply.
@@ -331,7 +352,8 @@ protected:
         m_request.config.hiddenSize = 1;
         m_request.config.layers = 1;
         m_request.weightsDir = m_dir.path();
-        for (const ParamSpec& spec : ParamLayout(m_request.config).specs())
+        const ParamLayout layout(m_request.config);
+        for (const ParamSpec& spec : layout.specs())
             writeNpy(m_dir.path(spec.name + ".npy"), Tensor<float>(spec.shape(), 0.5f));
         m_request.input = m_dir.path("x.npy");
         m_request.outDir = m_dir.path("out");
@@ -351,12 +373,14 @@ protected:
 
 TEST_F(EvalInputShape, BatchIsAcceptedAtTheLimitAndRefusedOnePast) {
     EXPECT_EQ(outcome(1, 65536), "output.npy [1, 65536, 1]");
-    EXPECT_THAT(outcome(1, 65537), HasSubstr("of shape [1, 65537, 1]: batch must be between 1 and 65536 (got 65537)"));
+    EXPECT_THAT(outcome(1, 65537),
+                HasSubstr("of shape [1, 65537, 1]: batch must be between 1 and 65536 (got 65537)"));
 }
 
 TEST_F(EvalInputShape, SequenceLengthIsAcceptedAtTheLimitAndRefusedOnePast) {
     EXPECT_EQ(outcome(65535, 1), "output.npy [65535, 1, 1]");
-    EXPECT_THAT(outcome(65536, 1), HasSubstr("of shape [65536, 1, 1]: seq_len must be between 1 and 65535 (got 65536)"));
+    EXPECT_THAT(outcome(65536, 1),
+                HasSubstr("of shape [65536, 1, 1]: seq_len must be between 1 and 65535 (got 65536)"));
 }
 
 } // namespace

@@ -19,10 +19,18 @@ namespace {
 // 2 modes x 3 sequence lengths x 8 batch sizes = 48 points of at least 50 ms each: long enough
 // that the sweep is always still running when it is killed after its first points.
 std::vector<std::string> longSweep(const std::string& out) {
-    return {RNNPROF_EXE,    "sweep",         "--backend", "cpu-reference", "--input-size",  "4",
-            "--hidden-size", "4",            "--batch",   "1,2,3,4,5,6,7,8", "--seq-len",   "3,4,5",
-            "--mode",        "both",          "--warmup",  "0",             "--min-repeats", "1",
-            "--max-repeats", "100000",        "--time-budget", "50",        "--no-numerics", "--quiet",
+    return {RNNPROF_EXE,     "sweep",
+            "--backend",     "cpu-reference",
+            "--input-size",  "4",
+            "--hidden-size", "4",
+            "--batch",       "1,2,3,4,5,6,7,8",
+            "--seq-len",     "3,4,5",
+            "--mode",        "both",
+            "--warmup",      "0",
+            "--min-repeats", "1",
+            "--max-repeats", "100000",
+            "--time-budget", "50",
+            "--no-numerics", "--quiet",
             "--out",         out};
 }
 
@@ -95,7 +103,8 @@ TEST(SweepInterrupted, CtrlCStopsAtASafePointAndSavesWhatWasMeasured) {
     ASSERT_GE(saved.points.size(), 1u);
     for (std::size_t i = 0; i + 1 < saved.points.size(); ++i)
         EXPECT_EQ(saved.points[i].status, PointStatus::Ok) << saved.points[i].reason;
-    EXPECT_FALSE(std::filesystem::exists(journalPathFor(out))) << "the journal is removed once the results are saved";
+    EXPECT_FALSE(std::filesystem::exists(journalPathFor(out)))
+        << "the journal is removed once the results are saved";
 }
 
 } // namespace

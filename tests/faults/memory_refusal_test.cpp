@@ -36,7 +36,8 @@ TEST_P(PrepareRefusesOversizedBuffers, BeforeAllocatingAndNamesNeededAndAvailabl
         FAIL() << GetParam() << " prepared a session that needs " << formatBytes(needed);
     } catch (const Error& e) {
         EXPECT_EQ(e.kind(), ErrorKind::OutOfMemory) << e.what();
-        EXPECT_THAT(e.what(), HasSubstr(GetParam() + " at batch 65536, seq_len 127 needs " + formatBytes(needed)));
+        EXPECT_THAT(e.what(),
+                    HasSubstr(GetParam() + " at batch 65536, seq_len 127 needs " + formatBytes(needed)));
         EXPECT_THAT(e.what(), HasSubstr(" available"));
     }
     const auto after = readProcessMemory();

@@ -80,7 +80,8 @@ TEST_P(ThreadedStop, FinishesTheCurrentRunStartsNoOtherAndTheThreadJoins) {
     StopToken stop;
     EngineThread engine(runner, stop);
 
-    ASSERT_TRUE(gate.waitForArrival(kHangBound)) << "the engine thread never reached " << toString(GetParam());
+    ASSERT_TRUE(gate.waitForArrival(kHangBound))
+        << "the engine thread never reached " << toString(GetParam());
     const int runsAtStop = runs.load();
     stop.requestStop();
     gate.release();
@@ -93,7 +94,8 @@ TEST_P(ThreadedStop, FinishesTheCurrentRunStartsNoOtherAndTheThreadJoins) {
     EXPECT_EQ(result->points[0].status, PointStatus::Ok) << result->points[0].reason;
     EXPECT_EQ(result->points[0].measuredRuns, 3);
     EXPECT_EQ(result->points[1].status, PointStatus::Cancelled);
-    EXPECT_NE(result->points[1].reason.find("stopped by request"), std::string::npos) << result->points[1].reason;
+    EXPECT_NE(result->points[1].reason.find("stopped by request"), std::string::npos)
+        << result->points[1].reason;
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryStageOfAPoint, ThreadedStop,

@@ -1,0 +1,74 @@
+// libFuzzer target: a results file as the GUI and `rnnprof plot` see it. Text that loads as a
+// result (resultFromJson, also overlaid with itself as a second file) is reduced by every chart of
+// the catalog for the default choices and for each shape, backend and point the result offers, and
+// every point's tooltip is built. Hand-edited files reach these functions with any numbers:
+// negative or huge sizes, NaN and infinite times, unknown backends. Properties: no crash, no
+// undefined behaviour (UBSan: e.g. an infinite double cast to int), and no chart keeps a sample it
+// cannot draw on a log axis.
+#include "fuzz_support.h"
+#include "gui/charts/chart_catalog.h"
+#include "profiling/result_files.h"
+
+#include <cmath>
+
+using namespace rnnprof;
+using namespace rnnprof::gui;
+
+namespace {
+
+void checkDrawable(const ChartData& chart) {
+    for (const ChartSeries& s : chart.series)
+        for (const ChartSample& p : s.samples) {
+            fuzz::require(std::isfinite(p.x) && std::isfinite(p.y), "a chart kept a NaN or infinite sample");
+            fuzz::require((!chart.logX || p.x > 0) && (!chart.logY || p.y > 0),
+                          "a chart kept a sample <= 0 on a log axis");
+        }
+}
+
+void drawEverything(const std::vector<SweepResult>& results) {
+    const ChartOptions options = chartOptions(results);
+    std::vector<ChartSelection> selections(1);
+    fitSelection(selections.front(), options);
+    const std::size_t kMaxChoices = 4; // enough to reach every code path, bounded for speed
+    for (std::size_t i = 0; i < options.seqLens.size() && i < kMaxChoices; ++i) {
+        ChartSelection s = selections.front();
+        s.seqLen = options.seqLens[i];
+        s.batch = options.batches.empty() ? 0 : options.batches[i % options.batches.size()];
+        s.mode = options.modes.empty() ? Mode::Inference : options.modes[i % options.modes.size()];
+        if (std::size_t(options.backends.size()) > i)
+            s.backend = s.challenger = options.backends[qsizetype(i)];
+        selections.push_back(s);
+    }
+    for (std::size_t r = 0; r < results.size(); ++r)
+        for (std::size_t p = 0; p < results[r].points.size() && p < kMaxChoices; ++p) {
+            ChartSelection s = selections.front();
+            s.selected = PointRef{int(r), int(p)};
+            selections.push_back(s);
+            (void)pointTooltip(results, s.selected);
+        }
+    for (const ChartPageSpec& page : chartCatalog())
+        for (const ChartSpec& chart : page.charts)
+            for (const ChartSelection& s : selections)
+                checkDrawable(chart.build(results, s));
+}
+
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    SweepResult result;
+    try {
+        result = resultFromJson(fuzz::asText(data, size), "fuzz.json");
+    } catch (const Error&) {
+        return 0; // refusals are the results_json target's business
+    }
+    result.label = "fuzz.json";
+    try {
+        drawEverything({result});
+        SweepResult second = result;
+        second.label = "second.json (other host)";
+        drawEverything({result, second});
+    } catch (const std::exception& e) {
+        fuzz::propertyFailed(std::string("drawing a loaded result threw: ") + e.what());
+    }
+    return 0;
+}
