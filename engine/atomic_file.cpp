@@ -12,20 +12,24 @@
 
 namespace rnnprof {
 
+int writeAll(int fd, std::string_view bytes) {
+    std::size_t done = 0;
+    while (done < bytes.size()) {
+        const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return n < 0 ? errno : EIO;
+        done += std::size_t(n);
+    }
+    return 0;
+}
+
 int writeAndSync(const std::string& path, std::string_view bytes, bool exclusive) {
     const int flags = O_WRONLY | O_CREAT | O_CLOEXEC | (exclusive ? O_EXCL : O_TRUNC);
     const int fd = ::open(path.c_str(), flags, 0644);
     if (fd < 0) return errno;
-    std::size_t done = 0;
-    while (done < bytes.size()) {
-        const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
-        if (n < 0) {
-            if (errno == EINTR) continue;
-            const int err = errno;
-            ::close(fd);
-            return err;
-        }
-        done += std::size_t(n);
+    if (const int err = writeAll(fd, bytes); err != 0) {
+        ::close(fd);
+        return err;
     }
     if (::fsync(fd) != 0) {
         const int err = errno;
@@ -42,16 +46,9 @@ namespace {
 int writeThrough(const std::string& path, std::string_view bytes) {
     const int fd = ::open(path.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
     if (fd < 0) return errno;
-    std::size_t done = 0;
-    while (done < bytes.size()) {
-        const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) {
-            const int err = n < 0 ? errno : EIO;
-            ::close(fd);
-            return err;
-        }
-        done += std::size_t(n);
+    if (const int err = writeAll(fd, bytes); err != 0) {
+        ::close(fd);
+        return err;
     }
     return ::close(fd) == 0 ? 0 : errno;
 }

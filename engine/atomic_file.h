@@ -6,6 +6,9 @@
 
 namespace rnnprof {
 
+// Writes all of `bytes` to an open descriptor (retrying short writes and EINTR); returns errno or 0.
+[[nodiscard]] int writeAll(int fd, std::string_view bytes);
+
 // Writes `bytes` to `path` (a new file when `exclusive`, else created or truncated) and flushes it
 // to disk. Returns 0, or the errno of the call that failed; a partial file may be left behind.
 [[nodiscard]] int writeAndSync(const std::string& path, std::string_view bytes, bool exclusive);

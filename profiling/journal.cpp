@@ -1,5 +1,6 @@
 // The journal: JSON Lines next to a sweep's output, one fsync()ed line per finished point, so a
 // crash loses nothing already measured. Reading forgives only a torn last line.
+#include "engine/atomic_file.h"
 #include "engine/error.h"
 #include "profiling/result_files.h"
 #include "profiling/result_json_codec.h"
@@ -28,18 +29,11 @@ std::string compactLine(const Json& j) {
 int appendDurably(int fd, std::string_view bytes) {
     const off_t start = ::lseek(fd, 0, SEEK_END);
     if (start < 0) return errno;
-    std::size_t done = 0;
-    while (done < bytes.size()) {
-        const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) {
-            const int err = n < 0 ? errno : EIO;
-            if (::ftruncate(fd, start) != 0) {
-                // The partial line stays; the reader treats it as torn only if it is the last.
-            }
-            return err;
+    if (const int err = writeAll(fd, bytes); err != 0) {
+        if (::ftruncate(fd, start) != 0) {
+            // The partial line stays; the reader treats it as torn only if it is the last.
         }
-        done += std::size_t(n);
+        return err;
     }
     return ::fsync(fd) == 0 ? 0 : errno;
 }
