@@ -41,12 +41,15 @@ double referenceWork(const RnnConfig& c, const Shape& shape, Mode mode) {
 
 Shape numericsShape(const RnnConfig& c, const Shape& shape, Mode mode, double maxWork) {
     Shape s = shape;
-    while (referenceWork(c, s, mode) > maxWork && s.batch > 1) s.batch = std::max(1, s.batch / 2);
-    while (referenceWork(c, s, mode) > maxWork && s.seqLen > 1) s.seqLen = std::max(1, s.seqLen / 2);
+    while (referenceWork(c, s, mode) > maxWork && s.batch > 1)
+        s.batch = std::max(1, s.batch / 2);
+    while (referenceWork(c, s, mode) > maxWork && s.seqLen > 1)
+        s.seqLen = std::max(1, s.seqLen / 2);
     return s;
 }
 
-Numerics compareOutputs(const RunOutputs& got, const reference::Iteration<double>& ref, Mode mode, CellType cell) {
+Numerics compareOutputs(const RunOutputs& got, const reference::Iteration<double>& ref, Mode mode,
+                        CellType cell) {
     Accumulator acc;
     acc.add(got.y.data, ref.y.data, "output");
     acc.add(got.hN.data, ref.hN.data, "h_n");

@@ -16,8 +16,8 @@ namespace rnnprof {
 
 // Errors of `got` against `ref`: max absolute error, and the worst norm-wise relative error
 // max|x - ref| / max|ref| over the compared tensors, naming that tensor.
-[[nodiscard]] Numerics compareOutputs(const RunOutputs& got, const reference::Iteration<double>& ref, Mode mode,
-                                      CellType cell);
+[[nodiscard]] Numerics compareOutputs(const RunOutputs& got, const reference::Iteration<double>& ref,
+                                      Mode mode, CellType cell);
 
 // Never throws: a failure is reported in the note with checked = false.
 [[nodiscard]] Numerics checkNumerics(const Backend& backend, const Problem& problem, double maxWork);

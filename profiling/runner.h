@@ -39,9 +39,9 @@ public:
     virtual ~KernelTracer() = default;
     // Empty when tracing works on this machine; otherwise the reason ("no NVIDIA driver").
     [[nodiscard]] virtual std::string unavailableReason() const = 0;
-    virtual void beginPoint() = 0;                 // enable collection (before warm-up)
-    virtual void discardSoFar() = 0;               // drop warm-up records
-    [[nodiscard]] virtual PhaseHook& hook() = 0;   // pushes (iteration, phase) correlation ids
+    virtual void beginPoint() = 0;               // enable collection (before warm-up)
+    virtual void discardSoFar() = 0;             // drop warm-up records
+    [[nodiscard]] virtual PhaseHook& hook() = 0; // pushes (iteration, phase) correlation ids
     virtual void endIteration() = 0;
     [[nodiscard]] virtual GpuProfile endPoint(int iterations) = 0; // flush, decode, aggregate, disable
     // After endPoint: kernels/memcpys/memsets of measured iteration `iteration` (0-based) as slices

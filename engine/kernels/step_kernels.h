@@ -36,14 +36,18 @@ struct CRows {
 // branches and CPU compilers vectorise it.
 template <bool Checked>
 RNNPROF_HD bool present(const void* p) {
-    if constexpr (Checked) return p != nullptr;
-    else return true;
+    if constexpr (Checked)
+        return p != nullptr;
+    else
+        return true;
 }
 
 template <bool Checked, class T>
 RNNPROF_HD T loadOr(const CRows<T>& v, Index b, Index j, T fallback) {
-    if constexpr (Checked) return v.p ? v(b, j) : fallback;
-    else return v(b, j);
+    if constexpr (Checked)
+        return v.p ? v(b, j) : fallback;
+    else
+        return v(b, j);
 }
 
 // ---- forward ---------------------------------------------------------------------------------
@@ -181,7 +185,8 @@ struct LstmBackwardKernel {
     Index H;
 
     RNNPROF_HD void at(Index b, Index j) const {
-        const T dh = loadOr<Checked>(dy, b, j, T(0)) + dhCarry(b, j) + loadOr<Checked>(mask, b, j, T(1)) * dhRec(b, j);
+        const T dh =
+            loadOr<Checked>(dy, b, j, T(0)) + dhCarry(b, j) + loadOr<Checked>(mask, b, j, T(1)) * dhRec(b, j);
         const auto g = gates::lstmBackward<A>(gates(b, j), gates(b, H + j), gates(b, 2 * H + j),
                                               gates(b, 3 * H + j), c(b, j), cPrev(b, j), dh, dcCarry(b, j));
         dg(b, j) = g.di;
@@ -209,7 +214,8 @@ struct GruBackwardKernel {
     Index H;
 
     RNNPROF_HD void at(Index b, Index j) const {
-        const T dh = loadOr<Checked>(dy, b, j, T(0)) + dhCarry(b, j) + loadOr<Checked>(mask, b, j, T(1)) * dhRec(b, j);
+        const T dh =
+            loadOr<Checked>(dy, b, j, T(0)) + dhCarry(b, j) + loadOr<Checked>(mask, b, j, T(1)) * dhRec(b, j);
         const T r = saved(b, j);
         const auto g = gates::gruBackwardResetAfter<A>(r, saved(b, H + j), saved(b, 2 * H + j),
                                                        saved(b, 3 * H + j), hPrev(b, j), dh);
@@ -238,7 +244,8 @@ struct GruResetBeforeBackwardKernel {
     Index H;
 
     RNNPROF_HD void at(Index b, Index j) const {
-        const T dh = loadOr<Checked>(dy, b, j, T(0)) + dhCarry(b, j) + loadOr<Checked>(mask, b, j, T(1)) * dhRec(b, j);
+        const T dh =
+            loadOr<Checked>(dy, b, j, T(0)) + dhCarry(b, j) + loadOr<Checked>(mask, b, j, T(1)) * dhRec(b, j);
         const auto g =
             gates::gruBackwardResetBefore<A>(gates(b, H + j), gates(b, 2 * H + j), hPrev(b, j), dh);
         dxp(b, H + j) = g.dz;

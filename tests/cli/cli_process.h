@@ -1,6 +1,8 @@
 #pragma once
 // Helpers of the command-line tests: a temporary folder and running the real rnnprof binary
 // (RNNPROF_EXE) with its standard output and error captured.
+#include "support/temp_dir.h"
+
 #include <fcntl.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -19,38 +21,10 @@ namespace rnnprof::test {
 
 using Args = std::vector<std::string>;
 
-// A fresh folder under the system temporary directory, removed with everything in it.
-class TempDir {
-public:
-    TempDir() {
-        static int counter = 0;
-        m_path = std::filesystem::temp_directory_path() /
-                 ("rnnprof-cli-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
-        std::filesystem::create_directories(m_path);
-    }
-    ~TempDir() {
-        std::error_code ec;
-        std::filesystem::remove_all(m_path, ec);
-    }
-    TempDir(const TempDir&) = delete;
-    TempDir& operator=(const TempDir&) = delete;
-    [[nodiscard]] std::string path(const std::string& name = "") const { return (m_path / name).string(); }
-
-private:
-    std::filesystem::path m_path;
-};
-
 struct ProcessResult {
     int status = -1; // exit status, 128 + signal when killed
     std::string out, err;
 };
-
-inline std::string slurp(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
 
 // Runs `rnnprof <args>` and waits for it.
 inline ProcessResult runRnnprof(const Args& args) {

@@ -3,6 +3,8 @@
 // mid-run (the real rnnprof binary, or this test binary's --probe mode), and running a shell script
 // inside a private mount namespace (a small or read-only filesystem that exists only for that
 // process). Test-only; not a general process library.
+#include "support/temp_dir.h"
+
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
@@ -24,35 +26,8 @@ extern char** environ;
 
 namespace rnnprof::faults {
 
-// A fresh folder under the system temporary directory, removed with everything in it.
-class TempDir {
-public:
-    TempDir() {
-        static int counter = 0;
-        m_path = std::filesystem::temp_directory_path() /
-                 ("rnnprof-faults-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
-        std::filesystem::create_directories(m_path);
-    }
-    ~TempDir() {
-        std::error_code ec;
-        std::filesystem::remove_all(m_path, ec);
-    }
-    TempDir(const TempDir&) = delete;
-    TempDir& operator=(const TempDir&) = delete;
-    [[nodiscard]] std::string path(const std::string& name = "") const {
-        return name.empty() ? m_path.string() : (m_path / name).string();
-    }
-
-private:
-    std::filesystem::path m_path;
-};
-
-inline std::string slurp(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
+using test::slurp;
+using test::TempDir;
 
 inline std::vector<std::string> filesIn(const std::string& dir) {
     std::vector<std::string> names;
