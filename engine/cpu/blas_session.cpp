@@ -249,8 +249,6 @@ void BlasSession::forwardStep(StepTeam& team, int layer, int d, int s, const Wei
     const std::int64_t B = l.B, H = l.H, GH = l.GH();
     const UnitSlice u = team.slice();
     const StepAt at = stepAt(layer, d, s);
-    // Plain variables, not a structured binding: lambdas below capture them, which clang < 16
-    // (the fuzz build's clang 14) does not allow for bindings.
     [[maybe_unused]] const std::int64_t t = at.t, tPrev = at.prev, tNext = at.next, slot = at.slot;
     float* y = layerOutput(layer);
     const float* mask = recurrentMask(layer, d);
@@ -313,8 +311,6 @@ void BlasSession::forwardResetBeforeTail(StepTeam& team, int layer, int d, int s
     const std::int64_t B = l.B, H = l.H, GH = l.GH();
     const UnitSlice u = team.slice();
     const StepAt at = stepAt(layer, d, s);
-    // Plain variables, not a structured binding: lambdas below capture them, which clang < 16
-    // (the fuzz build's clang 14) does not allow for bindings.
     [[maybe_unused]] const std::int64_t t = at.t, tPrev = at.prev, tNext = at.next, slot = at.slot;
     float* y = layerOutput(layer);
     Kept* kept = l.training ? &m_kept[std::size_t(layer)] : nullptr;
@@ -462,8 +458,6 @@ void BlasSession::backwardCell(StepTeam& team, int layer, int d, int s) {
     const std::int64_t B = l.B, H = l.H;
     const UnitSlice u = team.slice();
     const StepAt at = stepAt(layer, d, s);
-    // Plain variables, not a structured binding: lambdas below capture them, which clang < 16
-    // (the fuzz build's clang 14) does not allow for bindings.
     [[maybe_unused]] const std::int64_t t = at.t, tPrev = at.prev, tNext = at.next, slot = at.slot;
     Kept& kept = m_kept[std::size_t(layer)];
     const float* y = layerOutput(layer);
