@@ -21,6 +21,8 @@ int runDesktopApp(int argc, char** argv) {
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("rnnprof"));
     QApplication::setOrganizationName(QStringLiteral("rnnprof"));
+    // Matches share/applications/rnnprof.desktop, so desktops show its name and icon for the window.
+    QGuiApplication::setDesktopFileName(QStringLiteral("rnnprof"));
     MainWindow window;
     window.show();
     QStringList files = QApplication::arguments();

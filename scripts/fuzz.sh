@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets (clang, ASan + UBSan, tests/fuzz/) and runs each one for SECONDS on
+# Builds the libFuzzer targets (the CMake preset 'fuzz': clang, ASan + UBSan, tests/fuzz/) and runs each one for SECONDS on
 # a scratch copy of its seed corpus (tests/fuzz/corpus/<target>/ is never modified), then prints
 # how many inputs each target executed. A crash, leak, timeout or violated property fails the
 # script and leaves the input under <build>/fuzz-artifacts/ (reproduce: <build>/tests/fuzz/fuzz_<target> FILE).
@@ -32,27 +32,12 @@ for t in "${targets[@]}"; do
     fi
 done
 
-# clang's libFuzzer runtime and OpenMP library (the engine links OpenMP) are Debian packages.
+# clang, its libFuzzer runtime and OpenMP library (the engine links OpenMP) are Debian packages.
 "$root/scripts/install-deps.sh" >/dev/null
-missing=()
-for p in clang libclang-rt-14-dev libomp-14-dev qt6-base-dev; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-    SUDO=""
-    [ "$(id -u)" -ne 0 ] && SUDO="sudo"
-    echo "fuzz: installing ${missing[*]}"
-    $SUDO apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
-fi
 
 start=$(date +%s)
-cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g" \
-    -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DRNNPROF_SANITIZE="address;undefined" \
-    -DRNNPROF_BUILD_FUZZERS=ON -DRNNPROF_BUILD_GUI=OFF -DRNNPROF_BUILD_TESTS=OFF \
-    -DRNNPROF_BUILD_BENCHMARKS=OFF >/dev/null
-cmake --build "$build" --parallel "$jobs" --target "${targets[@]/#/fuzz_}"
+(cd "$root" && cmake --preset fuzz -B "$build" >/dev/null)
+(cd "$root" && cmake --build "$build" --parallel "$jobs" --target "${targets[@]/#/fuzz_}")
 echo "fuzz: build finished in $(($(date +%s) - start)) s"
 
 work="$build/fuzz-work"

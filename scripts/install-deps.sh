@@ -1,16 +1,33 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages rnnprof needs, skipping what is already there.
 # Uses sudo when not run as root. The CUDA toolkit is optional and not installed here.
+# `install-deps.sh --list` prints the package names, one per line, and installs nothing
+# (scripts/check-deps.py reads the list from there).
+#
+# Packages are installed without their Recommends, so everything the build opens must be named
+# here or be in the Depends closure of what is named: oneDNN's CMake config needs OpenCL
+# (ocl-icd-opencl-dev is only recommended by libdnnl-dev), Qt Charts needs Qt OpenGL
+# (libqt6opengl6-dev is only recommended by qt6-base-dev). scripts/check-deps.py proves it in CI.
 set -euo pipefail
 
 packages=(
+    # build
     build-essential cmake ninja-build pkg-config
-    qt6-base-dev qt6-base-dev-tools qt6-charts-dev qt6-svg-dev libgl-dev
-    libopenblas-dev libdnnl-dev nlohmann-json3-dev
-    libgtest-dev libgmock-dev libbenchmark-dev
-    clang libclang-rt-14-dev clang-format
-    fonts-dejavu-core
+    # application
+    qt6-base-dev qt6-base-dev-tools qt6-charts-dev qt6-svg-dev libqt6opengl6-dev libgl-dev
+    libopenblas-dev libdnnl-dev ocl-icd-opencl-dev nlohmann-json3-dev
+    # tests and benchmarks
+    libgtest-dev libgmock-dev libbenchmark-dev fonts-dejavu-core
+    # sanitizer and fuzz builds (clang, its libFuzzer runtime and OpenMP)
+    clang libclang-rt-14-dev libomp-14-dev clang-format
+    # packaging (.deb with computed Depends) and the dependency check of CI
+    dpkg-dev file strace python3
 )
+
+if [ "${1:-}" = "--list" ]; then
+    printf '%s\n' "${packages[@]}"
+    exit 0
+fi
 
 missing=()
 for p in "${packages[@]}"; do
