@@ -3,7 +3,8 @@
 #   share/doc/rnnprof/{README.md,presets.md,presets/*.json}.
 # `cpack -G DEB` in the build folder writes rnnprof_<version>_amd64.deb; its Depends are computed by
 # dpkg-shlibdeps from the libraries rnnprof links. The CUDA libraries (cuBLAS, cuDNN, CUPTI, the CUDA
-# runtime) are not Debian packages: they are left out of Depends and named in the description.
+# runtime) are not Debian packages: they are left out of Depends, named as Suggests (NVIDIA's
+# repository's package names) and in the description.
 include(GNUInstallDirs)
 
 if(TARGET rnnprof)
@@ -48,6 +49,11 @@ if(RNNPROF_HAVE_CUDA)
     # private so they stay out of Depends.
     get_filename_component(rnnprof_cuda_libdir "${CUDAToolkit_LIBRARY_DIR}" REALPATH)
     set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS_PRIVATE_DIRS "${CUDAToolkit_LIBRARY_DIR};${rnnprof_cuda_libdir}")
+    # Optional: named as Suggests with the package names of NVIDIA's CUDA repository.
+    set(cuda_major ${CUDAToolkit_VERSION_MAJOR})
+    set(cuda_series ${CUDAToolkit_VERSION_MAJOR}-${CUDAToolkit_VERSION_MINOR})
+    set(CPACK_DEBIAN_PACKAGE_SUGGESTS
+        "cuda-cudart-${cuda_series}, libcublas-${cuda_series}, cuda-cupti-${cuda_series}, libcudnn9-cuda-${cuda_major}")
     string(APPEND rnnprof_deb_description "
 This build has the GPU backends: it needs NVIDIA's CUDA ${CUDAToolkit_VERSION_MAJOR} runtime, cuBLAS,
 cuDNN 9 and CUPTI libraries at run time (not Debian packages, so not in Depends).")
