@@ -1,5 +1,7 @@
 #include "profiling/plan_json.h"
 
+#include "profiling/int_list.h"
+
 #include <array>
 #include <string_view>
 
@@ -86,9 +88,24 @@ void readModes(ObjectReader& r, std::vector<Mode>& out) {
     if (ok) out = std::move(modes);
 }
 
+// "batch": [1, 4, 16], or the list grammar of the GUI and command line as text: "batch": "1..256".
+void readIntList(ObjectReader& r, const char* key, int max, std::vector<int>& out) {
+    const Json* v = r.find(key);
+    if (!v) return;
+    if (!v->is_string()) {
+        read(*v, r.pathOf(key), r.problems(), out);
+        return;
+    }
+    IntListParse parsed = parseIntList(v->get_ref<const std::string&>(), max);
+    if (parsed.ok())
+        out = std::move(parsed.values);
+    else
+        r.problems().add(r.pathOf(key), parsed.error);
+}
+
 void readSweep(ObjectReader r, SweepPlan& p) {
-    r.get("batch", p.batches);
-    r.get("seq_len", p.seqLens);
+    readIntList(r, "batch", Limits::maxBatch, p.batches);
+    readIntList(r, "seq_len", Limits::maxSeqLen, p.seqLens);
     r.get("backends", p.backends);
     readModes(r, p.modes);
     r.finish();

@@ -4,6 +4,7 @@
 #include "engine/cpu/cpu_libraries.h"
 #include "engine/error.h"
 #include "gui/cli/model_options.h"
+#include "profiling/int_list.h"
 #include "profiling/presets.h"
 
 #include <QCommandLineParser>
@@ -84,41 +85,9 @@ QString opt(const char* name) {
 
 std::vector<int> parseIntList(const std::string& flag, const std::string& text, int max,
                               std::vector<std::string>& problems) {
-    std::vector<int> values;
-    const auto range = text.find("..");
-    if (range != std::string::npos) {
-        long long lo = 0, hi = 0;
-        if (!parseInt(text.substr(0, range), lo) || !parseInt(text.substr(range + 2), hi) || lo < 1 ||
-            hi < lo || hi > max) {
-            problems.push_back(flag + " " + text + ": a range must be LO..HI with 1 <= LO <= HI <= " +
-                               std::to_string(max) + " (it expands to the powers of two from LO to HI)");
-            return {};
-        }
-        for (long long v = lo; v <= hi; v *= 2)
-            values.push_back(int(v));
-        if (values.back() != hi) values.push_back(int(hi));
-        return values;
-    }
-    std::set<long long> seen;
-    for (const std::string& part : splitList(text)) {
-        long long v = 0;
-        if (!parseInt(part, v)) {
-            problems.push_back(flag + ": '" + part +
-                               "' is not a whole number (give comma-separated values such as 1,4,16)");
-            continue;
-        }
-        if (v < 1 || v > max) {
-            problems.push_back(flag + ": " + part + " is out of range (1.." + std::to_string(max) + ")");
-            continue;
-        }
-        if (!seen.insert(v).second) {
-            problems.push_back(flag + ": " + part + " is given twice");
-            continue;
-        }
-        values.push_back(int(v));
-    }
-    if (values.empty() && problems.empty()) problems.push_back(flag + " is empty: give at least one value");
-    return values;
+    IntListParse parsed = rnnprof::parseIntList(text, max);
+    if (!parsed.ok()) problems.push_back(flag + ": " + parsed.error);
+    return std::move(parsed.values);
 }
 
 SweepRequest parseSweepArguments(const QStringList& args, std::vector<std::string>& problems) {

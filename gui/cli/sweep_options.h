@@ -27,8 +27,8 @@ struct SweepRequest {
 // Checks output paths (folder exists and is writable) but creates nothing.
 [[nodiscard]] SweepRequest parseSweepArguments(const QStringList& args, std::vector<std::string>& problems);
 
-// "1,4,16" -> {1, 4, 16}; also "1..64" for the powers of two from 1 to 64. Appends a message
-// naming `flag` for each problem (not a positive integer, out of range, duplicates, empty).
+// The list grammar of profiling/int_list.h ("1,4,16", "3-5", "1..64"); a problem is appended as
+// "<flag>: <what is wrong>".
 [[nodiscard]] std::vector<int> parseIntList(const std::string& flag, const std::string& text, int max,
                                             std::vector<std::string>& problems);
 

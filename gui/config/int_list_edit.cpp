@@ -12,11 +12,15 @@
 
 namespace rnnprof::gui {
 
-IntListEdit::IntListEdit(std::vector<QuickRange> quickRanges, QWidget* parent) : QWidget(parent) {
+IntListEdit::IntListEdit(int max, std::vector<QuickRange> quickRanges, QWidget* parent)
+    : QWidget(parent), m_max(max) {
     m_edit = new QLineEdit(this);
-    m_edit->setToolTip(
-        QStringLiteral("Comma-separated values; FROM-TO gives every value, FROM..TO the powers of "
-                       "two (1..256 = 1, 2, 4, ..., 256)"));
+    m_edit->setToolTip(QStringLiteral("Values separated by commas or spaces (1, 4, 16), each from 1 to %1.\n"
+                                      "FROM-TO gives every value: 3-5 = 3, 4, 5.\n"
+                                      "FROM..TO gives the powers of two from FROM, and TO itself:\n"
+                                      "1..256 = 1, 2, 4, ..., 256; 1..20 = 1, 2, 4, 8, 16, 20.\n"
+                                      "The command line and config files read the same text.")
+                           .arg(max));
     m_button = new QToolButton(this);
     m_button->setText(QStringLiteral("…"));
     m_button->setToolTip(QStringLiteral("Quick ranges"));
@@ -45,11 +49,11 @@ IntListEdit::IntListEdit(std::vector<QuickRange> quickRanges, QWidget* parent) :
 IntListEdit::~IntListEdit() = default;
 
 IntListParse IntListEdit::parsed() const {
-    return parseIntList(m_edit->text());
+    return parseIntList(m_edit->text().toStdString(), m_max);
 }
 
 void IntListEdit::setValues(const std::vector<int>& values) {
-    m_edit->setText(formatIntList(values));
+    m_edit->setText(QString::fromStdString(formatIntList(values)));
 }
 
 void IntListEdit::askForRange() {
@@ -60,7 +64,7 @@ void IntListEdit::askForRange() {
     auto* step = new QSpinBox(&dialog);
     auto* kind = new QComboBox(&dialog);
     for (QSpinBox* s : {from, to, step})
-        s->setRange(1, 65536);
+        s->setRange(1, m_max);
     from->setValue(1);
     to->setValue(256);
     step->setValue(1);

@@ -1,8 +1,8 @@
 #pragma once
-// An editable list of positive integers (batch sizes, sequence lengths): a line edit that accepts
-// "1, 4, 16", "1-8" and "1..256" (powers of two), plus a menu of quick ranges and a dialog for a
-// custom powers-of-two or stepped range.
-#include "gui/config/int_list.h"
+// An editable list of positive integers (batch sizes, sequence lengths): a line edit in the one
+// list grammar of profiling/int_list.h ("1, 4, 16", "1-8", "1..256"), plus a menu of quick ranges
+// and a dialog for a custom powers-of-two or stepped range.
+#include "profiling/int_list.h"
 
 #include <QWidget>
 
@@ -20,7 +20,8 @@ class IntListEdit : public QWidget {
     Q_OBJECT
 public:
     using QuickRange = std::pair<QString, std::vector<int>>;
-    IntListEdit(std::vector<QuickRange> quickRanges, QWidget* parent = nullptr);
+    // `max`: the largest value the field allows (e.g. Limits::maxBatch).
+    IntListEdit(int max, std::vector<QuickRange> quickRanges, QWidget* parent = nullptr);
     ~IntListEdit() override;
 
     [[nodiscard]] IntListParse parsed() const;
@@ -33,6 +34,7 @@ signals:
 private:
     void askForRange();
 
+    int m_max = 1;
     QLineEdit* m_edit = nullptr;
     QToolButton* m_button = nullptr;
 };

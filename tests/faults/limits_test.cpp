@@ -303,7 +303,8 @@ TEST(Limits, BatchAndSequenceListsAreBoundedLikeTheShape) {
     EXPECT_THAT(problems, Contains("--batch: 65537 is out of range (1..65536)"));
     EXPECT_THAT(problems, Contains("--seq-len: 65536 is out of range (1..65535)"));
     EXPECT_THAT(problems,
-                Contains(HasSubstr("--batch 1..65537: a range must be LO..HI with 1 <= LO <= HI <= 65536")));
+                Contains(HasSubstr("--batch: '1..65537' is not a range: write FROM-TO (every value) or FROM..TO "
+                                   "(powers of two), with 1 <= FROM <= TO <= 65536")));
     EXPECT_THAT(problems, Contains(HasSubstr("'99999999999999999999' is not a whole number")));
 }
 

@@ -66,7 +66,22 @@ TEST(ConfigPanel, MarksPlanSettingsAndListParseErrors) {
     EXPECT_TRUE(panel.fieldMessage(QStringLiteral("batch")).contains(QStringLiteral("banana")));
     batches->lineEdit()->clear();
     QTest::keyClicks(batches->lineEdit(), QStringLiteral("1, 1"));
-    EXPECT_TRUE(panel.fieldMessage(QStringLiteral("batch")).contains(QStringLiteral("more than once")));
+    EXPECT_TRUE(panel.fieldMessage(QStringLiteral("batch")).contains(QStringLiteral("1 is given twice")));
+}
+
+TEST(ConfigPanel, ListFieldsReadTheSameGrammarAsTheCommandLine) {
+    const auto registry = fakeRegistry();
+    ConfigPanel panel(*registry);
+    panel.setPlan(validPlan());
+    auto* batches = qobject_cast<IntListEdit*>(panel.fieldEditor(QStringLiteral("batch")));
+    ASSERT_NE(batches, nullptr);
+    batches->lineEdit()->clear();
+    QTest::keyClicks(batches->lineEdit(), QStringLiteral("1..20"));
+    EXPECT_EQ(panel.plan().batches, (std::vector<int>{1, 2, 4, 8, 16, 20}));
+    batches->lineEdit()->clear();
+    QTest::keyClicks(batches->lineEdit(), QStringLiteral("3-5"));
+    EXPECT_EQ(panel.plan().batches, (std::vector<int>{3, 4, 5}));
+    EXPECT_TRUE(batches->lineEdit()->toolTip().contains(QStringLiteral("1..20 = 1, 2, 4, 8, 16, 20")));
 }
 
 TEST(ConfigPanel, RequiresABackend) {

@@ -162,6 +162,15 @@ TEST(ConfigFile, EveryFieldRoundTrips) {
     EXPECT_EQ(planFromJson(planToJson(p), "round trip"), p);
 }
 
+TEST(ConfigFile, ListsMayBeWrittenInTheGrammarOfTheGuiAndCommandLine) {
+    const SweepPlan p = planFromJson(R"({"sweep": {"batch": "1..20", "seq_len": "3-5, 100"}})", "c.json");
+    EXPECT_EQ(p.batches, (std::vector<int>{1, 2, 4, 8, 16, 20}));
+    EXPECT_EQ(p.seqLens, (std::vector<int>{3, 4, 5, 100}));
+    EXPECT_THAT(parseError(R"({"sweep": {"batch": "16, x"}})"), HasSubstr("sweep.batch: 'x' is not a whole number"));
+    EXPECT_THAT(parseError(R"({"sweep": {"seq_len": "70000"}})"),
+                HasSubstr("sweep.seq_len: 70000 is out of range (1..65535)"));
+}
+
 TEST(ConfigFile, AcceptsLongModeNames) {
     EXPECT_EQ(planFromJson(R"({"sweep": {"modes": ["inference", "training"]}})", "c").modes,
               (std::vector<Mode>{Mode::Inference, Mode::Training}));
@@ -174,7 +183,7 @@ TEST(ConfigFile, UnknownKeyIsNamedWithItsPath) {
 }
 
 TEST(ConfigFile, WrongTypeIsNamedWithItsPath) {
-    EXPECT_THAT(parseError(R"({"sweep": {"batch": "16"}})"),
+    EXPECT_THAT(parseError(R"({"sweep": {"batch": 16}})"),
                 HasSubstr("sweep.batch: expected an array of integers"));
     EXPECT_THAT(parseError(R"({"sweep": {"batch": [1, "2"]}})"),
                 HasSubstr("sweep.batch[1]: expected an integer, got string"));
