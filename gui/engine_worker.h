@@ -1,9 +1,9 @@
 #pragma once
 // The engine thread's worker: lives on that thread (moveToThread) and runs one sweep at a time with
-// a SweepRunner, so every backend session, CUDA context and CUPTI subscription is created, used and
-// destroyed there. It reports finished points, throttled progress (at most every ~50 ms) and the
-// final result as queued signals carrying plain values, writes the journal as points finish and the
-// result JSON at the end. Never call its slots from the GUI thread directly; SweepController queues.
+// a SweepSession (profiling/sweep_session.h: journal, runner, results file), so every backend
+// session, CUDA context and CUPTI subscription is created, used and destroyed there. It reports
+// finished points, throttled progress (at most every ~50 ms) and the final result as queued signals
+// carrying plain values. Never call its slots from the GUI thread directly; SweepController queues.
 #include "engine/backend.h"
 #include "gui/metatypes.h"
 #include "profiling/runner.h"
@@ -25,7 +25,7 @@ public:
     // the controller calls it (blocking) right after the thread starts.
     void prepareTracer();
     // Runs `plan` to the end or until the stop token is set. `resultPath` (may be empty) receives the
-    // JSON result at the end, its journal (journalPathFor) every point as it finishes.
+    // JSON result at the end, its journal every point as it finishes (SweepSession's policy).
     void runSweep(quint64 job, const rnnprof::SweepPlan& plan, const QString& resultPath);
 
 signals:

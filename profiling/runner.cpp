@@ -50,17 +50,22 @@ struct StopRequested {};
 } // namespace
 
 SweepRunner::SweepRunner(const BackendRegistry& backends, SweepPlan plan, RunnerCallbacks callbacks)
-    : m_backends(backends), m_plan(std::move(plan)), m_callbacks(std::move(callbacks)) {}
+    : m_backends(backends), m_plan(std::move(plan)), m_callbacks(std::move(callbacks)) {
+    m_header.createdAt = isoTimestampUtc();
+    m_header.host = currentHost();
+    m_header.plan = m_plan;
+}
 
 SweepRunner::~SweepRunner() = default;
 
-SweepResult SweepRunner::run(const StopToken& stop) {
+void SweepRunner::requireValidPlan() const {
     if (const auto issues = validate(m_plan, m_backends.ids()); !issues.empty())
         throw Error(ErrorKind::InvalidConfig, joinIssues(issues));
-    SweepResult result;
-    result.createdAt = isoTimestampUtc();
-    result.host = currentHost();
-    result.plan = m_plan;
+}
+
+SweepResult SweepRunner::run(const StopToken& stop) {
+    requireValidPlan();
+    SweepResult result = m_header;
     const std::vector<PointSpec> grid = points(m_plan);
     const auto start = Clock::now();
     SweepProgress progress;

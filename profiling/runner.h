@@ -59,7 +59,13 @@ public:
     SweepRunner(const BackendRegistry& backends, SweepPlan plan, RunnerCallbacks callbacks = {});
     ~SweepRunner();
     void setKernelTracer(KernelTracer* tracer) { m_tracer = tracer; }
+    void setCallbacks(RunnerCallbacks callbacks) { m_callbacks = std::move(callbacks); }
+    // The result's header (created_at, host, plan), made once when the runner is made: run()
+    // returns it with the points, and a journal written alongside carries the same.
+    [[nodiscard]] const SweepResult& header() const { return m_header; }
 
+    // Throws Error(InvalidConfig) naming every problem when the plan is invalid for these backends.
+    void requireValidPlan() const;
     // Runs every point of the plan (or until `stop`); the result holds every finished point and
     // complete == !stopped. Throws Error(InvalidConfig) only when the plan itself is invalid.
     [[nodiscard]] SweepResult run(const StopToken& stop);
@@ -69,6 +75,7 @@ public:
 private:
     const BackendRegistry& m_backends;
     SweepPlan m_plan;
+    SweepResult m_header;
     RunnerCallbacks m_callbacks;
     KernelTracer* m_tracer = nullptr;
 };

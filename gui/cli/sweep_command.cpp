@@ -9,6 +9,7 @@
 #include "profiling/presets.h"
 #include "profiling/result_files.h"
 #include "profiling/runner.h"
+#include "profiling/sweep_session.h"
 #include "profiling/summary_text.h"
 
 #include <QCoreApplication>
@@ -17,8 +18,8 @@
 #include <csignal>
 #include <cstdio>
 #include <cstring>
-#include <filesystem>
 #include <memory>
+#include <optional>
 #include <unistd.h>
 
 namespace rnnprof::cli {
@@ -90,48 +91,30 @@ int runRequest(const SweepRequest& req) {
     std::unique_ptr<KernelTracer> tracer = makeKernelTracer(); // on this (the engine) thread
     ProgressPrinter progress(req.quiet);
 
-    SweepResult header;
-    header.createdAt = isoTimestampUtc();
-    header.host = currentHost();
-    header.plan = req.plan;
-    const std::string journalPath = journalPathFor(req.outPath);
-    std::unique_ptr<Journal> journal;
+    SweepSessionEvents events;
+    events.onProgress = [&](const SweepProgress& p) { progress.show(p); };
+    events.onFileProblem = [&](const std::string& problem) { printError("sweep", problem); };
+    std::optional<SweepSession> session;
     try {
-        journal = std::make_unique<Journal>(journalPath, header);
+        session.emplace(builtinBackends(), req.plan, req.outPath, std::move(events), tracer.get());
+    } catch (const Error& e) {
+        printError("sweep", e.what());
+        return kExitUsage;
+    }
+    try { // without a journal a crash would lose every point: refuse to start
+        session->openJournal();
     } catch (const Error& e) {
         printError("sweep", e.what());
         return kExitFailure;
     }
-    std::string journalError;
-    RunnerCallbacks callbacks;
-    callbacks.onProgress = [&](const SweepProgress& p) { progress.show(p); };
-    callbacks.onPoint = [&](const PointResult& point) {
-        if (!journal || !journalError.empty()) return;
-        try {
-            journal->append(point);
-        } catch (const Error& e) { // keep measuring; the final files still get every point
-            journalError = e.what();
-        }
-    };
-    SweepRunner runner(builtinBackends(), req.plan, callbacks);
-    runner.setKernelTracer(tracer.get());
-    SweepResult result;
-    try {
-        result = runner.run(stop);
-    } catch (const Error& e) {
-        progress.finish();
-        printError("sweep", e.what());
-        return kExitUsage;
-    }
+    const SweepOutcome outcome = session->run(stop);
     progress.finish();
-    if (!journalError.empty())
-        printError("sweep", "journal: " + journalError + " (the results file is complete)");
-    result.createdAt = header.createdAt;
+    const SweepResult& result = outcome.result;
 
     std::fputs(summaryTable(result).c_str(), stdout);
     std::fflush(stdout);
+    if (!outcome.saved) return kExitFailure; // the session named the problem and the journal
     try {
-        saveResultJson(req.outPath, result);
         if (!req.csvPath.empty()) saveResultCsv(req.csvPath, result);
         if (!req.tracePath.empty()) saveChromeTrace(req.tracePath, result);
         if (!req.chartsDir.empty()) {
@@ -140,12 +123,9 @@ int runRequest(const SweepRequest& req) {
                          static_cast<long long>(files.size()), req.chartsDir.c_str());
         }
     } catch (const Error& e) {
-        printError("sweep", std::string(e.what()) + " (the measured points are in " + journalPath + ")");
+        printError("sweep", std::string(e.what()) + " (the measured points are in " + req.outPath + ")");
         return kExitFailure;
     }
-    journal.reset();
-    std::error_code ec;
-    std::filesystem::remove(journalPath, ec); // everything is in the results file now
     std::fprintf(stderr, "rnnprof sweep: wrote %s\n", req.outPath.c_str());
     if (!result.complete) {
         std::fprintf(stderr, "rnnprof sweep: stopped early; %zu points were measured and saved\n",

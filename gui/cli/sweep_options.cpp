@@ -90,6 +90,21 @@ std::vector<int> parseIntList(const std::string& flag, const std::string& text, 
     return std::move(parsed.values);
 }
 
+namespace {
+
+// A list flag replaces the plan's list only when it parsed, so that the plan's own check does not
+// report the same flag a second time ("batch is empty").
+void readListFlag(const QCommandLineParser& parser, const char* name, int max, std::vector<int>& target,
+                  std::vector<std::string>& problems) {
+    if (!parser.isSet(opt(name))) return;
+    const std::size_t before = problems.size();
+    std::vector<int> values = parseIntList(std::string("--") + name, parser.value(opt(name)).toStdString(), max,
+                                           problems);
+    if (problems.size() == before) target = std::move(values);
+}
+
+} // namespace
+
 SweepRequest parseSweepArguments(const QStringList& args, std::vector<std::string>& problems) {
     SweepRequest req;
     QCommandLineParser parser;
@@ -180,12 +195,8 @@ SweepRequest parseSweepArguments(const QStringList& args, std::vector<std::strin
 
     SweepPlan& plan = req.plan;
     plan.config = model.read(parser, problems, plan.config);
-    if (parser.isSet(opt("batch")))
-        plan.batches =
-            parseIntList("--batch", parser.value(opt("batch")).toStdString(), Limits::maxBatch, problems);
-    if (parser.isSet(opt("seq-len")))
-        plan.seqLens = parseIntList("--seq-len", parser.value(opt("seq-len")).toStdString(),
-                                    Limits::maxSeqLen, problems);
+    readListFlag(parser, "batch", Limits::maxBatch, plan.batches, problems);
+    readListFlag(parser, "seq-len", Limits::maxSeqLen, plan.seqLens, problems);
     if (parser.isSet(opt("backend"))) {
         const std::string text = parser.value(opt("backend")).toStdString();
         plan.backends = text == "all" ? builtinBackends().ids() : splitList(text);

@@ -133,7 +133,7 @@ TEST_P(RefusedCommandLine, ExitsWithUsageErrorNamingTheProblemAndWritesNothing) 
 }
 
 const RefusedCase kRefused[] = {
-    {"EmptyBatchList", {"--batch", "", "--out", "OUT"}, "--batch is empty"},
+    {"EmptyBatchList", {"--batch", "", "--out", "OUT"}, "--batch: give at least one value"},
     {"DuplicateBatch", {"--batch", "1,4,1", "--out", "OUT"}, "--batch: 1 is given twice"},
     {"NotANumber", {"--seq-len", "20,x", "--out", "OUT"}, "--seq-len: 'x' is not a whole number"},
     {"BatchOutOfRange", {"--batch", "0", "--out", "OUT"}, "--batch: 0 is out of range"},

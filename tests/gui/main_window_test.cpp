@@ -154,7 +154,7 @@ TEST_F(MainWindowTest, ProgressShowsDoneTotalAndTheCurrentPoint) {
     EXPECT_EQ(formatDuration(3725), QStringLiteral("1:02:05"));
 }
 
-TEST_F(MainWindowTest, ClosingMidSweepStopsJoinsAndKeepsTheJournal) {
+TEST_F(MainWindowTest, ClosingMidSweepStopsJoinsAndSavesWhatWasMeasured) {
     const auto registry = testing::fakeRegistry(40ms);
     auto w = std::make_unique<MainWindow>(options(registry.get()));
     SweepPlan plan;
@@ -175,11 +175,13 @@ TEST_F(MainWindowTest, ClosingMidSweepStopsJoinsAndKeepsTheJournal) {
     EXPECT_LT(timer.elapsed(), 5000);
     EXPECT_TRUE(w->controller().isShutDown());
     w.reset();
-    const QStringList journals =
-        QDir(dir.filePath(QStringLiteral("autosave"))).entryList({QStringLiteral("*.journal")});
-    ASSERT_EQ(journals.size(), 1);
-    const SweepResult kept =
-        loadResultFile(QDir(dir.filePath(QStringLiteral("autosave"))).filePath(journals[0]).toStdString());
+    // The stopped sweep was saved as a results file (SweepSession's policy: its journal then goes).
+    const QDir autosave(dir.filePath(QStringLiteral("autosave")));
+    EXPECT_TRUE(autosave.entryList({QStringLiteral("*.journal")}).isEmpty());
+    const QStringList saved = autosave.entryList({QStringLiteral("*.json")});
+    ASSERT_EQ(saved.size(), 1);
+    const SweepResult kept = loadResultFile(autosave.filePath(saved[0]).toStdString());
+    EXPECT_FALSE(kept.complete);
     EXPECT_GE(kept.points.size(), 1u);
     EXPECT_LT(kept.points.size(), 10u);
 }

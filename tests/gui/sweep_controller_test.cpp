@@ -68,9 +68,9 @@ TEST(SweepController, RunsOnTheEngineThreadAndReportsEveryPoint) {
     EXPECT_EQ(result.points[1].reason, "no NVIDIA driver");
     EXPECT_FALSE(controller.isRunning());
     EXPECT_EQ(running.count(), 2);
-    // The worker saved the result and kept the journal beside it.
+    // The worker saved the result; the journal, now redundant, is gone (SweepSession's policy).
     EXPECT_EQ(loadResultFile(path.toStdString()).points.size(), 6u);
-    EXPECT_TRUE(QFileInfo::exists(QString::fromStdString(journalPathFor(path.toStdString()))));
+    EXPECT_FALSE(QFileInfo::exists(QString::fromStdString(journalPathFor(path.toStdString()))));
 }
 
 TEST(SweepController, StopKeepsWhatWasMeasured) {
@@ -95,7 +95,7 @@ TEST(SweepController, StopKeepsWhatWasMeasured) {
     EXPECT_TRUE(again.at(0).at(0).value<SweepResult>().complete);
 }
 
-TEST(SweepController, ShutdownMidSweepJoinsTheThreadAndKeepsTheJournal) {
+TEST(SweepController, ShutdownMidSweepJoinsTheThreadAndSavesWhatWasMeasured) {
     const auto registry = fakeRegistry(30ms);
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("sweep.json"));
@@ -111,9 +111,10 @@ TEST(SweepController, ShutdownMidSweepJoinsTheThreadAndKeepsTheJournal) {
     EXPECT_FALSE(controller->isRunning());
     EXPECT_FALSE(controller->start(fakePlan({1}))) << "no sweeps after shutdown";
     controller.reset(); // the destructor after shutdown is a no-op
-    const SweepResult journal = loadResultFile(journalPathFor(path.toStdString()));
-    EXPECT_FALSE(journal.complete);
-    EXPECT_GE(journal.points.size(), 1u);
+    const SweepResult saved = loadResultFile(path.toStdString());
+    EXPECT_FALSE(saved.complete);
+    EXPECT_GE(saved.points.size(), 1u);
+    EXPECT_LT(saved.points.size(), 12u);
 }
 
 TEST(SweepController, AnInvalidPlanFailsWithTheReason) {
