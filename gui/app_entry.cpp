@@ -1,11 +1,11 @@
 #include "gui/app_entry.h"
 
-#include "gui/cli/eval_command.h"
+#include "cli/headless_commands.h"
+#include "gui/charts/render_all.h"
+#include "gui/cli/headless_app.h"
 #include "gui/cli/headless_default.h"
 #include "gui/cli/plot_command.h"
-#include "gui/cli/sweep_command.h"
 #include "gui/desktop_app.h"
-#include "profiling/host_info.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -23,19 +23,24 @@ bool hasDisplay() {
     return (x && *x) || (wl && *wl);
 }
 
-int printVersion() {
-    std::fputs(describeHost(currentHost()).c_str(), stdout);
-    return 0;
+// What the desktop build adds to the headless commands: `sweep --charts`.
+void registerChartSupport() {
+    cli::ChartSupport support;
+    support.makeApplication = [](int& argc, char** argv) -> std::unique_ptr<QCoreApplication> {
+        return cli::makeHeadlessApplication(argc, argv);
+    };
+    support.writeCharts = [](const SweepResult& result, const std::string& dir) {
+        return std::size_t(renderAllCharts({result}, QString::fromStdString(dir)).size());
+    };
+    cli::setChartSupport(std::move(support));
 }
 
 } // namespace
 
 int runRnnprof(int argc, char** argv) {
-    if (argc >= 2 && (std::strcmp(argv[1], "--version") == 0 || std::strcmp(argv[1], "-v") == 0))
-        return printVersion();
-    if (argc >= 2 && std::strcmp(argv[1], "eval") == 0) return cli::runEvalCommand(argc, argv);
+    registerChartSupport();
+    if (auto code = cli::runHeadlessCommand(argc, argv)) return *code;
     if (argc >= 2 && std::strcmp(argv[1], "plot") == 0) return cli::runPlotCommand(argc, argv);
-    if (argc >= 2 && std::strcmp(argv[1], "sweep") == 0) return cli::runSweepCommand(argc, argv);
     if (argc >= 2 && (std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0)) {
         std::fputs(usageText(), stdout);
         return 0;

@@ -1,20 +1,23 @@
 #include "gui/desktop_app.h"
 
+#include "cli/headless_commands.h"
 #include "gui/main_window.h"
 
 #include <QApplication>
 #include <QTimer>
 
+#include <string>
+
 namespace rnnprof::gui {
 
 const char* usageText() {
-    return "Usage: rnnprof [RESULTS.json ...]      the desktop application (opens the files, overlaid)\n"
-           "       rnnprof sweep [options]         a sweep without a display (see rnnprof sweep --help)\n"
-           "       rnnprof plot RESULTS.json ... --out DIR   every chart as PNG/SVG/PDF, no display needed\n"
-           "       rnnprof eval [options]          one forward/backward pass on .npy inputs\n"
-           "       rnnprof --version               host, CPU, GPU status and library versions\n"
-           "Without a display, `rnnprof` alone runs the default preset headless and names the folder of its\n"
-           "results and charts.\n";
+    static const std::string text =
+        std::string("Usage: rnnprof [RESULTS.json ...]      the desktop application (opens the files, overlaid)\n"
+                    "       rnnprof plot RESULTS.json ... --out DIR   every chart as PNG/SVG/PDF, no display needed\n") +
+        cli::headlessUsage() +
+        "Without a display, `rnnprof` alone runs the default preset headless and names the folder of its\n"
+        "results and charts.\n";
+    return text.c_str();
 }
 
 int runDesktopApp(int argc, char** argv) {

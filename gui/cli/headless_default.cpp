@@ -1,8 +1,8 @@
 #include "gui/cli/headless_default.h"
 
-#include "gui/cli/cli_common.h"
+#include "cli/cli_common.h"
 #include "gui/cli/headless_app.h"
-#include "gui/cli/sweep_command.h"
+#include "cli/sweep_command.h"
 #include "profiling/presets.h"
 
 #include <QDateTime>

@@ -2,7 +2,7 @@
 // and StagedFiles' all-or-nothing writing.
 #include "cli/cli_process.h"
 #include "engine/error.h"
-#include "gui/cli/cli_common.h"
+#include "cli/cli_common.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

@@ -1,7 +1,7 @@
 // The model flags shared by the headless commands: every flag reaches its RnnConfig field, every
 // problem is reported at once naming the flag, the allowed values and the value given, and the
 // dropout/seed flags are accepted or refused depending on the command.
-#include "gui/cli/model_options.h"
+#include "cli/model_options.h"
 
 #include <QCommandLineParser>
 #include <QStringList>

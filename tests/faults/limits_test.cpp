@@ -8,8 +8,8 @@
 #include "engine/cpu/cpu_libraries.h"
 #include "engine/error.h"
 #include "engine/npy.h"
-#include "gui/cli/eval_command.h"
-#include "gui/cli/sweep_options.h"
+#include "cli/eval_command.h"
+#include "cli/sweep_options.h"
 #include "profiling/plan.h"
 #include "profiling/presets.h"
 

@@ -5,7 +5,7 @@
 // QCommandLineParser setup with eval's path flags registered as plain values. Properties: every
 // problem is a message; a model accepted without problems validates.
 #include "fuzz_support.h"
-#include "gui/cli/model_options.h"
+#include "cli/model_options.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>

@@ -3,7 +3,7 @@
 // run); a command line without problems yields a plan that validates and names its output file.
 #include "engine/backend.h"
 #include "fuzz_support.h"
-#include "gui/cli/sweep_options.h"
+#include "cli/sweep_options.h"
 
 #include <QCoreApplication>
 

@@ -1,4 +1,4 @@
-#include "gui/cli/model_options.h"
+#include "cli/model_options.h"
 
 #include <QCommandLineOption>
 #include <QCommandLineParser>

@@ -1,10 +1,9 @@
-#include "gui/cli/sweep_command.h"
+#include "cli/sweep_command.h"
 
 #include "engine/error.h"
-#include "gui/charts/render_all.h"
-#include "gui/cli/cli_common.h"
-#include "gui/cli/headless_app.h"
-#include "gui/cli/sweep_options.h"
+#include "cli/cli_common.h"
+#include "cli/headless_commands.h"
+#include "cli/sweep_options.h"
 #include "profiling/gpu/cupti_tracer.h"
 #include "profiling/presets.h"
 #include "profiling/result_files.h"
@@ -117,10 +116,9 @@ int runRequest(const SweepRequest& req) {
     try {
         if (!req.csvPath.empty()) saveResultCsv(req.csvPath, result);
         if (!req.tracePath.empty()) saveChromeTrace(req.tracePath, result);
-        if (!req.chartsDir.empty()) {
-            const QStringList files = gui::renderAllCharts({result}, QString::fromStdString(req.chartsDir));
-            std::fprintf(stderr, "rnnprof sweep: wrote %lld chart files to %s\n",
-                         static_cast<long long>(files.size()), req.chartsDir.c_str());
+        if (!req.chartsDir.empty()) { // parsing refused --charts without chart support
+            const std::size_t files = chartSupport()->writeCharts(result, req.chartsDir);
+            std::fprintf(stderr, "rnnprof sweep: wrote %zu chart files to %s\n", files, req.chartsDir.c_str());
         }
     } catch (const Error& e) {
         printError("sweep", std::string(e.what()) + " (the measured points are in " + req.outPath + ")");
@@ -163,10 +161,11 @@ bool wantsCharts(int argc, char** argv) {
 } // namespace
 
 int runSweepCommand(int argc, char** argv) {
-    // Charts need a QApplication (offscreen without a display); everything else a QCoreApplication.
+    // Charts need the desktop build's application object (offscreen without a display); everything
+    // else a QCoreApplication.
     std::unique_ptr<QCoreApplication> app;
-    if (wantsCharts(argc, argv))
-        app = makeHeadlessApplication(argc, argv);
+    if (wantsCharts(argc, argv) && chartSupport())
+        app = chartSupport()->makeApplication(argc, argv);
     else
         app = std::make_unique<QCoreApplication>(argc, argv);
     QStringList args = QCoreApplication::arguments();

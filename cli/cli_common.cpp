@@ -1,4 +1,4 @@
-#include "gui/cli/cli_common.h"
+#include "cli/cli_common.h"
 
 #include "engine/atomic_file.h"
 #include "engine/error.h"

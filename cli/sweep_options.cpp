@@ -1,9 +1,10 @@
-#include "gui/cli/sweep_options.h"
+#include "cli/sweep_options.h"
 
 #include "engine/backend.h"
 #include "engine/cpu/cpu_libraries.h"
 #include "engine/error.h"
-#include "gui/cli/model_options.h"
+#include "cli/headless_commands.h"
+#include "cli/model_options.h"
 #include "profiling/int_list.h"
 #include "profiling/presets.h"
 
@@ -282,7 +283,10 @@ SweepRequest parseSweepArguments(const QStringList& args, std::vector<std::strin
         checkOutputFile("--csv", req.csvPath = parser.value(opt("csv")).toStdString(), problems);
     if (parser.isSet(opt("trace")))
         checkOutputFile("--trace", req.tracePath = parser.value(opt("trace")).toStdString(), problems);
-    if (parser.isSet(opt("charts"))) {
+    if (parser.isSet(opt("charts")) && !chartSupport()) {
+        problems.push_back("--charts needs the charts of the desktop application, and this rnnprof was built "
+                           "without it (RNNPROF_BUILD_GUI=OFF); draw them elsewhere with `rnnprof plot`");
+    } else if (parser.isSet(opt("charts"))) {
         req.chartsDir = parser.value(opt("charts")).toStdString();
         const fs::path dir(req.chartsDir);
         const fs::path parent = dir.has_parent_path() ? dir.parent_path() : fs::path(".");
