@@ -1,11 +1,11 @@
 #include "cli/eval_command.h"
 
+#include "cli/cli_common.h"
+#include "cli/model_options.h"
 #include "engine/backend.h"
 #include "engine/error.h"
 #include "engine/npy.h"
 #include "engine/params.h"
-#include "cli/cli_common.h"
-#include "cli/model_options.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>

@@ -1,15 +1,15 @@
 #include "cli/sweep_command.h"
 
-#include "engine/error.h"
 #include "cli/cli_common.h"
 #include "cli/headless_commands.h"
 #include "cli/sweep_options.h"
+#include "engine/error.h"
 #include "profiling/gpu/cupti_tracer.h"
 #include "profiling/presets.h"
 #include "profiling/result_files.h"
 #include "profiling/runner.h"
-#include "profiling/sweep_session.h"
 #include "profiling/summary_text.h"
+#include "profiling/sweep_session.h"
 
 #include <QCoreApplication>
 
@@ -118,7 +118,8 @@ int runRequest(const SweepRequest& req) {
         if (!req.tracePath.empty()) saveChromeTrace(req.tracePath, result);
         if (!req.chartsDir.empty()) { // parsing refused --charts without chart support
             const std::size_t files = chartSupport()->writeCharts(result, req.chartsDir);
-            std::fprintf(stderr, "rnnprof sweep: wrote %zu chart files to %s\n", files, req.chartsDir.c_str());
+            std::fprintf(stderr, "rnnprof sweep: wrote %zu chart files to %s\n", files,
+                         req.chartsDir.c_str());
         }
     } catch (const Error& e) {
         printError("sweep", std::string(e.what()) + " (the measured points are in " + req.outPath + ")");

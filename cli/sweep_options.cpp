@@ -1,10 +1,10 @@
 #include "cli/sweep_options.h"
 
+#include "cli/headless_commands.h"
+#include "cli/model_options.h"
 #include "engine/backend.h"
 #include "engine/cpu/cpu_libraries.h"
 #include "engine/error.h"
-#include "cli/headless_commands.h"
-#include "cli/model_options.h"
 #include "profiling/int_list.h"
 #include "profiling/presets.h"
 
@@ -99,8 +99,8 @@ void readListFlag(const QCommandLineParser& parser, const char* name, int max, s
                   std::vector<std::string>& problems) {
     if (!parser.isSet(opt(name))) return;
     const std::size_t before = problems.size();
-    std::vector<int> values = parseIntList(std::string("--") + name, parser.value(opt(name)).toStdString(), max,
-                                           problems);
+    std::vector<int> values =
+        parseIntList(std::string("--") + name, parser.value(opt(name)).toStdString(), max, problems);
     if (problems.size() == before) target = std::move(values);
 }
 

@@ -91,9 +91,30 @@ struct RunOutputs {
     ParamSet<float> paramsAfter; // training: parameters after the SGD step
 };
 
-// The problem's data and parameters: the overrides where given, else the seeded defaults.
-[[nodiscard]] ProblemData<float> resolveData(const Problem& problem);
-[[nodiscard]] ParamSet<float> resolveParams(const Problem& problem);
+// A problem's inputs, checked against its configuration and shape: the overrides where given, the
+// seeded defaults elsewhere. The one place where overrides are interpreted, for every backend:
+//  - data: x, h0 (and c0 for an LSTM) must have the problem's shapes; an empty target takes the
+//    seeded one; when every mask is empty the seeded masks are used;
+//  - dropout masks exist only in training (inference has none); their count and shapes are checked;
+//  - parameters must have the layout's size;
+//  - the gradients that start backward (of y, h_n, c_n) must have the output and state shapes.
+// Errors are Error(InvalidInput) naming the tensor, its shape and the expected one. T = double
+// (the reference's oracle precision) seeds in double and widens the overrides.
+template <class T = float>
+struct ResolvedProblem {
+    ProblemData<T> data;
+    ParamSet<T> params;
+    // Training: backward starts from these instead of the MSE loss's gradient (null: not given).
+    std::shared_ptr<const Tensor<float>> outputGrad;
+    std::shared_ptr<const Tensor<float>> hNGrad;
+    std::shared_ptr<const Tensor<float>> cNGrad; // LSTM only
+    [[nodiscard]] bool lossFromTarget() const { return outputGrad == nullptr; }
+};
+
+template <class T = float>
+[[nodiscard]] ResolvedProblem<T> resolve(const Problem& problem);
+// The checks of resolve() without building any seeded data: cheap, for before device work.
+void requireValidOverrides(const Problem& problem);
 
 // MSE (mean over all elements) and its gradient 2*(y - target)/N.
 template <class T>

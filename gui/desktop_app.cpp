@@ -12,8 +12,10 @@ namespace rnnprof::gui {
 
 const char* usageText() {
     static const std::string text =
-        std::string("Usage: rnnprof [RESULTS.json ...]      the desktop application (opens the files, overlaid)\n"
-                    "       rnnprof plot RESULTS.json ... --out DIR   every chart as PNG/SVG/PDF, no display needed\n") +
+        std::string(
+            "Usage: rnnprof [RESULTS.json ...]      the desktop application (opens the files, overlaid)\n"
+            "       rnnprof plot RESULTS.json ... --out DIR   every chart as PNG/SVG/PDF, no display "
+            "needed\n") +
         cli::headlessUsage() +
         "Without a display, `rnnprof` alone runs the default preset headless and names the folder of its\n"
         "results and charts.\n";

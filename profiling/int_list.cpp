@@ -57,7 +57,8 @@ IntListParse expand(std::string_view item, int max) {
     const auto to = wholeNumber(item.substr(at + (pow2 ? 2 : 1)));
     if (!from || !to || *from < 1 || *to < *from || *to > max)
         return {{},
-                quoted(item) + " is not a range: write FROM-TO (every value) or FROM..TO (powers of two), with " +
+                quoted(item) +
+                    " is not a range: write FROM-TO (every value) or FROM..TO (powers of two), with " +
                     bounds};
     if (!pow2 && *to - *from + 1 > kMaxListValues)
         return {{}, quoted(item) + " gives too many values (at most " + std::to_string(kMaxListValues) + ")"};

@@ -59,10 +59,11 @@ SweepOutcome SweepSession::run(const StopToken& stop) {
         std::error_code ec;
         std::filesystem::remove(journalPath(), ec); // everything is in the results file now
     } catch (const Error& e) {
-        outcome.saveProblem = std::string(e.what()) +
-                              (journalOpen ? " (the measured points are in " + journalPath() + ")"
-                                           : " (the measured points were not all journaled: " +
-                                                 journalPath() + " holds those before its own failure)");
+        outcome.saveProblem =
+            std::string(e.what()) + (journalOpen
+                                         ? " (the measured points are in " + journalPath() + ")"
+                                         : " (the measured points were not all journaled: " + journalPath() +
+                                               " holds those before its own failure)");
         if (m_events.onFileProblem) m_events.onFileProblem(outcome.saveProblem);
     }
     return outcome;

@@ -25,9 +25,9 @@ struct SweepSessionEvents {
 };
 
 struct SweepOutcome {
-    SweepResult result;       // its header equals SweepSession::header()
-    bool saved = false;       // the results file was written (and the journal removed)
-    std::string saveProblem;  // why not, naming where the points are; empty when saved or no path
+    SweepResult result;      // its header equals SweepSession::header()
+    bool saved = false;      // the results file was written (and the journal removed)
+    std::string saveProblem; // why not, naming where the points are; empty when saved or no path
 };
 
 class SweepSession {

@@ -25,8 +25,8 @@ CRows<float> crows(const T* p, std::int64_t ld) {
 BlasSession::BlasSession(const Problem& problem)
     : m_problem(problem), m_lay(problem), m_provider(problem.options.gemm),
       m_threads(resolveThreads(problem.options.threads)),
-      m_loopThreads(m_provider == GemmProvider::OneDnn ? m_threads : 1), m_data(resolveData(problem)),
-      m_params(resolveParams(problem)) {
+      m_loopThreads(m_provider == GemmProvider::OneDnn ? m_threads : 1), m_in(resolve(problem)) {
+    m_problem.overrides = {}; // resolved into m_in (masks checked there); not kept alive twice
     const BlasLayout& l = m_lay;
     m_zeros.assign(std::size_t(l.DGH()), 0.0f);
     m_ones.assign(std::size_t(l.B * l.H), 1.0f);
@@ -81,11 +81,11 @@ BlasSession::BlasSession(const Problem& problem)
 
 BlasSession::Weights BlasSession::weights(int layer) const {
     Weights w;
-    w.wih = m_params.data(layer, 0, ParamKind::WeightIh);
+    w.wih = m_in.params.data(layer, 0, ParamKind::WeightIh);
     for (int d = 0; d < m_lay.D; ++d) {
-        w.whh[d] = m_params.data(layer, d, ParamKind::WeightHh);
-        const float* bih = m_params.data(layer, d, ParamKind::BiasIh);
-        const float* bhh = m_params.data(layer, d, ParamKind::BiasHh);
+        w.whh[d] = m_in.params.data(layer, d, ParamKind::WeightHh);
+        const float* bih = m_in.params.data(layer, d, ParamKind::BiasIh);
+        const float* bhh = m_in.params.data(layer, d, ParamKind::BiasHh);
         w.bih[d] = bih ? bih : m_zeros.data();
         w.bhh[d] = bhh ? bhh : m_zeros.data();
     }
@@ -93,7 +93,7 @@ BlasSession::Weights BlasSession::weights(int layer) const {
 }
 
 const float* BlasSession::layerInput(int layer) const {
-    if (layer == 0) return m_data.x.ptr();
+    if (layer == 0) return m_in.data.x.ptr();
     if (m_lay.betweenDropout) return m_kept[std::size_t(layer)].maskedInput.data();
     return m_y[std::size_t(layer - 1)].data();
 }
@@ -104,7 +104,7 @@ float* BlasSession::layerOutput(int layer) {
 
 const float* BlasSession::recurrentMask(int layer, int dir) const {
     if (!m_lay.recurrentDropout) return m_ones.data();
-    return m_data.masks.recurrent[std::size_t(layer * m_lay.D + dir)].ptr();
+    return m_in.data.masks.recurrent[std::size_t(layer * m_lay.D + dir)].ptr();
 }
 
 void BlasSession::run(PhaseHook& hook) {
@@ -125,7 +125,7 @@ void BlasSession::forward(PhaseHook& hook) {
             StepScope step(hook, "dropout");
             kernels::MaskKernel<float, false> k{
                 crows(m_y[std::size_t(layer - 1)].data(), m_lay.DH()),
-                crows(m_data.masks.between[std::size_t(layer - 1)].ptr(), m_lay.DH()),
+                crows(m_in.data.masks.between[std::size_t(layer - 1)].ptr(), m_lay.DH()),
                 {m_kept[std::size_t(layer)].maskedInput.data(), m_lay.DH()},
                 m_lay.DH()};
             runKernel(k, m_lay.TB(), 0, m_lay.DH(), m_loopThreads);
@@ -191,7 +191,7 @@ void BlasSession::recurrentForward(StepTeam& team, int layer, const Weights& w) 
         for (int d = 0; d < l.D; ++d) {
             const std::int64_t t0 = d == 0 ? 0 : l.T - 1;
             kernels::MaskKernel<float, false> k{
-                crows(m_data.h0.ptr() + (layer * l.D + d) * l.B * l.H, l.H),
+                crows(m_in.data.h0.ptr() + (layer * l.D + d) * l.B * l.H, l.H),
                 crows(recurrentMask(layer, d), l.H),
                 {m_kept[std::size_t(layer)].hrec[d].data() + t0 * l.B * l.H, l.H},
                 l.H};
@@ -256,7 +256,7 @@ void BlasSession::forwardStep(StepTeam& team, int layer, int d, int s, const Wei
 
     const CRows<float> xp = crows(m_xp.data() + t * B * l.DGH() + d * GH, l.DGH());
     const CRows<float> hPrev =
-        s == 0 ? crows(m_data.h0.ptr() + slot * B * H, H) : crows(y + tPrev * B * l.DH() + d * H, l.DH());
+        s == 0 ? crows(m_in.data.h0.ptr() + slot * B * H, H) : crows(y + tPrev * B * l.DH() + d * H, l.DH());
     const CRows<float> hRec = kept ? crows(kept->hrec[d].data() + t * B * H, H) : hPrev;
     const Rows<float> hOut{y + t * B * l.DH() + d * H, l.DH()};
     const Rows<float> hRecNext{
@@ -269,7 +269,7 @@ void BlasSession::forwardStep(StepTeam& team, int layer, int d, int s, const Wei
         using A = decltype(acts);
         if (l.lstm) {
             const CRows<float> cPrev =
-                s == 0 ? crows(m_data.c0.ptr() + slot * B * H, H)
+                s == 0 ? crows(m_in.data.c0.ptr() + slot * B * H, H)
                        : crows(kept ? kept->cells[d].data() + tPrev * B * H : m_cstate[d][(s - 1) & 1].data(),
                                H);
             float* c = kept ? kept->cells[d].data() + t * B * H : m_cstate[d][s & 1].data();
@@ -319,7 +319,7 @@ void BlasSession::forwardResetBeforeTail(StepTeam& team, int layer, int d, int s
     float* hp = m_hp[d].data();
     gateGemm(team, 1, rh, H, w.whh[d] + 2 * H * H, hp + 2 * H);
     const CRows<float> hPrev =
-        s == 0 ? crows(m_data.h0.ptr() + slot * B * H, H) : crows(y + tPrev * B * l.DH() + d * H, l.DH());
+        s == 0 ? crows(m_in.data.h0.ptr() + slot * B * H, H) : crows(y + tPrev * B * l.DH() + d * H, l.DH());
     const Rows<float> hRecNext{
         kept && s + 1 < l.T ? kept->hrec[d].data() + tNext * B * H : m_scratchRec[d].data(), H};
     kernels::withCellActs(m_problem.config, [&](auto acts) {
@@ -345,13 +345,12 @@ void BlasSession::backward(PhaseHook& hook) {
     PhaseScope phase(hook, Phase::Backward);
     const BlasLayout& l = m_lay;
     {
-        const auto& o = m_problem.overrides;
-        if (o.outputGrad) {
-            std::copy(o.outputGrad->data.begin(), o.outputGrad->data.end(), m_dy.begin());
+        if (m_in.outputGrad) {
+            std::copy(m_in.outputGrad->data.begin(), m_in.outputGrad->data.end(), m_dy.begin());
         } else {
             StepScope step(hook, "loss");
             const float* y = m_y.back().data();
-            const float* target = m_data.target.ptr();
+            const float* target = m_in.data.target.ptr();
             const std::int64_t n = l.TB() * l.DH();
             double sum = 0.0;
             const float scale = 2.0f / float(n);
@@ -371,17 +370,16 @@ void BlasSession::backward(PhaseHook& hook) {
 void BlasSession::backwardLayer(PhaseHook& hook, int layer) {
     const BlasLayout& l = m_lay;
     const Weights w = weights(layer);
-    const auto& o = m_problem.overrides;
     for (int d = 0; d < l.D; ++d) {
         const std::int64_t offset = (layer * l.D + d) * l.B * l.H;
         const std::size_t n = std::size_t(l.B * l.H);
         std::fill(m_dhRec[d].begin(), m_dhRec[d].end(), 0.0f);
-        if (o.hNGrad)
-            std::copy_n(o.hNGrad->ptr() + offset, n, m_dhCarry[d].begin());
+        if (m_in.hNGrad)
+            std::copy_n(m_in.hNGrad->ptr() + offset, n, m_dhCarry[d].begin());
         else
             std::fill(m_dhCarry[d].begin(), m_dhCarry[d].end(), 0.0f);
-        if (o.cNGrad && l.lstm)
-            std::copy_n(o.cNGrad->ptr() + offset, n, m_dcCarry[d].begin());
+        if (m_in.cNGrad && l.lstm)
+            std::copy_n(m_in.cNGrad->ptr() + offset, n, m_dcCarry[d].begin());
         else
             std::fill(m_dcCarry[d].begin(), m_dcCarry[d].end(), 0.0f);
     }
@@ -413,7 +411,7 @@ void BlasSession::backwardLayer(PhaseHook& hook, int layer) {
           .ldc = in});
     if (layer > 0 && l.betweenDropout) {
         kernels::MaskKernel<float, false> k{
-            crows(dIn, in), crows(m_data.masks.between[std::size_t(layer - 1)].ptr(), in), {dIn, in}, in};
+            crows(dIn, in), crows(m_in.data.masks.between[std::size_t(layer - 1)].ptr(), in), {dIn, in}, in};
         runKernel(k, l.TB(), 0, in, m_loopThreads);
     }
 }
@@ -464,14 +462,14 @@ void BlasSession::backwardCell(StepTeam& team, int layer, int d, int s) {
     const CRows<float> dy = crows(m_dy.data() + t * B * l.DH() + d * H, l.DH());
     const CRows<float> mask = crows(recurrentMask(layer, d), H);
     const CRows<float> hPrev =
-        s == 0 ? crows(m_data.h0.ptr() + slot * B * H, H) : crows(y + tPrev * B * l.DH() + d * H, l.DH());
+        s == 0 ? crows(m_in.data.h0.ptr() + slot * B * H, H) : crows(y + tPrev * B * l.DH() + d * H, l.DH());
     const Rows<float> dhCarry{m_dhCarry[d].data(), H};
     const CRows<float> dhRec = crows(m_dhRec[d].data(), H);
     const Rows<float> dxp{m_dxp.data() + t * B * l.DGH() + d * l.GH(), l.DGH()};
     kernels::withCellActs(m_problem.config, [&](auto acts) {
         using A = decltype(acts);
         if (l.lstm) {
-            const CRows<float> cPrev = s == 0 ? crows(m_data.c0.ptr() + slot * B * H, H)
+            const CRows<float> cPrev = s == 0 ? crows(m_in.data.c0.ptr() + slot * B * H, H)
                                               : crows(kept.cells[d].data() + tPrev * B * H, H);
             kernels::LstmBackwardKernel<A, float, false> k{crows(kept.saved[d].data() + t * B * 4 * H, 4 * H),
                                                            crows(kept.cells[d].data() + t * B * H, H),
@@ -646,9 +644,9 @@ void BlasSession::weightGradients(int layer) {
 void BlasSession::update(PhaseHook& hook) {
     PhaseScope phase(hook, Phase::Update);
     StepScope step(hook, "SGD");
-    kernels::SgdKernel<float> k{m_params.values.data(), m_grads.values.data(),
+    kernels::SgdKernel<float> k{m_in.params.values.data(), m_grads.values.data(),
                                 float(m_problem.options.learningRate)};
-    const std::int64_t n = std::int64_t(m_params.values.size());
+    const std::int64_t n = std::int64_t(m_in.params.values.size());
 #pragma omp simd
     for (std::int64_t i = 0; i < n; ++i)
         k(i);
@@ -670,13 +668,13 @@ RunOutputs BlasSession::outputs() const {
             out.gradients.dh0 = m_dh0;
             out.gradients.dc0 = m_dc0;
         }
-        out.paramsAfter = m_params;
+        out.paramsAfter = m_in.params;
     }
     return out;
 }
 
 MemoryFootprint BlasSession::memory() const {
-    return m_lay.footprint(m_params.layout.totalSize());
+    return m_lay.footprint(m_in.params.layout.totalSize());
 }
 
 std::vector<std::string> BlasSession::notes() const {

@@ -68,8 +68,7 @@ private:
     GemmProvider m_provider;
     int m_threads;
     int m_loopThreads = 1;
-    ProblemData<float> m_data;
-    ParamSet<float> m_params;
+    ResolvedProblem<float> m_in; // inputs, and the parameters that training updates
     ParamSet<float> m_grads;
     Buffer m_zeros; // bias stand-in when bias is off
     // The kernels run unchecked (branch-free, vectorised): every optional view must be valid, so

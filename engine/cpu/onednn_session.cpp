@@ -16,12 +16,6 @@ float* ptr(const Memory& m) {
     return static_cast<float*>(m.get_data_handle());
 }
 
-void requireShape(const Tensor<float>& t, const std::vector<std::int64_t>& shape, const std::string& what) {
-    if (t.shape != shape || t.size() != Tensor<float>::elementCount(shape))
-        throw Error(ErrorKind::InvalidInput, what + " has shape " + shapeToString(t.shape) +
-                                                 ", the problem needs " + shapeToString(shape));
-}
-
 void copyIn(const Tensor<float>& t, const Memory& m) {
     std::copy(t.data.begin(), t.data.end(), ptr(m));
 }
@@ -38,12 +32,8 @@ OneDnnSession::OneDnnSession(const Problem& problem, OneDnnPlan plan)
     : m_problem(problem), m_plan(std::move(plan)) {
     const OmpThreadCount threads(m_plan.threads());
     m_stream = oneDnnCall("CPU stream creation", [&] { return dnnl::stream(m_plan.engine()); });
-    const ParamSet<float> params = resolveParams(problem);
-    if (std::int64_t(params.values.size()) != ParamLayout(problem.config).totalSize())
-        throw Error(ErrorKind::InvalidInput, "the parameters hold " + std::to_string(params.values.size()) +
-                                                 " values, the configuration needs " +
-                                                 std::to_string(ParamLayout(problem.config).totalSize()));
-    loadData(problem);
+    ResolvedProblem<float> in = resolve(problem); // every override checked there
+    loadData(in);
     const OneDnnDims& d = m_plan.dims();
     if (d.training && d.bias) {
         m_canonicalBias.assign(std::size_t(d.L * d.D * 2 * d.G * d.H), 0.0f);
@@ -51,7 +41,7 @@ OneDnnSession::OneDnnSession(const Problem& problem, OneDnnPlan plan)
     }
     m_layers.resize(std::size_t(d.L));
     for (int layer = 0; layer < int(d.L); ++layer)
-        createLayer(layer, params);
+        createLayer(layer, in.params);
     for (int layer = 0; layer < int(d.L); ++layer)
         bindArguments(layer);
     m_problem.overrides = {}; // copied into the session's buffers; do not keep the caller's data alive
@@ -70,18 +60,10 @@ Memory OneDnnSession::view(const Memory& buffer, std::int64_t offset, const Memo
     return Memory(md, m_plan.engine(), ptr(buffer) + offset);
 }
 
-void OneDnnSession::loadData(const Problem& problem) {
+void OneDnnSession::loadData(ResolvedProblem<float>& in) {
     const OneDnnDims& d = m_plan.dims();
-    const RnnConfig& c = problem.config;
-    const auto& o = problem.overrides;
-    ProblemData<float> data = resolveData(problem);
-    m_lossFromTarget = d.training && !o.outputGrad;
-    if (m_lossFromTarget && data.target.empty())
-        data.target = makeProblemData<float>(c, problem.shape, problem.mode).target;
-    const std::vector<std::int64_t> seqOut{d.T, d.B, d.D * d.H}, states{d.L * d.D, d.B, d.H};
-    requireShape(data.x, {d.T, d.B, d.I}, "input x");
-    requireShape(data.h0, states, "h0");
-    if (d.lstm) requireShape(data.c0, states, "c0");
+    ProblemData<float>& data = in.data;
+    m_lossFromTarget = d.training && in.lossFromTarget();
 
     auto& io = m_memory.io;
     auto& ws = m_memory.workspace;
@@ -100,14 +82,8 @@ void OneDnnSession::loadData(const Problem& problem) {
     for (std::int64_t i = 0; i < d.forwardBuffers(); ++i)
         m_forwardOut.push_back(allocate(ws, out));
     if (d.betweenDropout) {
-        m_masks = data.masks.between.empty() ? makeDropoutMasks<float>(c, problem.shape).between
-                                             : std::move(data.masks.between);
-        if (std::int64_t(m_masks.size()) != d.L - 1)
-            throw Error(ErrorKind::InvalidInput, "dropout needs " + std::to_string(d.L - 1) +
-                                                     " masks between layers, got " +
-                                                     std::to_string(m_masks.size()));
+        m_masks = std::move(data.masks.between);
         for (const auto& mask : m_masks) {
-            requireShape(mask, seqOut, "a dropout mask between layers");
             ws += mask.data.size() * sizeof(float);
             m_maskedIn.push_back(allocate(ws, out));
         }
@@ -119,29 +95,20 @@ void OneDnnSession::loadData(const Problem& problem) {
 
     m_target = allocate(io, out);
     m_dy = allocate(ws, out);
-    if (m_lossFromTarget) {
-        requireShape(data.target, seqOut, "target");
+    if (m_lossFromTarget)
         copyIn(data.target, m_target);
-    } else {
-        requireShape(*o.outputGrad, seqOut, "output gradient");
-        copyIn(*o.outputGrad, m_dy);
-    }
+    else
+        copyIn(*in.outputGrad, m_dy);
     for (std::int64_t i = 0; i < d.backwardBuffers(); ++i)
         m_backwardOut.push_back(allocate(ws, out));
     m_dx = allocate(io, oneDnnSequenceDesc(d, d.I));
     m_dh0 = allocate(io, stateMd);
     m_dhN = allocate(ws, stateMd);
-    if (o.hNGrad) {
-        requireShape(*o.hNGrad, states, "h_n gradient");
-        copyIn(*o.hNGrad, m_dhN);
-    }
+    if (in.hNGrad) copyIn(*in.hNGrad, m_dhN);
     if (d.lstm) {
         m_dc0 = allocate(io, stateMd);
         m_dcN = allocate(ws, stateMd);
-        if (o.cNGrad) {
-            requireShape(*o.cNGrad, states, "c_n gradient");
-            copyIn(*o.cNGrad, m_dcN);
-        }
+        if (in.cNGrad) copyIn(*in.cNGrad, m_dcN);
     }
 }
 

@@ -42,7 +42,7 @@ private:
     dnnl::memory allocate(std::uint64_t& category, const dnnl::memory::desc& md);
     [[nodiscard]] dnnl::memory view(const dnnl::memory& buffer, std::int64_t offset,
                                     const dnnl::memory::desc& md) const;
-    void loadData(const Problem& problem);
+    void loadData(ResolvedProblem<float>& in); // takes the masks it keeps
     void createLayer(int layer, const ParamSet<float>& params);
     void bindArguments(int layer);
     [[nodiscard]] dnnl::memory layerOutput(int layer) const;

@@ -8,7 +8,7 @@
 #include "engine/gpu/elementwise_launch.h"
 #include "engine/gpu/generic_buffers.h"
 #include "engine/gpu/gpu_info.h"
-#include "engine/gpu/gpu_problem.h"
+#include "engine/problem.h"
 #include "engine/gpu/gpu_session_factory.h"
 #include "engine/gpu/phase_events.h"
 #include "engine/host_memory.h"
@@ -36,7 +36,7 @@ public:
                           describePoint("gpu-cudnn", problem));
         allocate();
         m_blocks = m_setup.locateBlocks(m_weights.get());
-        upload(resolveHostProblem(problem)); // host data only once the point is known to fit
+        upload(resolve(problem)); // host data only once the point is known to fit
     }
 
     void run(PhaseHook& hook) override {
@@ -188,7 +188,7 @@ private:
         if (m_problem.overrides.cNGrad && m_lstm) m_dcy = DeviceBuffer(states, "dc_n");
     }
 
-    void upload(const HostProblem& host) {
+    void upload(const ResolvedProblem<float>& host) {
         const cudaStream_t s = m_stream.get();
         std::vector<float> space(m_weights.bytes() / sizeof(float), 0.0f); // padding, if any, stays zero
         scatterToWeightSpace(m_blocks, host.params, space);

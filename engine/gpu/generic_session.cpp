@@ -8,7 +8,7 @@
 #include "engine/gpu/generic_rnn.h"
 #include "engine/gpu/generic_transfer.h"
 #include "engine/gpu/gpu_info.h"
-#include "engine/gpu/gpu_problem.h"
+#include "engine/problem.h"
 #include "engine/gpu/gpu_session_factory.h"
 #include "engine/gpu/phase_events.h"
 #include "engine/host_memory.h"
@@ -20,7 +20,7 @@ namespace {
 
 class GenericSession final : public Session {
 public:
-    GenericSession(const Problem& problem, const HostProblem& host, const MemoryFootprint& memory)
+    GenericSession(const Problem& problem, const ResolvedProblem<float>& host, const MemoryFootprint& memory)
         : m_problem(problem), m_dims(GenericDims::of(problem)), m_memory(memory),
           m_cublas(m_stream.get(), problem.options.allowTf32),
           m_arena(std::size_t(genericArenaElements(m_dims)) * sizeof(float), "the gpu-generic buffers"),
@@ -132,7 +132,7 @@ std::unique_ptr<Session> makeGenericSession(const Problem& problem) {
     const MemoryFootprint memory = genericFootprint(GenericDims::of(problem));
     requireDeviceFits(memory.total(), freeDeviceMemory(), describePoint("gpu-generic", problem));
     // Only now build the host data: a refused point must not allocate its (possibly huge) weights.
-    return std::make_unique<GenericSession>(problem, resolveHostProblem(problem), memory);
+    return std::make_unique<GenericSession>(problem, resolve(problem), memory);
 }
 
 } // namespace rnnprof::gpu

@@ -21,7 +21,7 @@ ParamSet<float> getParams(const CopyFloats& copy, const RnnConfig& config, const
 
 } // namespace
 
-void uploadGenericProblem(const GenericDims& d, const GenericBuffers& b, const HostProblem& host,
+void uploadGenericProblem(const GenericDims& d, const GenericBuffers& b, const ResolvedProblem<float>& host,
                           const ProblemOverrides& o, const CopyFloats& toDevice) {
     toDevice(b.params, host.params.values.data(), host.params.values.size());
     put(toDevice, b.x, host.data.x);

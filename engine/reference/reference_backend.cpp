@@ -8,35 +8,37 @@ namespace {
 class ReferenceSession final : public Session {
 public:
     ReferenceSession(const Problem& problem, const MemoryFootprint& memory)
-        : m_problem(problem), m_memory(memory),
-          m_data(resolveData(problem)), m_params(resolveParams(problem)) {}
+        : m_problem(problem), m_memory(memory), m_in(resolve(problem)) {
+        m_problem.overrides = {}; // resolved into m_in; do not keep the caller's data alive twice
+    }
 
     void run(PhaseHook& hook) override {
         const bool training = m_problem.mode == Mode::Training;
-        const DropoutMasks<float>* masks = training ? &m_data.masks : nullptr;
+        const DropoutMasks<float>* masks = training ? &m_in.data.masks : nullptr;
         {
             PhaseScope phase(hook, Phase::Forward);
-            m_fwd = reference::forward(m_problem.config, m_params, m_data.x, m_data.h0, m_data.c0, masks);
+            m_fwd = reference::forward(m_problem.config, m_in.params, m_in.data.x, m_in.data.h0, m_in.data.c0,
+                                       masks);
         }
         if (!training) return;
         {
             PhaseScope phase(hook, Phase::Backward);
-            const auto& o = m_problem.overrides;
             Tensor<float> dy;
-            if (o.outputGrad) {
-                dy = *o.outputGrad;
+            if (m_in.outputGrad) {
+                dy = *m_in.outputGrad;
             } else {
                 StepScope step(hook, "loss");
-                m_loss = mseLoss(m_fwd.y, m_data.target, &dy);
+                m_loss = mseLoss(m_fwd.y, m_in.data.target, &dy);
             }
-            m_grads = reference::backward<float>(m_problem.config, m_params, m_fwd, m_data.h0, m_data.c0, masks, dy,
-                                                 o.hNGrad.get(), o.cNGrad.get());
+            m_grads =
+                reference::backward<float>(m_problem.config, m_in.params, m_fwd, m_in.data.h0, m_in.data.c0,
+                                           masks, dy, m_in.hNGrad.get(), m_in.cNGrad.get());
         }
         {
             PhaseScope phase(hook, Phase::Update);
             const float lr = float(m_problem.options.learningRate);
-            for (std::size_t i = 0; i < m_params.values.size(); ++i)
-                m_params.values[i] -= lr * m_grads.dParams.values[i];
+            for (std::size_t i = 0; i < m_in.params.values.size(); ++i)
+                m_in.params.values[i] -= lr * m_grads.dParams.values[i];
         }
     }
 
@@ -49,7 +51,7 @@ public:
         if (out.training) {
             out.loss = m_loss;
             out.gradients = m_grads;
-            out.paramsAfter = m_params;
+            out.paramsAfter = m_in.params;
         }
         return out;
     }
@@ -59,8 +61,7 @@ public:
 private:
     Problem m_problem;
     MemoryFootprint m_memory;
-    ProblemData<float> m_data;
-    ParamSet<float> m_params;
+    ResolvedProblem<float> m_in; // the inputs, and the parameters that training updates
     reference::ForwardPass<float> m_fwd;
     Gradients<float> m_grads;
     double m_loss = 0.0;

@@ -316,29 +316,26 @@ backward(const RnnConfig& c, const ParamSet<T>& params, const ForwardPass<T>& fw
 template <class T>
 Iteration<T> runIteration(const Problem& problem) {
     requireValid(problem.config, problem.shape);
-    ProblemData<T> data = makeProblemData<T>(problem.config, problem.shape, problem.mode);
-    if (const auto& o = problem.overrides.data) {
-        data.x = o->x.template cast<T>();
-        data.h0 = o->h0.template cast<T>();
-        data.c0 = o->c0.template cast<T>();
-        if (!o->target.empty()) data.target = o->target.template cast<T>();
-    }
-    auto params = problem.overrides.params ? problem.overrides.params->template cast<T>()
-                                           : initParams<T>(problem.config, problem.config.seed);
+    ResolvedProblem<T> in = resolve<T>(problem);
+    ProblemData<T>& data = in.data;
+    ParamSet<T>& params = in.params;
     const bool training = problem.mode == Mode::Training;
     const DropoutMasks<T>* masks = training ? &data.masks : nullptr;
     auto fwd = forward(problem.config, params, data.x, data.h0, data.c0, masks);
     Iteration<T> it;
     if (training) {
         Tensor<T> dy, dhN, dcN;
-        if (problem.overrides.outputGrad) dy = problem.overrides.outputGrad->template cast<T>();
-        else it.loss = mseLoss(fwd.y, data.target, &dy);
-        if (problem.overrides.hNGrad) dhN = problem.overrides.hNGrad->template cast<T>();
-        if (problem.overrides.cNGrad) dcN = problem.overrides.cNGrad->template cast<T>();
+        if (in.outputGrad)
+            dy = in.outputGrad->template cast<T>();
+        else
+            it.loss = mseLoss(fwd.y, data.target, &dy);
+        if (in.hNGrad) dhN = in.hNGrad->template cast<T>();
+        if (in.cNGrad) dcN = in.cNGrad->template cast<T>();
         it.gradients = backward<T>(problem.config, params, fwd, data.h0, data.c0, masks, dy,
                                    dhN.empty() ? nullptr : &dhN, dcN.empty() ? nullptr : &dcN);
         const T lr = T(problem.options.learningRate);
-        for (std::size_t i = 0; i < params.values.size(); ++i) params.values[i] -= lr * it.gradients.dParams.values[i];
+        for (std::size_t i = 0; i < params.values.size(); ++i)
+            params.values[i] -= lr * it.gradients.dParams.values[i];
         it.paramsAfter = std::move(params);
     }
     it.y = std::move(fwd.y);

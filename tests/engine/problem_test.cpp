@@ -1,7 +1,9 @@
 // The seeded data of a problem (inputs, states, target, dropout masks), its overrides, and the
 // MSE loss every training run uses.
+#include "engine/error.h"
 #include "engine/problem.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -11,6 +13,7 @@ namespace rnnprof {
 namespace {
 
 using Dims = std::vector<std::int64_t>;
+using ::testing::HasSubstr;
 
 RnnConfig model(CellType cell, int layers, bool bi) {
     RnnConfig c;
@@ -103,21 +106,144 @@ TEST(DropoutMasks, HoldZeroOrTheInverseKeepProbabilityAtTheRightRate) {
     EXPECT_NE(m.recurrent[0], m.recurrent[1]); // independent per layer
 }
 
-TEST(ProblemOverrides, ReplaceTheSeededDataAndParameters) {
+// resolve(): the one place where a problem's overrides are interpreted, for every backend.
+Problem trainingProblem(CellType cell, double recurrentDropout = 0.0, double dropout = 0.0, int layers = 2) {
     Problem p;
-    p.config = model(CellType::Lstm, 1, false);
-    p.shape = {2, 3};
-    EXPECT_EQ(resolveData(p).x, makeProblemData<float>(p.config, p.shape, p.mode).x);
-    EXPECT_EQ(resolveParams(p).values, initParams<float>(p.config, p.config.seed).values);
+    p.config = model(cell, layers, true);
+    p.config.recurrentDropout = recurrentDropout;
+    p.config.dropout = dropout;
+    p.shape.batch = 3;
+    p.shape.seqLen = 4;
+    p.mode = Mode::Training;
+    return p;
+}
 
+std::string refusal(const Problem& p) {
+    try {
+        (void)resolve(p);
+    } catch (const Error& e) {
+        EXPECT_EQ(e.kind(), ErrorKind::InvalidInput);
+        return e.what();
+    }
+    ADD_FAILURE() << "expected a refusal";
+    return {};
+}
+
+TEST(ResolveProblem, WithoutOverridesIsTheSeededProblem) {
+    const Problem p = trainingProblem(CellType::Lstm, 0.2, 0.3);
+    const ResolvedProblem<float> r = resolve(p);
+    const ProblemData<float> seeded = makeProblemData<float>(p.config, p.shape, p.mode);
+    EXPECT_EQ(r.data.x, seeded.x);
+    EXPECT_EQ(r.data.h0, seeded.h0);
+    EXPECT_EQ(r.data.c0, seeded.c0);
+    EXPECT_EQ(r.data.target, seeded.target);
+    EXPECT_EQ(r.data.masks.recurrent, seeded.masks.recurrent);
+    EXPECT_EQ(r.data.masks.between, seeded.masks.between);
+    EXPECT_EQ(r.params.values, initParams<float>(p.config, p.config.seed).values);
+    EXPECT_TRUE(r.lossFromTarget());
+}
+
+TEST(ResolveProblem, InDoubleSeedsInDoubleAsTheOracleNeeds) {
+    const Problem p = trainingProblem(CellType::Gru);
+    const ResolvedProblem<double> r = resolve<double>(p);
+    EXPECT_EQ(r.data.x, (makeProblemData<double>(p.config, p.shape, p.mode).x));
+    EXPECT_EQ(r.params.values, initParams<double>(p.config, p.config.seed).values);
+}
+
+TEST(ResolveProblem, OverridesReplaceTheSeededDataAndParameters) {
+    Problem p = trainingProblem(CellType::Lstm);
     auto data = std::make_shared<ProblemData<float>>(makeProblemData<float>(p.config, p.shape, p.mode));
     data->x.data.assign(data->x.data.size(), 0.25f);
+    data->target = {}; // an override without target keeps the seeded one
     auto params = std::make_shared<ParamSet<float>>(p.config);
     params->values.assign(params->values.size(), -0.5f);
     p.overrides.data = data;
     p.overrides.params = params;
-    EXPECT_EQ(resolveData(p).x, data->x);
-    EXPECT_EQ(resolveParams(p).values, params->values);
+    const ResolvedProblem<float> r = resolve(p);
+    EXPECT_EQ(r.data.x, data->x);
+    EXPECT_EQ(r.params.values, params->values);
+    EXPECT_EQ(r.data.target, (makeProblemData<float>(p.config, p.shape, p.mode).target));
+}
+
+TEST(ResolveProblem, AnOverrideWithoutMasksKeepsTheSeededMasks) {
+    Problem p = trainingProblem(CellType::Lstm, 0.2, 0.3);
+    auto data = std::make_shared<ProblemData<float>>(makeProblemData<float>(p.config, p.shape, p.mode));
+    data->masks = {};
+    p.overrides.data = data;
+    EXPECT_EQ(resolve(p).data.masks.recurrent, (makeDropoutMasks<float>(p.config, p.shape).recurrent));
+}
+
+TEST(ResolveProblem, InferenceHasNoMasksNorTarget) {
+    Problem p = trainingProblem(CellType::Lstm, 0.2, 0.3);
+    p.mode = Mode::Inference;
+    const ResolvedProblem<float> r = resolve(p);
+    EXPECT_TRUE(r.data.masks.recurrent.empty());
+    EXPECT_TRUE(r.data.masks.between.empty());
+    EXPECT_TRUE(r.data.target.empty());
+}
+
+TEST(ResolveProblem, NamesEveryTensorOfTheWrongShape) {
+    const Problem base = trainingProblem(CellType::Lstm); // T=4 B=3, 2 layers, bidirectional, I=3 H=4
+    auto withData = [&](auto change) {
+        Problem p = base;
+        auto data = std::make_shared<ProblemData<float>>(makeProblemData<float>(p.config, p.shape, p.mode));
+        change(*data);
+        p.overrides.data = data;
+        return refusal(p);
+    };
+    EXPECT_THAT(withData([](ProblemData<float>& d) {
+                    d.x = Tensor<float>({4, 3, 6});
+                }),
+                HasSubstr("input x has shape [4, 3, 6], expected [4, 3, 3]"));
+    EXPECT_THAT(withData([](ProblemData<float>& d) {
+                    d.h0 = Tensor<float>({2, 3, 4});
+                }),
+                HasSubstr("initial state h0 has shape [2, 3, 4], expected [4, 3, 4]"));
+    EXPECT_THAT(withData([](ProblemData<float>& d) { d.c0 = {}; }),
+                HasSubstr("initial cell state c0 has shape"));
+    EXPECT_THAT(withData([](ProblemData<float>& d) {
+                    d.target = Tensor<float>({4, 3, 4});
+                }),
+                HasSubstr("training target has shape [4, 3, 4], expected [4, 3, 8]"));
+
+    Problem grads = base;
+    grads.overrides.outputGrad = std::make_shared<Tensor<float>>(std::vector<std::int64_t>{4, 3, 7});
+    EXPECT_THAT(refusal(grads), HasSubstr("output gradient has shape [4, 3, 7], expected [4, 3, 8]"));
+    grads = base;
+    grads.overrides.hNGrad = std::make_shared<Tensor<float>>(std::vector<std::int64_t>{1, 3, 4});
+    EXPECT_THAT(refusal(grads), HasSubstr("h_n gradient has shape [1, 3, 4], expected [4, 3, 4]"));
+    grads = base;
+    grads.overrides.params = std::make_shared<ParamSet<float>>(model(CellType::Gru, 2, true));
+    EXPECT_THAT(refusal(grads), HasSubstr("the configuration needs"));
+}
+
+TEST(ResolveProblem, ChecksTheCountAndShapeOfDropoutMasks) {
+    const Problem base = trainingProblem(CellType::Gru, 0.2, 0.3);
+    auto withMasks = [&](auto change) {
+        Problem p = base;
+        auto data = std::make_shared<ProblemData<float>>(makeProblemData<float>(p.config, p.shape, p.mode));
+        change(data->masks);
+        p.overrides.data = data;
+        return refusal(p);
+    };
+    EXPECT_THAT(withMasks([](DropoutMasks<float>& m) { m.recurrent.pop_back(); }),
+                HasSubstr("expected 4 recurrent dropout masks, got 3"));
+    EXPECT_THAT(withMasks([](DropoutMasks<float>& m) {
+                    m.recurrent[1] = Tensor<float>({3, 5});
+                }),
+                HasSubstr("recurrent dropout mask has shape [3, 5], expected [3, 4]"));
+    EXPECT_THAT(withMasks([](DropoutMasks<float>& m) { m.between.clear(); }),
+                HasSubstr("expected 1 dropout masks between layers, got 0"));
+    EXPECT_THAT(withMasks([](DropoutMasks<float>& m) {
+                    m.between[0] = Tensor<float>({4, 3, 4});
+                }),
+                HasSubstr("dropout mask between layers has shape [4, 3, 4], expected [4, 3, 8]"));
+}
+
+TEST(ResolveProblem, AGruHasNoCellStateGradient) {
+    Problem p = trainingProblem(CellType::Gru);
+    p.overrides.cNGrad = std::make_shared<Tensor<float>>(std::vector<std::int64_t>{4, 3, 4});
+    EXPECT_THAT(refusal(p), HasSubstr("a GRU has no cell state"));
 }
 
 TEST(MseLoss, IsTheMeanSquaredErrorWithGradientTwoDiffOverN) {

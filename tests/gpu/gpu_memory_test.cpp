@@ -5,7 +5,7 @@
 #include "engine/gpu/cudnn_memory.h"
 #include "engine/gpu/cudnn_weight_map.h"
 #include "engine/gpu/generic_buffers.h"
-#include "engine/gpu/gpu_problem.h"
+#include "engine/problem.h"
 #include "engine/gpu/gpu_session_factory.h"
 
 #include <gtest/gtest.h>
@@ -124,42 +124,8 @@ TEST(GpuMemory, GenericGrowsWithBatchAndSequenceLength) {
     EXPECT_GT(longer.io, wider.io);
 }
 
-TEST(GpuMemory, OverridesWithWrongShapesAreRefusedBeforeAnyDeviceWork) {
-    Problem p = problem(CellType::Lstm, Mode::Training);
-    auto data = std::make_shared<ProblemData<float>>(makeProblemData<float>(p.config, p.shape, p.mode));
-    data->x = Tensor<float>({50, 16, 31});
-    p.overrides.data = data;
-    try {
-        (void)gpu::resolveHostProblem(p);
-        FAIL() << "expected a refusal";
-    } catch (const Error& e) {
-        EXPECT_EQ(e.kind(), ErrorKind::InvalidInput);
-        EXPECT_NE(std::string(e.what()).find("input x has shape [50, 16, 31], expected [50, 16, 32]"),
-                  std::string::npos)
-            << e.what();
-    }
-    Problem q = problem(CellType::Gru, Mode::Training);
-    q.overrides.params =
-        std::make_shared<ParamSet<float>>(initParams<float>(problem(CellType::Lstm, q.mode).config, 1));
-    EXPECT_THROW((void)gpu::resolveHostProblem(q), Error);
-    Problem r = problem(CellType::Lstm, Mode::Training);
-    r.overrides.hNGrad = std::make_shared<Tensor<float>>(std::vector<std::int64_t>{1, 16, 64});
-    EXPECT_THROW((void)gpu::resolveHostProblem(r), Error);
-}
-
-TEST(GpuMemory, OverrideDataWithoutTargetOrMasksKeepsTheSeededOnes) {
-    Problem p = problem(CellType::Lstm, Mode::Training);
-    p.config.recurrentDropout = 0.2;
-    auto data = std::make_shared<ProblemData<float>>(makeProblemData<float>(p.config, p.shape, p.mode));
-    data->target = {};
-    data->masks = {};
-    p.overrides.data = data;
-    const gpu::HostProblem host = gpu::resolveHostProblem(p);
-    const auto seeded = makeProblemData<float>(p.config, p.shape, p.mode);
-    EXPECT_EQ(host.data.target, seeded.target);
-    ASSERT_EQ(host.data.masks.recurrent.size(), seeded.masks.recurrent.size());
-    EXPECT_EQ(host.data.masks.recurrent[0], seeded.masks.recurrent[0]);
-}
+// How overrides are resolved and checked is tested once, for every backend, in
+// tests/engine/problem_test.cpp (ResolveProblem.*).
 
 } // namespace
 } // namespace rnnprof

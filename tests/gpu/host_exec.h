@@ -8,7 +8,7 @@
 #include "engine/gpu/generic_buffers.h"
 #include "engine/gpu/generic_rnn.h"
 #include "engine/gpu/generic_transfer.h"
-#include "engine/gpu/gpu_problem.h"
+#include "engine/problem.h"
 
 #include <cmath>
 #include <cstring>
@@ -79,7 +79,7 @@ public:
           m_arena(std::size_t(gpu::genericArenaElements(m_dims)), std::numeric_limits<float>::quiet_NaN()),
           m_buffers(gpu::bindGenericBuffers(m_dims, m_arena.data())) {
         if (m_buffers.zeroBias) std::fill(m_buffers.zeroBias, m_buffers.zeroBias + m_dims.DGH(), 0.0f);
-        gpu::uploadGenericProblem(m_dims, m_buffers, gpu::resolveHostProblem(problem), problem.overrides,
+        gpu::uploadGenericProblem(m_dims, m_buffers, resolve(problem), problem.overrides,
                                   copy);
     }
 

@@ -34,7 +34,8 @@ TEST(SweepSession, JournalsEveryPointUnderTheResultsHeaderThenSavesAndRemovesThe
     SweepSessionEvents events;
     SweepSession* current = nullptr;
     events.onPoint = [&](const PointResult&) {
-        journaledBeforeReported.push_back(journalFromText(test::slurp(current->journalPath()), "j").points.size());
+        journaledBeforeReported.push_back(
+            journalFromText(test::slurp(current->journalPath()), "j").points.size());
     };
     SweepSession session(registry, fakePlan({"a"}), out, events);
     current = &session;
