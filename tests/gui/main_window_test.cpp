@@ -191,21 +191,28 @@ TEST_F(MainWindowTest, MalformedOrForeignFilesAreRefusedWithAMessageAndTheWindow
     ASSERT_EQ(w.openFiles({good}, false), 1);
     const int points = w.store().pointCount();
 
+    // QByteArrayLiteral keeps the leading NUL; QByteArray(const char*) would stop there and write
+    // an empty file, which empty.json already covers.
+    const QByteArray garbage = QByteArrayLiteral("\x00\x01not json at all");
+    ASSERT_EQ(garbage.size(), 17);
     const QStringList bad{
-        write(QStringLiteral("garbage.json"), "\x00\x01not json at all"),
+        write(QStringLiteral("garbage.json"), garbage),
         write(QStringLiteral("foreign.json"), R"({"name": "a package.json", "version": "1.0"})"),
         write(QStringLiteral("empty.json"), ""),
         write(QStringLiteral("future.json"), R"({"schema_version": 999, "points": []})"),
         dir.filePath(QStringLiteral("missing.json"))};
+    ASSERT_EQ(QFileInfo(bad[0]).size(), garbage.size()) << "garbage.json holds every byte, NUL included";
     for (const QString& path : bad) {
         EXPECT_EQ(w.openFiles({path}, false), 0) << path.toStdString();
         EXPECT_TRUE(w.lastMessage().contains(QFileInfo(path).fileName())) << w.lastMessage().toStdString();
         EXPECT_EQ(w.store().pointCount(), points) << "what was loaded stays";
     }
     EXPECT_TRUE(w.runAction()->isEnabled());
-    // One bad file among good ones: the good ones open.
+    // One bad file among good ones: the good ones open, and the message says what is wrong.
     EXPECT_EQ(w.openFiles({good, bad[0]}, false), 1);
     EXPECT_EQ(w.store().count(), 1);
+    EXPECT_TRUE(w.lastMessage().contains(QStringLiteral("garbage.json: not valid JSON")))
+        << w.lastMessage().toStdString();
 }
 
 TEST_F(MainWindowTest, SeveralFilesOverlayWithSeriesLabelledBySource) {
