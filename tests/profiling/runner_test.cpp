@@ -1,8 +1,7 @@
 // The sweep runner: every point recorded with a status, failures and refusals never end the sweep,
 // stop requests are honoured promptly at any phase and keep what was measured.
-#include "fake_backends.h"
-
 #include "profiling/runner.h"
+#include "support/fake_backend.h"
 
 #include <gtest/gtest.h>
 
@@ -11,17 +10,10 @@
 namespace rnnprof {
 namespace {
 
-using test::FakeBackend;
 using test::FakeBehaviour;
 using test::fakePlan;
 using test::named;
-
-BackendRegistry registryWith(std::vector<FakeBehaviour> behaviours) {
-    BackendRegistry r;
-    for (auto& b : behaviours)
-        r.add(std::make_unique<FakeBackend>(std::move(b)));
-    return r;
-}
+using test::registryOf;
 
 const PointResult* find(const SweepResult& r, const std::string& backend, Mode mode, int batch) {
     for (const auto& p : r.points)
@@ -30,7 +22,7 @@ const PointResult* find(const SweepResult& r, const std::string& backend, Mode m
 }
 
 TEST(SweepRunner, MeasuresEveryPointOfTheGridWithStatistics) {
-    const auto registry = registryWith({named("a"), named("b")});
+    const auto registry = registryOf({named("a"), named("b")});
     SweepRunner runner(registry, fakePlan({"a", "b"}));
     StopToken stop;
     const SweepResult result = runner.run(stop);
@@ -52,7 +44,7 @@ TEST(SweepRunner, MeasuresEveryPointOfTheGridWithStatistics) {
 }
 
 TEST(SweepRunner, InterleavesBackendsInRunOrder) {
-    const auto registry = registryWith({named("a"), named("b")});
+    const auto registry = registryOf({named("a"), named("b")});
     SweepRunner runner(registry, fakePlan({"a", "b"}));
     StopToken stop;
     const auto result = runner.run(stop);
@@ -67,7 +59,7 @@ TEST(SweepRunner, AFailingBackendIsRecordedAndTheSweepContinues) {
     FakeBehaviour bad = named("bad");
     bad.failAtBatch = 1;
     bad.throwInRunAtBatch = 2;
-    const auto registry = registryWith({bad, named("good")});
+    const auto registry = registryOf({bad, named("good")});
     SweepRunner runner(registry, fakePlan({"bad", "good"}));
     StopToken stop;
     const auto result = runner.run(stop);
@@ -94,7 +86,7 @@ TEST(SweepRunner, RecordsIneligibleUnavailableAndRefusedPointsWithTheirReasons) 
     gone.unavailableReason = "no NVIDIA driver";
     FakeBehaviour huge = named("huge");
     huge.estimateBytes = std::uint64_t(1) << 62;
-    const auto registry = registryWith({inel, gone, huge});
+    const auto registry = registryOf({inel, gone, huge});
     SweepRunner runner(registry, fakePlan({"inel", "gone", "huge"}, {1}));
     StopToken stop;
     const auto result = runner.run(stop);
@@ -116,7 +108,7 @@ TEST(SweepRunner, RecordsIneligibleUnavailableAndRefusedPointsWithTheirReasons) 
 }
 
 TEST(SweepRunner, ReportsProgressWithTotalAndCurrentPoint) {
-    const auto registry = registryWith({named("a")});
+    const auto registry = registryOf({named("a")});
     std::vector<SweepProgress> seen;
     RunnerCallbacks callbacks;
     callbacks.onProgress = [&](const SweepProgress& p) { seen.push_back(p); };
@@ -136,7 +128,7 @@ TEST(SweepRunner, ReportsProgressWithTotalAndCurrentPoint) {
 }
 
 TEST(SweepRunner, DeliversEachPointAsItFinishes) {
-    const auto registry = registryWith({named("a")});
+    const auto registry = registryOf({named("a")});
     int delivered = 0;
     RunnerCallbacks callbacks;
     callbacks.onPoint = [&](const PointResult&) { ++delivered; };
@@ -158,7 +150,7 @@ TEST_P(StopAtPhase, StopsPromptlyAndKeepsTheFinishedPoints) {
     b.onPhase = [&](Phase ph) {
         if (ph == GetParam() && runs.load() == 5) stop.requestStop();
     };
-    const auto registry = registryWith({b});
+    const auto registry = registryOf({b});
     SweepPlan plan = fakePlan({"a"}, {1, 2});
     plan.modes = {Mode::Training};
     RunnerCallbacks callbacks;
@@ -178,7 +170,7 @@ INSTANTIATE_TEST_SUITE_P(EveryPhase, StopAtPhase,
                          [](const auto& info) { return std::string(toString(info.param)); });
 
 TEST(SweepRunner, AStopBeforeTheFirstPointRecordsNothing) {
-    const auto registry = registryWith({named("a")});
+    const auto registry = registryOf({named("a")});
     SweepRunner runner(registry, fakePlan({"a"}));
     StopToken stop;
     stop.requestStop();
@@ -191,7 +183,7 @@ TEST(SweepRunner, RefusesAnInvalidPlanBeforeRunningAnything) {
     std::atomic<int> runs{0};
     FakeBehaviour counting = named("a");
     counting.runs = &runs;
-    const auto registry = registryWith({counting});
+    const auto registry = registryOf({counting});
     SweepPlan plan = fakePlan({"a", "nope"});
     plan.batches = {};
     SweepRunner runner(registry, plan);
@@ -207,7 +199,7 @@ TEST(SweepRunner, RefusesAnInvalidPlanBeforeRunningAnything) {
 }
 
 TEST(SweepRunner, RunsUntilTheTimeBudgetBetweenMinAndMaxRepeats) {
-    const auto registry = registryWith({named("a")});
+    const auto registry = registryOf({named("a")});
     SweepPlan plan = fakePlan({"a"}, {1});
     plan.modes = {Mode::Inference};
     plan.settings.minRepeats = 2;
