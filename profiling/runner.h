@@ -8,6 +8,7 @@
 #include "profiling/result.h"
 
 #include <atomic>
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <string>
@@ -49,6 +50,12 @@ public:
     [[nodiscard]] virtual std::vector<TraceSlice> traceSlices(int /*iteration*/) const { return {}; }
 };
 
+// The clock of the time budget: past minRepeats, measured runs go on while less than timeBudgetMs
+// has passed on it since the first of them (and maxRepeats is not reached). Tests inject a fake
+// one so that the budget runs out after a known number of runs; the runs themselves are timed by
+// the phase timer either way.
+using BudgetClock = std::function<std::chrono::steady_clock::time_point()>;
+
 struct RunnerCallbacks {
     std::function<void(const SweepProgress&)> onProgress;
     std::function<void(const PointResult&)> onPoint; // each finished point, in run order
@@ -59,6 +66,7 @@ public:
     SweepRunner(const BackendRegistry& backends, SweepPlan plan, RunnerCallbacks callbacks = {});
     ~SweepRunner();
     void setKernelTracer(KernelTracer* tracer) { m_tracer = tracer; }
+    void setBudgetClock(BudgetClock now) { m_budgetClock = std::move(now); } // default: steady_clock
 
     // Runs every point of the plan (or until `stop`); the result holds every finished point and
     // complete == !stopped. Throws Error(InvalidConfig) only when the plan itself is invalid.
@@ -71,6 +79,7 @@ private:
     SweepPlan m_plan;
     RunnerCallbacks m_callbacks;
     KernelTracer* m_tracer = nullptr;
+    BudgetClock m_budgetClock = [] { return std::chrono::steady_clock::now(); };
 };
 
 } // namespace rnnprof

@@ -5,11 +5,13 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cmath>
 
 namespace rnnprof {
 namespace {
 
+using namespace std::chrono_literals;
 using test::FakeBehaviour;
 using test::fakePlan;
 using test::named;
@@ -208,6 +210,79 @@ TEST(SweepRunner, RunsUntilTheTimeBudgetBetweenMinAndMaxRepeats) {
     SweepRunner runner(registry, plan);
     StopToken stop;
     EXPECT_EQ(runner.run(stop).points.at(0).measuredRuns, 40);
+}
+
+// A budget clock that moves only when a run moves it (by `perRun`, in each forward phase): the time
+// budget then runs out after a known number of runs, however fast or busy the machine is.
+class ClockMovedByRuns {
+public:
+    explicit ClockMovedByRuns(std::chrono::milliseconds perRun) : m_perRun(perRun) {}
+    FakeBehaviour backend(std::string id) {
+        FakeBehaviour b = named(std::move(id));
+        b.onPhase = [this](Phase ph) {
+            if (ph == Phase::Forward) m_now += m_perRun;
+        };
+        return b;
+    }
+    BudgetClock clock() {
+        return [this] { return m_now; };
+    }
+
+private:
+    std::chrono::milliseconds m_perRun;
+    std::chrono::steady_clock::time_point m_now{};
+};
+
+struct Budget {
+    int minRepeats = 1;
+    int maxRepeats = 1000;
+    double timeBudgetMs = 0;
+    int warmup = 0;
+};
+
+// The measured runs of each point of a two-point sweep whose runs take 10 ms on the budget clock.
+std::vector<int> measuredRunsPerPoint(const Budget& budget) {
+    ClockMovedByRuns clock(10ms);
+    const auto registry = registryOf({clock.backend("a")});
+    SweepPlan plan = fakePlan({"a"}, {1, 2});
+    plan.modes = {Mode::Inference};
+    plan.settings.warmup = budget.warmup;
+    plan.settings.minRepeats = budget.minRepeats;
+    plan.settings.maxRepeats = budget.maxRepeats;
+    plan.settings.timeBudgetMs = budget.timeBudgetMs;
+    SweepRunner runner(registry, plan);
+    runner.setBudgetClock(clock.clock());
+    StopToken stop;
+    std::vector<int> runs;
+    for (const PointResult& p : runner.run(stop).points) {
+        EXPECT_EQ(p.status, PointStatus::Ok) << p.reason;
+        EXPECT_EQ(p.iteration.count, p.measuredRuns);
+        runs.push_back(p.measuredRuns);
+    }
+    return runs;
+}
+
+TEST(SweepRunnerTimeBudget, MeasuresUntilTheBudgetIsSpentAfreshAtEveryPoint) {
+    // After 3 runs 30 ms have passed, less than 35: a 4th run; after it 40 ms, and the point ends.
+    EXPECT_EQ(measuredRunsPerPoint({.minRepeats = 1, .timeBudgetMs = 35}), (std::vector<int>{4, 4}));
+    EXPECT_EQ(measuredRunsPerPoint({.minRepeats = 1, .timeBudgetMs = 5}), (std::vector<int>{1, 1}));
+    EXPECT_EQ(measuredRunsPerPoint({.minRepeats = 1, .timeBudgetMs = 95}), (std::vector<int>{10, 10}));
+}
+
+TEST(SweepRunnerTimeBudget, MinRepeatsAreMeasuredEvenWhenTheBudgetIsSpent) {
+    EXPECT_EQ(measuredRunsPerPoint({.minRepeats = 6, .timeBudgetMs = 15}), (std::vector<int>{6, 6}));
+    EXPECT_EQ(measuredRunsPerPoint({.minRepeats = 3, .timeBudgetMs = 0}), (std::vector<int>{3, 3}));
+}
+
+TEST(SweepRunnerTimeBudget, MaxRepeatsEndAPointBeforeItsBudget) {
+    EXPECT_EQ(measuredRunsPerPoint({.minRepeats = 2, .maxRepeats = 5, .timeBudgetMs = 1000}),
+              (std::vector<int>{5, 5}));
+}
+
+TEST(SweepRunnerTimeBudget, WarmUpRunsDoNotSpendTheBudget) {
+    // Five warm-up runs take 50 ms, more than the budget; the measured runs still get all of it.
+    EXPECT_EQ(measuredRunsPerPoint({.minRepeats = 1, .timeBudgetMs = 35, .warmup = 5}),
+              (std::vector<int>{4, 4}));
 }
 
 TEST(SweepRunner, ChecksNumericsOfARealBackendAgainstTheReference) {
