@@ -16,8 +16,8 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-double secondsSince(Clock::time_point start) {
-    return std::chrono::duration<double>(Clock::now() - start).count();
+double secondsSince(Clock::time_point start, Clock::time_point now = Clock::now()) {
+    return std::chrono::duration<double>(now - start).count();
 }
 
 PointStatus statusFor(ErrorKind kind) {
@@ -175,10 +175,10 @@ PointResult SweepRunner::measurePoint(const PointSpec& spec, const StopToken& st
         std::vector<PhaseHook*> hooks{&timer};
         if (tracer) hooks.push_back(&tracer->hook());
         FanOutHook hook(hooks);
-        const auto measureStart = Clock::now();
+        const auto measureStart = m_budgetClock();
         while (int(samples.size()) < settings.minRepeats ||
                (int(samples.size()) < settings.maxRepeats &&
-                secondsSince(measureStart) * 1000.0 < settings.timeBudgetMs)) {
+                secondsSince(measureStart, m_budgetClock()) * 1000.0 < settings.timeBudgetMs)) {
             checkStop();
             samples.push_back(timedRun(*session, timer, hook));
             if (tracer) tracer->endIteration();

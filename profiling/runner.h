@@ -8,6 +8,7 @@
 #include "profiling/result.h"
 
 #include <atomic>
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <string>
@@ -49,6 +50,12 @@ public:
     [[nodiscard]] virtual std::vector<TraceSlice> traceSlices(int /*iteration*/) const { return {}; }
 };
 
+// The clock of the time budget: past minRepeats, measured runs go on while less than timeBudgetMs
+// has passed on it since the first of them (and maxRepeats is not reached). Tests inject a fake
+// one so that the budget runs out after a known number of runs; the runs themselves are timed by
+// the phase timer either way.
+using BudgetClock = std::function<std::chrono::steady_clock::time_point()>;
+
 struct RunnerCallbacks {
     std::function<void(const SweepProgress&)> onProgress;
     std::function<void(const PointResult&)> onPoint; // each finished point, in run order
@@ -63,6 +70,7 @@ public:
     // The result's header (created_at, host, plan), made once when the runner is made: run()
     // returns it with the points, and a journal written alongside carries the same.
     [[nodiscard]] const SweepResult& header() const { return m_header; }
+    void setBudgetClock(BudgetClock now) { m_budgetClock = std::move(now); } // default: steady_clock
 
     // Throws Error(InvalidConfig) naming every problem when the plan is invalid for these backends.
     void requireValidPlan() const;
@@ -78,6 +86,7 @@ private:
     SweepResult m_header;
     RunnerCallbacks m_callbacks;
     KernelTracer* m_tracer = nullptr;
+    BudgetClock m_budgetClock = [] { return std::chrono::steady_clock::now(); };
 };
 
 } // namespace rnnprof

@@ -680,8 +680,9 @@ MemoryFootprint BlasSession::memory() const {
 std::vector<std::string> BlasSession::notes() const {
     return {std::string("GEMM: ") + providerName(m_provider) + ", " + std::to_string(m_threads) + " thread" +
                 (m_threads == 1 ? "" : "s"),
-            std::string("step kernels: ") + isaName(kernelIsa()) + ", recurrence on " +
-                std::to_string(teamSize()) + " thread" + (teamSize() == 1 ? "" : "s") +
+            std::string("step kernels: ") + isaName(kernelIsa()) +
+                (*kernelIsaNote() ? std::string(" (") + kernelIsaNote() + ")" : std::string()) +
+                ", recurrence on " + std::to_string(teamSize()) + " thread" + (teamSize() == 1 ? "" : "s") +
                 " (units split across the team)"};
 }
 

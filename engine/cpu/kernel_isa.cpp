@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <string>
 
 namespace rnnprof::cpu {
 namespace {
@@ -13,18 +14,57 @@ Isa detect() {
     if (best == Isa::Avx2 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
         best = Isa::Avx512;
-    if (const char* forced = std::getenv("RNNPROF_CPU_ISA")) {
-        if (std::strcmp(forced, "sse2") == 0) return Isa::Sse2;
-        if (std::strcmp(forced, "avx2") == 0 && best != Isa::Sse2) return Isa::Avx2;
-    }
     return best;
+}
+
+struct Choice {
+    Isa isa;
+    std::string note;
+};
+
+Choice choose() {
+    const Isa widest = widestIsa();
+    const char* forced = std::getenv("RNNPROF_CPU_ISA");
+    if (!forced) return {widest, ""};
+    const std::string asked = std::string("RNNPROF_CPU_ISA=") + forced;
+    Isa isa = widest;
+    if (!parseIsa(forced, isa)) return {widest, asked + " ignored: not sse2, avx2 or avx512"};
+    if (isa > widest) return {widest, asked + " capped: this CPU runs up to " + isaName(widest)};
+    return {isa, "set by " + asked};
+}
+
+const Choice& choice() {
+    static const Choice c = choose();
+    return c;
 }
 
 } // namespace
 
-Isa kernelIsa() {
+Isa widestIsa() {
     static const Isa isa = detect();
     return isa;
+}
+
+Isa kernelIsa() {
+    return choice().isa;
+}
+
+const char* kernelIsaNote() {
+    return choice().note.c_str();
+}
+
+bool parseIsa(const char* name, Isa& isa) {
+    struct Named {
+        const char* name;
+        Isa isa;
+    };
+    static constexpr Named kNames[] = {{"sse2", Isa::Sse2}, {"avx2", Isa::Avx2}, {"avx512", Isa::Avx512}};
+    for (const Named& n : kNames)
+        if (std::strcmp(name, n.name) == 0) {
+            isa = n.isa;
+            return true;
+        }
+    return false;
 }
 
 const char* isaName(Isa isa) {

@@ -9,11 +9,23 @@
 
 namespace rnnprof::cpu {
 
-enum class Isa { Sse2, Avx2, Avx512 };
-// The widest supported ISA; RNNPROF_CPU_ISA=sse2|avx2|avx512 narrows it (for tests and
-// comparisons; a value the CPU cannot run is ignored).
+// This header is compiled once per ISA (kernel_runner_<isa>.cpp): plain types only, so that no
+// inline library code is compiled with wider instructions than the CPU may have.
+enum class Isa { Sse2, Avx2, Avx512 }; // in order of width
+// The widest ISA this CPU runs the kernels with (AVX2 with FMA; AVX-512 F, BW, DQ and VL).
+[[nodiscard]] Isa widestIsa();
+// The ISA the kernels run with, chosen once per process: widestIsa(), unless the environment
+// variable RNNPROF_CPU_ISA=sse2|avx2|avx512 names a narrower one (to test or compare the kernels
+// of each ISA on one machine). A wider ISA than the CPU has is capped to widestIsa() and an unknown
+// name is ignored, not refused: the variable only ever narrows, so a script that sets it still
+// runs everywhere. kernelIsaNote() says what the variable did.
 [[nodiscard]] Isa kernelIsa();
-[[nodiscard]] const char* isaName(Isa isa);
+// "" without RNNPROF_CPU_ISA; otherwise "set by RNNPROF_CPU_ISA=sse2", or why the variable was
+// capped or ignored. cpu-blas sessions add it to their notes.
+[[nodiscard]] const char* kernelIsaNote();
+// The ISA named "sse2", "avx2" or "avx512" (the names RNNPROF_CPU_ISA takes); false for others.
+[[nodiscard]] bool parseIsa(const char* name, Isa& isa);
+[[nodiscard]] const char* isaName(Isa isa); // "SSE2", "AVX2", "AVX-512"
 
 using Index = std::int64_t;
 

@@ -32,7 +32,7 @@ bool startsWith(const std::string& path, std::string_view magic) {
 TEST(PlotCommand, WritesEveryChartAsPngAndSvgWithoutADisplay) {
     TempDir dir;
     const std::string results = dir.path("results.json");
-    saveResultJson(results, testing::fakeSweep());
+    saveResultJson(results, test::fakeSweep());
     const ProcessResult run = runPlot({results, "--out", dir.path("charts")});
     ASSERT_EQ(run.status, 0) << run.err;
     int png = 0, svg = 0;
@@ -57,10 +57,10 @@ TEST(PlotCommand, WritesEveryChartAsPngAndSvgWithoutADisplay) {
 TEST(PlotCommand, OverlaysAFileAndAJournalAsPdf) {
     TempDir dir;
     const std::string a = dir.path("laptop.json");
-    saveResultJson(a, testing::fakeSweep("laptop"));
+    saveResultJson(a, test::fakeSweep("laptop"));
     const std::string journal = journalPathFor(dir.path("server.json"));
     {
-        const SweepResult server = testing::fakeSweep("server");
+        const SweepResult server = test::fakeSweep("server");
         Journal j(journal, server);
         for (const auto& p : server.points)
             j.append(p);
@@ -99,7 +99,7 @@ TEST(PlotCommand, AMalformedFileFailsWithItsNameAndTheReason) {
 TEST(PlotCommand, AnOutputFolderWithoutParentIsRefused) {
     TempDir dir;
     const std::string results = dir.path("results.json");
-    saveResultJson(results, testing::fakeSweep());
+    saveResultJson(results, test::fakeSweep());
     const ProcessResult run = runPlot({results, "--out", dir.path("no/such/dir")});
     EXPECT_EQ(run.status, 1);
     EXPECT_NE(run.err.find("no/such"), std::string::npos) << run.err;

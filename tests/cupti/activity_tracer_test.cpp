@@ -10,7 +10,8 @@
 namespace rnnprof::gpu {
 namespace {
 
-using namespace testing;
+using test::FakeActivityApi;
+using test::FakeCupti;
 
 class ActivityTracerTest : public ::testing::Test {
 protected:

@@ -9,7 +9,11 @@
 namespace rnnprof::gpu {
 namespace {
 
-using namespace testing;
+using test::copy;
+using test::kernel;
+using test::memory;
+using test::memsetOp;
+using test::tagged;
 
 constexpr std::uint32_t kPoint = 4;
 

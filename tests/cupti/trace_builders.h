@@ -4,11 +4,11 @@
 
 #include <string>
 
-namespace rnnprof::gpu::testing {
+namespace rnnprof::test {
 
-inline KernelRecord kernel(std::string name, std::uint64_t start, std::uint64_t end,
-                           std::uint32_t correlationId, std::uint32_t streamId = 7) {
-    KernelRecord k;
+inline gpu::KernelRecord kernel(std::string name, std::uint64_t start, std::uint64_t end,
+                                std::uint32_t correlationId, std::uint32_t streamId = 7) {
+    gpu::KernelRecord k;
     k.name = std::move(name);
     k.start = start;
     k.end = end;
@@ -17,9 +17,9 @@ inline KernelRecord kernel(std::string name, std::uint64_t start, std::uint64_t 
     return k;
 }
 
-inline MemcpyRecord copy(CopyKind kind, std::uint64_t bytes, std::uint64_t start, std::uint64_t end,
-                         std::uint32_t correlationId, std::uint32_t runtimeCorrelationId = 0) {
-    MemcpyRecord c;
+inline gpu::MemcpyRecord copy(gpu::CopyKind kind, std::uint64_t bytes, std::uint64_t start, std::uint64_t end,
+                              std::uint32_t correlationId, std::uint32_t runtimeCorrelationId = 0) {
+    gpu::MemcpyRecord c;
     c.kind = kind;
     c.bytes = bytes;
     c.start = start;
@@ -30,9 +30,9 @@ inline MemcpyRecord copy(CopyKind kind, std::uint64_t bytes, std::uint64_t start
     return c;
 }
 
-inline MemsetRecord memsetOp(std::uint64_t bytes, std::uint64_t start, std::uint64_t end,
-                             std::uint32_t correlationId) {
-    MemsetRecord s;
+inline gpu::MemsetRecord memsetOp(std::uint64_t bytes, std::uint64_t start, std::uint64_t end,
+                                  std::uint32_t correlationId) {
+    gpu::MemsetRecord s;
     s.bytes = bytes;
     s.start = start;
     s.end = end;
@@ -41,10 +41,10 @@ inline MemsetRecord memsetOp(std::uint64_t bytes, std::uint64_t start, std::uint
     return s;
 }
 
-inline MemoryRecord memory(MemoryOperation op, std::uint64_t address, std::uint64_t bytes,
-                           std::uint64_t timestamp, std::uint32_t correlationId,
-                           MemoryKind kind = MemoryKind::Device) {
-    MemoryRecord m;
+inline gpu::MemoryRecord memory(gpu::MemoryOperation op, std::uint64_t address, std::uint64_t bytes,
+                                std::uint64_t timestamp, std::uint32_t correlationId,
+                                gpu::MemoryKind kind = gpu::MemoryKind::Device) {
+    gpu::MemoryRecord m;
     m.operation = op;
     m.memoryKind = kind;
     m.address = address;
@@ -54,9 +54,9 @@ inline MemoryRecord memory(MemoryOperation op, std::uint64_t address, std::uint6
     return m;
 }
 
-inline ExternalCorrelationRecord tagged(std::uint32_t correlationId, std::uint32_t pointId,
-                                        std::uint32_t iteration, std::optional<Phase> phase) {
-    return {kCustom0CorrelationKind, encodeExternalId({pointId, iteration, phase}), correlationId};
+inline gpu::ExternalCorrelationRecord tagged(std::uint32_t correlationId, std::uint32_t pointId,
+                                             std::uint32_t iteration, std::optional<Phase> phase) {
+    return {gpu::kCustom0CorrelationKind, gpu::encodeExternalId({pointId, iteration, phase}), correlationId};
 }
 
-} // namespace rnnprof::gpu::testing
+} // namespace rnnprof::test

@@ -1,8 +1,10 @@
 // Every backend against cpu-reference (double) on random problems: outputs, final states, all
 // gradients within 1e-4 (norm-wise relative, float) and the parameters after one SGD step.
-// Unsupported combinations must come with reasons; unavailable backends skip with theirs.
+// Unsupported combinations must come with reasons; unavailable backends skip with theirs. cpu-blas
+// runs once more per vector ISA of its step kernels (RNNPROF_CPU_ISA, see tests/CMakeLists.txt).
 #include "engine/backend.h"
 #include "engine/reference/reference_rnn.h"
+#include "forced_isa.h"
 #include "support/compare.h"
 #include "support/random_problems.h"
 
@@ -78,7 +80,12 @@ void expectMatchesReference(const Backend& backend, const Problem& problem) {
                              "parameters after SGD"));
 }
 
-class BackendConformance : public ::testing::TestWithParam<std::string> {};
+class BackendConformance : public ::testing::TestWithParam<std::string> {
+protected:
+    void SetUp() override {
+        if (const auto why = test::forcedIsaMissing()) GTEST_SKIP() << *why;
+    }
+};
 
 TEST_P(BackendConformance, MatchesReferenceOnRandomProblems) {
     const Backend* backend = builtinBackends().find(GetParam());

@@ -3,7 +3,7 @@
 // on a small tmpfs, then copies what is left on that filesystem out for inspection. Expected: a
 // clear error naming the path and the system's reason, the previous file untouched, no temporary
 // left behind, and the journal loadable with every point written before the failure.
-#include "child_process.h"
+#include "private_mount.h"
 #include "sample_sweep.h"
 
 #include "engine/error.h"
@@ -14,9 +14,18 @@
 
 #include <filesystem>
 
-namespace rnnprof::faults {
+namespace rnnprof {
 namespace {
 
+using test::filesIn;
+using test::privateMountUnavailable;
+using test::ProcessResult;
+using test::runInPrivateMount;
+using test::sampleSweep;
+using test::selfExecutable;
+using test::shellQuote;
+using test::slurp;
+using test::TempDir;
 using ::testing::HasSubstr;
 using ::testing::UnorderedElementsAre;
 
@@ -175,4 +184,4 @@ TEST(ReadOnlyOutput, AJournalOnAReadOnlyFilesystemFailsNamingThePath) {
 }
 
 } // namespace
-} // namespace rnnprof::faults
+} // namespace rnnprof

@@ -18,7 +18,7 @@ namespace {
 
 int probe(const std::string& kind, const std::string& path, int points) {
     using namespace rnnprof;
-    const SweepResult sample = faults::sampleSweep(points);
+    const SweepResult sample = test::sampleSweep(points);
     if (kind == "save-json") {
         try {
             saveResultJson(path, sample);

@@ -2,7 +2,7 @@
 // so only what was already on disk counts. The journal must reopen with every point whose line
 // was complete when the process died (a torn last line is dropped), in run order, and the results
 // file must not exist half-written. SIGINT (Ctrl-C) instead stops at the next safe point and saves.
-#include "child_process.h"
+#include "support/child_process.h"
 
 #include "engine/error.h"
 #include "profiling/plan.h"
@@ -13,8 +13,14 @@
 #include <algorithm>
 #include <filesystem>
 
-namespace rnnprof::faults {
+namespace rnnprof {
 namespace {
+
+using test::ChildProcess;
+using test::ProcessResult;
+using test::slurp;
+using test::TempDir;
+using test::waitUntil;
 
 // 2 modes x 3 sequence lengths x 8 batch sizes = 48 points of at least 50 ms each: long enough
 // that the sweep is always still running when it is killed after its first points.
@@ -108,4 +114,4 @@ TEST(SweepInterrupted, CtrlCStopsAtASafePointAndSavesWhatWasMeasured) {
 }
 
 } // namespace
-} // namespace rnnprof::faults
+} // namespace rnnprof

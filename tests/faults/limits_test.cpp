@@ -2,8 +2,8 @@
 // bound it is accepted, one past it is refused with a message naming the field or flag, the
 // allowed range and the value given. The bounds keep every buffer index inside 32-bit signed
 // range and every memory estimate free of overflow.
-#include "child_process.h"
 #include "oversized_config.h"
+#include "support/temp_dir.h"
 
 #include "engine/cpu/cpu_libraries.h"
 #include "engine/error.h"
@@ -19,9 +19,11 @@
 #include <climits>
 #include <cstring>
 
-namespace rnnprof::faults {
+namespace rnnprof {
 namespace {
 
+using test::oversizedModel;
+using test::TempDir;
 using ::testing::Contains;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
@@ -302,9 +304,9 @@ TEST(Limits, BatchAndSequenceListsAreBoundedLikeTheShape) {
     (void)cli::parseIntList("--batch", "99999999999999999999", Limits::maxBatch, problems);
     EXPECT_THAT(problems, Contains("--batch: 65537 is out of range (1..65536)"));
     EXPECT_THAT(problems, Contains("--seq-len: 65536 is out of range (1..65535)"));
-    EXPECT_THAT(problems,
-                Contains(HasSubstr("--batch: '1..65537' is not a range: write FROM-TO (every value) or FROM..TO "
-                                   "(powers of two), with 1 <= FROM <= TO <= 65536")));
+    EXPECT_THAT(problems, Contains(HasSubstr(
+                              "--batch: '1..65537' is not a range: write FROM-TO (every value) or FROM..TO "
+                              "(powers of two), with 1 <= FROM <= TO <= 65536")));
     EXPECT_THAT(problems, Contains(HasSubstr("'99999999999999999999' is not a whole number")));
 }
 
@@ -385,4 +387,4 @@ TEST_F(EvalInputShape, SequenceLengthIsAcceptedAtTheLimitAndRefusedOnePast) {
 }
 
 } // namespace
-} // namespace rnnprof::faults
+} // namespace rnnprof

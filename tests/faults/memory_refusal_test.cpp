@@ -12,9 +12,13 @@
 
 #include <algorithm>
 
-namespace rnnprof::faults {
+namespace rnnprof {
 namespace {
 
+using test::kOversizedShape;
+using test::oversizedModel;
+using test::oversizedProblem;
+using test::whyItWouldFit;
 using ::testing::HasSubstr;
 
 const std::vector<std::string> kCpuBackends{"cpu-reference", "cpu-blas", "cpu-onednn"};
@@ -121,4 +125,4 @@ TEST(FailingPoint, AnUnavailableGpuBackendIsRecordedWithItsReasonAndTheSweepGoes
 }
 
 } // namespace
-} // namespace rnnprof::faults
+} // namespace rnnprof

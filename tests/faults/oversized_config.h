@@ -9,7 +9,7 @@
 #include <optional>
 #include <string>
 
-namespace rnnprof::faults {
+namespace rnnprof::test {
 
 inline RnnConfig oversizedModel() {
     RnnConfig c;
@@ -44,4 +44,4 @@ inline std::optional<std::string> whyItWouldFit(const Backend& backend, const Pr
     return std::nullopt;
 }
 
-} // namespace rnnprof::faults
+} // namespace rnnprof::test

@@ -5,7 +5,7 @@
 
 #include <string>
 
-namespace rnnprof::faults {
+namespace rnnprof::test {
 
 inline PointResult samplePoint(int index) {
     PointResult p;
@@ -35,4 +35,4 @@ inline SweepResult sampleSweep(int points) {
     return r;
 }
 
-} // namespace rnnprof::faults
+} // namespace rnnprof::test

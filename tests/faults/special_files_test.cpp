@@ -2,7 +2,7 @@
 // it; done blindly, `--out /dev/null` run as root replaced the system's /dev/null with a regular
 // file (found by this suite). Devices and pipes are written through instead, and a symbolic link
 // is followed, so the file it names is replaced and the link itself kept.
-#include "child_process.h"
+#include "private_mount.h"
 #include "sample_sweep.h"
 
 #include "engine/atomic_file.h"
@@ -17,9 +17,16 @@
 
 #include <filesystem>
 
-namespace rnnprof::faults {
+namespace rnnprof {
 namespace {
 
+using test::filesIn;
+using test::privateMountUnavailable;
+using test::ProcessResult;
+using test::runInPrivateMount;
+using test::sampleSweep;
+using test::shellQuote;
+using test::TempDir;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::UnorderedElementsAre;
@@ -87,4 +94,4 @@ TEST(SpecialFiles, SweepOutputToADeviceWritesThroughItAndKeepsTheDevice) {
 }
 
 } // namespace
-} // namespace rnnprof::faults
+} // namespace rnnprof

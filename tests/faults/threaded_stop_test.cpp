@@ -2,24 +2,37 @@
 // runs the sweep, the test thread requests a stop while the engine thread is inside a given stage
 // of a point, and the engine thread must finish that run, start no other, keep what was measured,
 // and return so that it can be joined (within a generous bound that only catches hangs).
-#include "gated_backend.h"
-
 #include "engine/error.h"
 #include "profiling/result_files.h"
 #include "profiling/runner.h"
-
-#include "child_process.h"
+#include "support/child_process.h"
+#include "support/fake_backend.h"
 
 #include <gtest/gtest.h>
 
 #include <future>
 #include <thread>
 
-namespace rnnprof::faults {
+namespace rnnprof {
 namespace {
+
+using test::FakeBehaviour;
+using test::Gate;
+using test::Stage;
+using test::TempDir;
+using test::waitUntil;
 
 constexpr auto kHangBound = std::chrono::seconds(120);
 
+// A fake backend "gated" that counts its runs and holds the engine thread where `gate` says.
+BackendRegistry gatedRegistry(Gate& gate, std::atomic<int>& runs) {
+    FakeBehaviour b = test::named("gated");
+    b.gate = &gate;
+    b.runs = &runs;
+    return test::registryOf({b});
+}
+
+// One warm-up run, as the gates below expect, then three measured runs.
 SweepPlan gatedPlan(std::vector<int> batches) {
     SweepPlan plan;
     plan.config.inputSize = 4;
@@ -74,8 +87,7 @@ class ThreadedStop : public ::testing::TestWithParam<Stage> {};
 TEST_P(ThreadedStop, FinishesTheCurrentRunStartsNoOtherAndTheThreadJoins) {
     Gate gate(GetParam(), 1); // the second of two points
     std::atomic<int> runs{0};
-    BackendRegistry registry;
-    registry.add(std::make_unique<GatedBackend>(gate, 1, runs));
+    const BackendRegistry registry = gatedRegistry(gate, runs);
     SweepRunner runner(registry, gatedPlan({1, 2}));
     StopToken stop;
     EngineThread engine(runner, stop);
@@ -141,8 +153,7 @@ TEST(JournalUnderStop, EveryPointDeliveredBeforeAStopFromAnotherThreadIsInTheJou
     const std::string path = dir.path("results.json.journal");
     Gate gate(Stage::Backward, 2); // the third point
     std::atomic<int> runs{0};
-    BackendRegistry registry;
-    registry.add(std::make_unique<GatedBackend>(gate, 1, runs));
+    const BackendRegistry registry = gatedRegistry(gate, runs);
     const SweepPlan plan = gatedPlan({1, 2, 3, 4});
     SweepResult header;
     header.plan = plan;
@@ -166,4 +177,4 @@ TEST(JournalUnderStop, EveryPointDeliveredBeforeAStopFromAnotherThreadIsInTheJou
 }
 
 } // namespace
-} // namespace rnnprof::faults
+} // namespace rnnprof

@@ -14,9 +14,9 @@
 namespace rnnprof::gui {
 namespace {
 
-using rnnprof::testing::failedPoint;
-using rnnprof::testing::fakeSweep;
-using rnnprof::testing::okPoint;
+using test::failedPoint;
+using test::fakeSweep;
+using test::okPoint;
 
 const ChartSeries* findSeries(const ChartData& d, const QString& name) {
     for (const auto& s : d.series)

@@ -19,7 +19,7 @@
 namespace rnnprof::gui {
 namespace {
 
-using rnnprof::testing::fakeSweep;
+using test::fakeSweep;
 
 QByteArray readAll(const QString& path) {
     QFile f(path);

@@ -4,9 +4,9 @@
 #include "gui/config/backend_list.h"
 #include "gui/config/config_panel.h"
 #include "gui/config/int_list_edit.h"
-#include "gui/fake_backends.h"
 #include "gui/main_window.h"
 #include "profiling/presets.h"
+#include "support/fake_backend.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -21,7 +21,7 @@
 namespace rnnprof::gui {
 namespace {
 
-using rnnprof::testing::fakeRegistry;
+using test::fakeRegistry;
 
 SweepPlan validPlan() {
     SweepPlan p;
@@ -31,7 +31,7 @@ SweepPlan validPlan() {
 
 TEST(ConfigPanel, ShowsTheEnginesMessageAtTheField) {
     const auto registry = fakeRegistry();
-    ConfigPanel panel(*registry);
+    ConfigPanel panel(registry);
     panel.setPlan(validPlan());
     ASSERT_TRUE(panel.isValid()) << panel.issues().front().message;
 
@@ -53,7 +53,7 @@ TEST(ConfigPanel, ShowsTheEnginesMessageAtTheField) {
 
 TEST(ConfigPanel, MarksPlanSettingsAndListParseErrors) {
     const auto registry = fakeRegistry();
-    ConfigPanel panel(*registry);
+    ConfigPanel panel(registry);
     panel.setPlan(validPlan());
     auto* minRepeats = qobject_cast<QSpinBox*>(panel.fieldEditor(QStringLiteral("min_repeats")));
     ASSERT_NE(minRepeats, nullptr);
@@ -71,7 +71,7 @@ TEST(ConfigPanel, MarksPlanSettingsAndListParseErrors) {
 
 TEST(ConfigPanel, ListFieldsReadTheSameGrammarAsTheCommandLine) {
     const auto registry = fakeRegistry();
-    ConfigPanel panel(*registry);
+    ConfigPanel panel(registry);
     panel.setPlan(validPlan());
     auto* batches = qobject_cast<IntListEdit*>(panel.fieldEditor(QStringLiteral("batch")));
     ASSERT_NE(batches, nullptr);
@@ -86,7 +86,7 @@ TEST(ConfigPanel, ListFieldsReadTheSameGrammarAsTheCommandLine) {
 
 TEST(ConfigPanel, RequiresABackend) {
     const auto registry = fakeRegistry();
-    ConfigPanel panel(*registry);
+    ConfigPanel panel(registry);
     panel.setPlan(validPlan());
     panel.backendList()->toggleAt(0)->setChecked(false);
     EXPECT_FALSE(panel.isValid());
@@ -95,7 +95,7 @@ TEST(ConfigPanel, RequiresABackend) {
 
 TEST(ConfigPanel, RoundTripsAPlan) {
     const auto registry = fakeRegistry();
-    ConfigPanel panel(*registry);
+    ConfigPanel panel(registry);
     SweepPlan p = validPlan();
     p.config.cell = CellType::Gru;
     p.config.layers = 3;
@@ -117,7 +117,7 @@ TEST(ConfigPanel, RoundTripsAPlan) {
 
 TEST(ConfigPanel, APresetFillsThePanel) {
     const auto registry = fakeRegistry();
-    ConfigPanel panel(*registry);
+    ConfigPanel panel(registry);
     ASSERT_FALSE(builtinPresets().empty());
     const Preset& preset = builtinPresets().back();
     const int index = panel.presetBox()->findData(QString::fromStdString(preset.name));
@@ -137,7 +137,7 @@ TEST(ConfigPanel, APresetFillsThePanel) {
 
 TEST(ConfigPanel, ResetAfterOnlyAppliesToGru) {
     const auto registry = fakeRegistry();
-    ConfigPanel panel(*registry);
+    ConfigPanel panel(registry);
     auto* cell = qobject_cast<QComboBox*>(panel.fieldEditor(QStringLiteral("cell")));
     auto* resetAfter = panel.fieldEditor(QStringLiteral("reset_after"));
     cell->setCurrentIndex(cell->findText(QStringLiteral("LSTM")));
@@ -148,7 +148,7 @@ TEST(ConfigPanel, ResetAfterOnlyAppliesToGru) {
 
 TEST(BackendList, ShowsAvailabilityAndIneligibilityLive) {
     const auto registry = fakeRegistry();
-    ConfigPanel panel(*registry);
+    ConfigPanel panel(registry);
     panel.setPlan(validPlan());
     BackendList* list = panel.backendList();
     ASSERT_EQ(list->count(), 3);
@@ -170,14 +170,18 @@ TEST(BackendList, ShowsAvailabilityAndIneligibilityLive) {
 
 TEST(BackendList, UnavailableBackendsOfAPlanAreLeftOutAndNamed) {
     const auto registry = fakeRegistry();
-    BackendList list(*registry);
+    BackendList list(registry);
     const QStringList skipped = list.setSelected({"fake-ok", "fake-absent", "not-registered"});
     EXPECT_EQ(skipped, (QStringList{QStringLiteral("fake-absent"), QStringLiteral("not-registered")}));
     EXPECT_EQ(list.selected(), (std::vector<std::string>{"fake-ok"}));
 }
 
 TEST(BackendState, AnUnavailableBackendStillSaysWhyItWouldBeIneligible) {
-    testing::FakeBackend absent("absent", {false, "no NVIDIA driver"}, true);
+    test::FakeBehaviour b = test::named("absent");
+    b.available = false;
+    b.unavailableReason = "no NVIDIA driver";
+    b.refusesRelu = true;
+    const test::FakeBackend absent(b);
     RnnConfig relu;
     relu.activation = Activation::Relu;
     const BackendState s = backendState(absent.availability(), absent, relu, {Mode::Inference});
@@ -188,7 +192,9 @@ TEST(BackendState, AnUnavailableBackendStillSaysWhyItWouldBeIneligible) {
 }
 
 TEST(BackendState, PartlyEligibleNamesTheModes) {
-    testing::FakeBackend picky("picky", {}, true);
+    test::FakeBehaviour b = test::named("picky");
+    b.refusesRelu = true;
+    const test::FakeBackend picky(b);
     RnnConfig relu;
     relu.activation = Activation::Relu;
     const BackendState s = backendState({}, picky, relu, {Mode::Inference});
@@ -203,7 +209,7 @@ TEST(RunAction, IsDisabledWhileTheConfigurationIsInvalid) {
     options.settingsPath = dir.filePath(QStringLiteral("settings.ini"));
     options.autosaveDir = dir.filePath(QStringLiteral("autosave"));
     options.interactive = false;
-    options.backends = registry.get();
+    options.backends = &registry;
     MainWindow window(options);
     window.configPanel()->setPlan(validPlan());
     EXPECT_TRUE(window.runAction()->isEnabled());

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <string>
 
-namespace rnnprof::testing {
+namespace rnnprof::test {
 
 inline PointResult okPoint(const std::string& backend, Mode mode, int batch, int seqLen, double medianMs,
                            bool noisy = false) {
@@ -73,4 +73,4 @@ inline SweepResult fakeSweep(const std::string& hostname = "testhost") {
     return r;
 }
 
-} // namespace rnnprof::testing
+} // namespace rnnprof::test

@@ -4,7 +4,6 @@
 #include "gui/charts/chart_page.h"
 #include "gui/charts/chart_view.h"
 #include "gui/config/config_panel.h"
-#include "gui/fake_backends.h"
 #include "gui/fake_results.h"
 #include "gui/main_window.h"
 #include "gui/result_store.h"
@@ -13,6 +12,7 @@
 #include "gui/sweep_controller.h"
 #include "gui/sweep_progress.h"
 #include "profiling/result_files.h"
+#include "support/fake_backend.h"
 
 #include <QAbstractSeries>
 #include <QChart>
@@ -155,8 +155,8 @@ TEST_F(MainWindowTest, ProgressShowsDoneTotalAndTheCurrentPoint) {
 }
 
 TEST_F(MainWindowTest, ClosingMidSweepStopsJoinsAndSavesWhatWasMeasured) {
-    const auto registry = testing::fakeRegistry(40ms);
-    auto w = std::make_unique<MainWindow>(options(registry.get()));
+    const auto registry = test::fakeRegistry(40ms);
+    auto w = std::make_unique<MainWindow>(options(&registry));
     SweepPlan plan;
     plan.batches = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
     plan.seqLens = {1};
@@ -189,35 +189,42 @@ TEST_F(MainWindowTest, ClosingMidSweepStopsJoinsAndSavesWhatWasMeasured) {
 TEST_F(MainWindowTest, MalformedOrForeignFilesAreRefusedWithAMessageAndTheWindowStaysUsable) {
     MainWindow w(options());
     const QString good = dir.filePath(QStringLiteral("good.json"));
-    saveResultJson(good.toStdString(), testing::fakeSweep());
+    saveResultJson(good.toStdString(), test::fakeSweep());
     ASSERT_EQ(w.openFiles({good}, false), 1);
     const int points = w.store().pointCount();
 
+    // QByteArrayLiteral keeps the leading NUL; QByteArray(const char*) would stop there and write
+    // an empty file, which empty.json already covers.
+    const QByteArray garbage = QByteArrayLiteral("\x00\x01not json at all");
+    ASSERT_EQ(garbage.size(), 17);
     const QStringList bad{
-        write(QStringLiteral("garbage.json"), "\x00\x01not json at all"),
+        write(QStringLiteral("garbage.json"), garbage),
         write(QStringLiteral("foreign.json"), R"({"name": "a package.json", "version": "1.0"})"),
         write(QStringLiteral("empty.json"), ""),
         write(QStringLiteral("future.json"), R"({"schema_version": 999, "points": []})"),
         dir.filePath(QStringLiteral("missing.json"))};
+    ASSERT_EQ(QFileInfo(bad[0]).size(), garbage.size()) << "garbage.json holds every byte, NUL included";
     for (const QString& path : bad) {
         EXPECT_EQ(w.openFiles({path}, false), 0) << path.toStdString();
         EXPECT_TRUE(w.lastMessage().contains(QFileInfo(path).fileName())) << w.lastMessage().toStdString();
         EXPECT_EQ(w.store().pointCount(), points) << "what was loaded stays";
     }
     EXPECT_TRUE(w.runAction()->isEnabled());
-    // One bad file among good ones: the good ones open.
+    // One bad file among good ones: the good ones open, and the message says what is wrong.
     EXPECT_EQ(w.openFiles({good, bad[0]}, false), 1);
     EXPECT_EQ(w.store().count(), 1);
+    EXPECT_TRUE(w.lastMessage().contains(QStringLiteral("garbage.json: not valid JSON")))
+        << w.lastMessage().toStdString();
 }
 
 TEST_F(MainWindowTest, SeveralFilesOverlayWithSeriesLabelledBySource) {
     MainWindow w(options());
     const QString a = dir.filePath(QStringLiteral("laptop.json"));
-    saveResultJson(a.toStdString(), testing::fakeSweep("laptop"));
+    saveResultJson(a.toStdString(), test::fakeSweep("laptop"));
     const QString journal =
         QString::fromStdString(journalPathFor(dir.filePath(QStringLiteral("server.json")).toStdString()));
     {
-        const SweepResult server = testing::fakeSweep("server");
+        const SweepResult server = test::fakeSweep("server");
         Journal j(journal.toStdString(), server);
         for (const auto& p : server.points)
             j.append(p);
@@ -241,12 +248,12 @@ TEST_F(MainWindowTest, SeveralFilesOverlayWithSeriesLabelledBySource) {
 TEST_F(MainWindowTest, ExportsResultsCsvTraceAndCharts) {
     MainWindow w(options());
     const QString in = dir.filePath(QStringLiteral("in.json"));
-    saveResultJson(in.toStdString(), testing::fakeSweep());
+    saveResultJson(in.toStdString(), test::fakeSweep());
     ASSERT_EQ(w.openFiles({in}, false), 1);
 
     const QString json = dir.filePath(QStringLiteral("out.json"));
     ASSERT_TRUE(w.saveResult(json));
-    EXPECT_EQ(loadResultFile(json.toStdString()).points, testing::fakeSweep().points);
+    EXPECT_EQ(loadResultFile(json.toStdString()).points, test::fakeSweep().points);
 
     const QString csv = dir.filePath(QStringLiteral("out.csv"));
     ASSERT_TRUE(w.exportCsv(csv));
@@ -283,7 +290,7 @@ TEST_F(MainWindowTest, ExportsResultsCsvTraceAndCharts) {
 
 TEST_F(MainWindowTest, RemembersTheConfigurationAndRecentFiles) {
     const QString file = dir.filePath(QStringLiteral("r.json"));
-    saveResultJson(file.toStdString(), testing::fakeSweep());
+    saveResultJson(file.toStdString(), test::fakeSweep());
     {
         MainWindow w(options());
         qobject_cast<QSpinBox*>(w.configPanel()->fieldEditor(QStringLiteral("hidden_size")))->setValue(77);
@@ -305,7 +312,7 @@ TEST_F(MainWindowTest, ClickingABarOfTheBreakdownSelectsItsPoint) {
     w.show();
     ASSERT_TRUE(QTest::qWaitForWindowExposed(&w));
     const QString file = dir.filePath(QStringLiteral("r.json"));
-    saveResultJson(file.toStdString(), testing::fakeSweep());
+    saveResultJson(file.toStdString(), test::fakeSweep());
     ASSERT_EQ(w.openFiles({file}, false), 1);
     ChartPage* breakdown = page(w, QStringLiteral("breakdown"));
     w.chartTabs()->setCurrentWidget(breakdown);

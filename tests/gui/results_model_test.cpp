@@ -19,9 +19,9 @@
 namespace rnnprof::gui {
 namespace {
 
-using rnnprof::testing::failedPoint;
-using rnnprof::testing::fakeSweep;
-using rnnprof::testing::okPoint;
+using test::failedPoint;
+using test::fakeSweep;
+using test::okPoint;
 
 QString cell(const QAbstractItemModel& m, int row, const QString& column) {
     for (int c = 0; c < m.columnCount(); ++c)

@@ -1,8 +1,8 @@
 // The engine thread: a sweep runs off the GUI thread, reports progress and points as queued
 // signals, stops in the middle keeping what was measured, and the thread is joined on shutdown.
-#include "gui/fake_backends.h"
 #include "gui/sweep_controller.h"
 #include "profiling/result_files.h"
+#include "support/fake_backend.h"
 
 #include <QFileInfo>
 #include <QSignalSpy>
@@ -18,7 +18,7 @@ namespace rnnprof::gui {
 namespace {
 
 using namespace std::chrono_literals;
-using rnnprof::testing::fakeRegistry;
+using test::fakeRegistry;
 
 SweepPlan fakePlan(std::vector<int> batches) {
     SweepPlan p;
@@ -39,7 +39,7 @@ TEST(SweepController, RunsOnTheEngineThreadAndReportsEveryPoint) {
     const auto registry = fakeRegistry(1ms);
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("sweep.json"));
-    SweepController controller(*registry);
+    SweepController controller(registry);
     QSignalSpy started(&controller, &SweepController::started);
     QSignalSpy points(&controller, &SweepController::pointFinished);
     QSignalSpy progress(&controller, &SweepController::progressChanged);
@@ -75,7 +75,7 @@ TEST(SweepController, RunsOnTheEngineThreadAndReportsEveryPoint) {
 
 TEST(SweepController, StopKeepsWhatWasMeasured) {
     const auto registry = fakeRegistry(30ms);
-    SweepController controller(*registry);
+    SweepController controller(registry);
     QSignalSpy points(&controller, &SweepController::pointFinished);
     QSignalSpy finished(&controller, &SweepController::finished);
     ASSERT_TRUE(controller.start(fakePlan({1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12})));
@@ -99,7 +99,7 @@ TEST(SweepController, ShutdownMidSweepJoinsTheThreadAndSavesWhatWasMeasured) {
     const auto registry = fakeRegistry(30ms);
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("sweep.json"));
-    auto controller = std::make_unique<SweepController>(*registry);
+    auto controller = std::make_unique<SweepController>(registry);
     QSignalSpy points(controller.get(), &SweepController::pointFinished);
     ASSERT_TRUE(controller->start(fakePlan({1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}), path));
     ASSERT_TRUE(points.wait(20000));
@@ -119,7 +119,7 @@ TEST(SweepController, ShutdownMidSweepJoinsTheThreadAndSavesWhatWasMeasured) {
 
 TEST(SweepController, AnInvalidPlanFailsWithTheReason) {
     const auto registry = fakeRegistry();
-    SweepController controller(*registry);
+    SweepController controller(registry);
     QSignalSpy failed(&controller, &SweepController::failed);
     SweepPlan plan = fakePlan({1});
     plan.backends = {"no-such-backend"};
@@ -131,7 +131,7 @@ TEST(SweepController, AnInvalidPlanFailsWithTheReason) {
 
 TEST(SweepController, ASweepWhereEveryPointFailsStillFinishes) {
     const auto registry = fakeRegistry();
-    SweepController controller(*registry);
+    SweepController controller(registry);
     QSignalSpy finished(&controller, &SweepController::finished);
     SweepPlan plan = fakePlan({1, 2});
     plan.backends = {"fake-absent"};

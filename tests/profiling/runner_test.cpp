@@ -1,27 +1,21 @@
 // The sweep runner: every point recorded with a status, failures and refusals never end the sweep,
 // stop requests are honoured promptly at any phase and keep what was measured.
-#include "fake_backends.h"
-
 #include "profiling/runner.h"
+#include "support/fake_backend.h"
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cmath>
 
 namespace rnnprof {
 namespace {
 
-using test::FakeBackend;
+using namespace std::chrono_literals;
 using test::FakeBehaviour;
 using test::fakePlan;
 using test::named;
-
-BackendRegistry registryWith(std::vector<FakeBehaviour> behaviours) {
-    BackendRegistry r;
-    for (auto& b : behaviours)
-        r.add(std::make_unique<FakeBackend>(std::move(b)));
-    return r;
-}
+using test::registryOf;
 
 const PointResult* find(const SweepResult& r, const std::string& backend, Mode mode, int batch) {
     for (const auto& p : r.points)
@@ -30,7 +24,7 @@ const PointResult* find(const SweepResult& r, const std::string& backend, Mode m
 }
 
 TEST(SweepRunner, MeasuresEveryPointOfTheGridWithStatistics) {
-    const auto registry = registryWith({named("a"), named("b")});
+    const auto registry = registryOf({named("a"), named("b")});
     SweepRunner runner(registry, fakePlan({"a", "b"}));
     StopToken stop;
     const SweepResult result = runner.run(stop);
@@ -52,7 +46,7 @@ TEST(SweepRunner, MeasuresEveryPointOfTheGridWithStatistics) {
 }
 
 TEST(SweepRunner, InterleavesBackendsInRunOrder) {
-    const auto registry = registryWith({named("a"), named("b")});
+    const auto registry = registryOf({named("a"), named("b")});
     SweepRunner runner(registry, fakePlan({"a", "b"}));
     StopToken stop;
     const auto result = runner.run(stop);
@@ -67,7 +61,7 @@ TEST(SweepRunner, AFailingBackendIsRecordedAndTheSweepContinues) {
     FakeBehaviour bad = named("bad");
     bad.failAtBatch = 1;
     bad.throwInRunAtBatch = 2;
-    const auto registry = registryWith({bad, named("good")});
+    const auto registry = registryOf({bad, named("good")});
     SweepRunner runner(registry, fakePlan({"bad", "good"}));
     StopToken stop;
     const auto result = runner.run(stop);
@@ -94,7 +88,7 @@ TEST(SweepRunner, RecordsIneligibleUnavailableAndRefusedPointsWithTheirReasons) 
     gone.unavailableReason = "no NVIDIA driver";
     FakeBehaviour huge = named("huge");
     huge.estimateBytes = std::uint64_t(1) << 62;
-    const auto registry = registryWith({inel, gone, huge});
+    const auto registry = registryOf({inel, gone, huge});
     SweepRunner runner(registry, fakePlan({"inel", "gone", "huge"}, {1}));
     StopToken stop;
     const auto result = runner.run(stop);
@@ -116,7 +110,7 @@ TEST(SweepRunner, RecordsIneligibleUnavailableAndRefusedPointsWithTheirReasons) 
 }
 
 TEST(SweepRunner, ReportsProgressWithTotalAndCurrentPoint) {
-    const auto registry = registryWith({named("a")});
+    const auto registry = registryOf({named("a")});
     std::vector<SweepProgress> seen;
     RunnerCallbacks callbacks;
     callbacks.onProgress = [&](const SweepProgress& p) { seen.push_back(p); };
@@ -136,7 +130,7 @@ TEST(SweepRunner, ReportsProgressWithTotalAndCurrentPoint) {
 }
 
 TEST(SweepRunner, DeliversEachPointAsItFinishes) {
-    const auto registry = registryWith({named("a")});
+    const auto registry = registryOf({named("a")});
     int delivered = 0;
     RunnerCallbacks callbacks;
     callbacks.onPoint = [&](const PointResult&) { ++delivered; };
@@ -158,7 +152,7 @@ TEST_P(StopAtPhase, StopsPromptlyAndKeepsTheFinishedPoints) {
     b.onPhase = [&](Phase ph) {
         if (ph == GetParam() && runs.load() == 5) stop.requestStop();
     };
-    const auto registry = registryWith({b});
+    const auto registry = registryOf({b});
     SweepPlan plan = fakePlan({"a"}, {1, 2});
     plan.modes = {Mode::Training};
     RunnerCallbacks callbacks;
@@ -178,7 +172,7 @@ INSTANTIATE_TEST_SUITE_P(EveryPhase, StopAtPhase,
                          [](const auto& info) { return std::string(toString(info.param)); });
 
 TEST(SweepRunner, AStopBeforeTheFirstPointRecordsNothing) {
-    const auto registry = registryWith({named("a")});
+    const auto registry = registryOf({named("a")});
     SweepRunner runner(registry, fakePlan({"a"}));
     StopToken stop;
     stop.requestStop();
@@ -191,7 +185,7 @@ TEST(SweepRunner, RefusesAnInvalidPlanBeforeRunningAnything) {
     std::atomic<int> runs{0};
     FakeBehaviour counting = named("a");
     counting.runs = &runs;
-    const auto registry = registryWith({counting});
+    const auto registry = registryOf({counting});
     SweepPlan plan = fakePlan({"a", "nope"});
     plan.batches = {};
     SweepRunner runner(registry, plan);
@@ -207,7 +201,7 @@ TEST(SweepRunner, RefusesAnInvalidPlanBeforeRunningAnything) {
 }
 
 TEST(SweepRunner, RunsUntilTheTimeBudgetBetweenMinAndMaxRepeats) {
-    const auto registry = registryWith({named("a")});
+    const auto registry = registryOf({named("a")});
     SweepPlan plan = fakePlan({"a"}, {1});
     plan.modes = {Mode::Inference};
     plan.settings.minRepeats = 2;
@@ -216,6 +210,79 @@ TEST(SweepRunner, RunsUntilTheTimeBudgetBetweenMinAndMaxRepeats) {
     SweepRunner runner(registry, plan);
     StopToken stop;
     EXPECT_EQ(runner.run(stop).points.at(0).measuredRuns, 40);
+}
+
+// A budget clock that moves only when a run moves it (by `perRun`, in each forward phase): the time
+// budget then runs out after a known number of runs, however fast or busy the machine is.
+class ClockMovedByRuns {
+public:
+    explicit ClockMovedByRuns(std::chrono::milliseconds perRun) : m_perRun(perRun) {}
+    FakeBehaviour backend(std::string id) {
+        FakeBehaviour b = named(std::move(id));
+        b.onPhase = [this](Phase ph) {
+            if (ph == Phase::Forward) m_now += m_perRun;
+        };
+        return b;
+    }
+    BudgetClock clock() {
+        return [this] { return m_now; };
+    }
+
+private:
+    std::chrono::milliseconds m_perRun;
+    std::chrono::steady_clock::time_point m_now{};
+};
+
+struct Budget {
+    int minRepeats = 1;
+    int maxRepeats = 1000;
+    double timeBudgetMs = 0;
+    int warmup = 0;
+};
+
+// The measured runs of each point of a two-point sweep whose runs take 10 ms on the budget clock.
+std::vector<int> measuredRunsPerPoint(const Budget& budget) {
+    ClockMovedByRuns clock(10ms);
+    const auto registry = registryOf({clock.backend("a")});
+    SweepPlan plan = fakePlan({"a"}, {1, 2});
+    plan.modes = {Mode::Inference};
+    plan.settings.warmup = budget.warmup;
+    plan.settings.minRepeats = budget.minRepeats;
+    plan.settings.maxRepeats = budget.maxRepeats;
+    plan.settings.timeBudgetMs = budget.timeBudgetMs;
+    SweepRunner runner(registry, plan);
+    runner.setBudgetClock(clock.clock());
+    StopToken stop;
+    std::vector<int> runs;
+    for (const PointResult& p : runner.run(stop).points) {
+        EXPECT_EQ(p.status, PointStatus::Ok) << p.reason;
+        EXPECT_EQ(p.iteration.count, p.measuredRuns);
+        runs.push_back(p.measuredRuns);
+    }
+    return runs;
+}
+
+TEST(SweepRunnerTimeBudget, MeasuresUntilTheBudgetIsSpentAfreshAtEveryPoint) {
+    // After 3 runs 30 ms have passed, less than 35: a 4th run; after it 40 ms, and the point ends.
+    EXPECT_EQ(measuredRunsPerPoint({.minRepeats = 1, .timeBudgetMs = 35}), (std::vector<int>{4, 4}));
+    EXPECT_EQ(measuredRunsPerPoint({.minRepeats = 1, .timeBudgetMs = 5}), (std::vector<int>{1, 1}));
+    EXPECT_EQ(measuredRunsPerPoint({.minRepeats = 1, .timeBudgetMs = 95}), (std::vector<int>{10, 10}));
+}
+
+TEST(SweepRunnerTimeBudget, MinRepeatsAreMeasuredEvenWhenTheBudgetIsSpent) {
+    EXPECT_EQ(measuredRunsPerPoint({.minRepeats = 6, .timeBudgetMs = 15}), (std::vector<int>{6, 6}));
+    EXPECT_EQ(measuredRunsPerPoint({.minRepeats = 3, .timeBudgetMs = 0}), (std::vector<int>{3, 3}));
+}
+
+TEST(SweepRunnerTimeBudget, MaxRepeatsEndAPointBeforeItsBudget) {
+    EXPECT_EQ(measuredRunsPerPoint({.minRepeats = 2, .maxRepeats = 5, .timeBudgetMs = 1000}),
+              (std::vector<int>{5, 5}));
+}
+
+TEST(SweepRunnerTimeBudget, WarmUpRunsDoNotSpendTheBudget) {
+    // Five warm-up runs take 50 ms, more than the budget; the measured runs still get all of it.
+    EXPECT_EQ(measuredRunsPerPoint({.minRepeats = 1, .timeBudgetMs = 35, .warmup = 5}),
+              (std::vector<int>{4, 4}));
 }
 
 TEST(SweepRunner, ChecksNumericsOfARealBackendAgainstTheReference) {

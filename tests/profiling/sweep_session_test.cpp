@@ -1,7 +1,7 @@
 // The one journaled sweep of the CLI and the GUI (profiling/sweep_session.h): the journal carries
 // the result's header, every finished point is journaled before anyone hears of it, the journal is
 // removed once the results file holds everything and kept when the save fails.
-#include "fake_backends.h"
+#include "support/fake_backend.h"
 #include "support/temp_dir.h"
 
 #include "engine/error.h"
@@ -15,15 +15,12 @@
 namespace rnnprof {
 namespace {
 
-using test::FakeBackend;
 using test::fakePlan;
 using test::named;
 using test::TempDir;
 
 BackendRegistry oneFake() {
-    BackendRegistry r;
-    r.add(std::make_unique<FakeBackend>(named("a")));
-    return r;
+    return test::registryOf({named("a")});
 }
 
 TEST(SweepSession, JournalsEveryPointUnderTheResultsHeaderThenSavesAndRemovesTheJournal) {

@@ -1,8 +1,7 @@
 #pragma once
-// Helpers of the fault-injection tests: a temporary folder, a child process that can be killed
-// mid-run (the real rnnprof binary, or this test binary's --probe mode), and running a shell script
-// inside a private mount namespace (a small or read-only filesystem that exists only for that
-// process). Test-only; not a general process library.
+// Running a program as a child process in a test: to its end with its output captured, or in the
+// background so that the test can watch its output and files and signal or kill it mid-run. Tests
+// of the command line and fault-injection tests; not a general process library.
 #include "support/temp_dir.h"
 
 #include <fcntl.h>
@@ -14,26 +13,22 @@
 #include <cerrno>
 #include <chrono>
 #include <filesystem>
-#include <fstream>
 #include <functional>
-#include <optional>
-#include <sstream>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
 
 extern char** environ;
 
-namespace rnnprof::faults {
+namespace rnnprof::test {
 
-using test::slurp;
-using test::TempDir;
-
-inline std::vector<std::string> filesIn(const std::string& dir) {
-    std::vector<std::string> names;
+// Names of the entries of `dir`; empty when it does not exist.
+inline std::set<std::string> filesIn(const std::string& dir) {
+    std::set<std::string> names;
     std::error_code ec;
     for (const auto& e : std::filesystem::directory_iterator(dir, ec))
-        names.push_back(e.path().filename().string());
+        names.insert(e.path().filename().string());
     return names;
 }
 
@@ -71,6 +66,8 @@ public:
     ChildProcess& operator=(const ChildProcess&) = delete;
 
     [[nodiscard]] bool started() const { return m_pid > 0; }
+    // What the child has written to its standard error so far.
+    [[nodiscard]] std::string errSoFar() const { return slurp(m_err); }
     [[nodiscard]] bool running() {
         if (m_pid <= 0 || m_reaped) return false;
         int status = 0;
@@ -125,38 +122,4 @@ inline bool waitUntil(const std::function<bool()>& condition,
     return true;
 }
 
-inline std::string shellQuote(const std::string& s) {
-    std::string out = "'";
-    for (char c : s)
-        out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return out + "'";
-}
-
-// Runs `script` with sh inside a private mount namespace (mounts vanish with the process).
-inline ProcessResult runInPrivateMount(const std::string& script) {
-    return runToEnd({"unshare", "--mount", "--propagation", "private", "sh", "-c", script});
-}
-
-// Why a private mount namespace with a tmpfs cannot be had here, or nullopt when it can (needs
-// root or CAP_SYS_ADMIN, and unshare from util-linux).
-inline std::optional<std::string> privateMountUnavailable() {
-    static const std::optional<std::string> reason = []() -> std::optional<std::string> {
-        if (::geteuid() != 0) return "needs root to mount a filesystem in a private mount namespace";
-        TempDir probe;
-        const ProcessResult r =
-            runInPrivateMount("mount -t tmpfs -o size=4k tmpfs " + shellQuote(probe.path()));
-        if (r.status != 0)
-            return "cannot mount a tmpfs in a private mount namespace (unshare -m): " +
-                   (r.err.empty() ? "exit status " + std::to_string(r.status) : r.err);
-        return std::nullopt;
-    }();
-    return reason;
-}
-
-// This test executable (for its --probe mode, see faults_main.cpp).
-inline std::string selfExecutable() {
-    std::error_code ec;
-    return std::filesystem::read_symlink("/proc/self/exe", ec).string();
-}
-
-} // namespace rnnprof::faults
+} // namespace rnnprof::test
