@@ -8,22 +8,6 @@
 namespace rnnprof::jsonio {
 namespace {
 
-constexpr std::string_view kCells = "lstm, gru";
-constexpr std::string_view kActivations = "tanh, relu";
-constexpr std::string_view kRecurrentActivations = "sigmoid, hard_sigmoid";
-constexpr std::string_view kModes = "infer, train";
-constexpr std::string_view kGemms = "onednn, openblas";
-
-std::string_view gemmName(GemmProvider g) {
-    return g == GemmProvider::OneDnn ? "onednn" : "openblas";
-}
-
-std::optional<GemmProvider> parseGemm(std::string_view s) {
-    if (s == "onednn") return GemmProvider::OneDnn;
-    if (s == "openblas") return GemmProvider::OpenBlas;
-    return std::nullopt;
-}
-
 Json modelToJson(const RnnConfig& c) {
     return Json{{"cell", toString(c.cell)},
                 {"input_size", c.inputSize},
@@ -54,7 +38,7 @@ Json measureToJson(const MeasureSettings& m) {
                 {"threads", m.threads},
                 {"learning_rate", m.learningRate},
                 {"allow_tf32", m.allowTf32},
-                {"gemm", gemmName(m.gemm)},
+                {"gemm", toString(m.gemm)},
                 {"check_numerics", m.checkNumerics},
                 {"numerics_max_work", m.numericsMaxWork},
                 {"noise_threshold", m.noiseThreshold},
@@ -62,14 +46,15 @@ Json measureToJson(const MeasureSettings& m) {
 }
 
 void readModel(ObjectReader r, RnnConfig& c) {
-    r.getEnum("cell", c.cell, parseCell, kCells);
+    r.getEnum("cell", c.cell, parseCell, spellingList(kCellSpellings));
     r.get("input_size", c.inputSize);
     r.get("hidden_size", c.hiddenSize);
     r.get("layers", c.layers);
     r.get("bidirectional", c.bidirectional);
     r.get("bias", c.bias);
-    r.getEnum("activation", c.activation, parseActivation, kActivations);
-    r.getEnum("recurrent_activation", c.recurrentActivation, parseRecurrentActivation, kRecurrentActivations);
+    r.getEnum("activation", c.activation, parseActivation, spellingList(kActivationSpellings));
+    r.getEnum("recurrent_activation", c.recurrentActivation, parseRecurrentActivation,
+              spellingList(kRecurrentActivationSpellings));
     r.get("recurrent_dropout", c.recurrentDropout);
     r.get("dropout", c.dropout);
     r.get("reset_after", c.resetAfter);
@@ -83,7 +68,8 @@ void readModes(ObjectReader& r, std::vector<Mode>& out) {
     std::vector<Mode> modes(v->size());
     bool ok = true;
     for (std::size_t i = 0; i < v->size(); ++i)
-        ok = readEnum((*v)[i], indexPath(r.pathOf("modes"), i), r.problems(), modes[i], parseMode, kModes) &&
+        ok = readEnum((*v)[i], indexPath(r.pathOf("modes"), i), r.problems(), modes[i], parseMode,
+                      spellingList(kModeSpellings)) &&
              ok;
     if (ok) out = std::move(modes);
 }
@@ -119,7 +105,7 @@ void readMeasure(ObjectReader r, MeasureSettings& m) {
     r.get("threads", m.threads);
     r.get("learning_rate", m.learningRate);
     r.get("allow_tf32", m.allowTf32);
-    r.getEnum("gemm", m.gemm, parseGemm, kGemms);
+    r.getEnum("gemm", m.gemm, parseGemm, spellingList(kGemmSpellings));
     r.get("check_numerics", m.checkNumerics);
     r.get("numerics_max_work", m.numericsMaxWork);
     r.get("noise_threshold", m.noiseThreshold);

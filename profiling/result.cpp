@@ -7,15 +7,6 @@
 namespace rnnprof {
 namespace {
 
-constexpr std::array<std::pair<PointStatus, std::string_view>, 6> kStatusNames{{
-    {PointStatus::Ok, "ok"},
-    {PointStatus::Ineligible, "ineligible"},
-    {PointStatus::Unavailable, "unavailable"},
-    {PointStatus::Refused, "refused"},
-    {PointStatus::Failed, "failed"},
-    {PointStatus::Cancelled, "cancelled"},
-}};
-
 // Result files store NaN as null and read it back as NaN: a value that is "not there" must
 // compare equal to itself so that a round trip compares equal.
 bool same(double a, double b) {
@@ -42,15 +33,11 @@ bool samePhases(const std::array<double, kPhaseCount>& a, const std::array<doubl
 } // namespace
 
 std::string_view toString(PointStatus s) {
-    for (const auto& [status, name] : kStatusNames)
-        if (status == s) return name;
-    return "failed";
+    return spellingOf(kPointStatusSpellings, s);
 }
 
 std::optional<PointStatus> parsePointStatus(std::string_view s) {
-    for (const auto& [status, name] : kStatusNames)
-        if (name == s) return status;
-    return std::nullopt;
+    return parseSpelling(kPointStatusSpellings, s);
 }
 
 bool PointResult::operator==(const PointResult& o) const {

@@ -3,6 +3,7 @@
 // CSV/JSON/trace export and the headless command. Nothing downstream re-measures or re-derives.
 #include "engine/backend.h"
 #include "engine/config.h"
+#include "engine/enum_names.h"
 #include "profiling/host_info.h"
 #include "profiling/plan.h"
 #include "profiling/statistics.h"
@@ -17,7 +18,13 @@
 namespace rnnprof {
 
 enum class PointStatus { Ok, Ineligible, Unavailable, Refused, Failed, Cancelled };
-[[nodiscard]] std::string_view toString(PointStatus s); // ok|ineligible|unavailable|refused|failed|cancelled
+inline constexpr Spellings<PointStatus, 6> kPointStatusSpellings{{{PointStatus::Ok, "ok"},
+                                                                  {PointStatus::Ineligible, "ineligible"},
+                                                                  {PointStatus::Unavailable, "unavailable"},
+                                                                  {PointStatus::Refused, "refused"},
+                                                                  {PointStatus::Failed, "failed"},
+                                                                  {PointStatus::Cancelled, "cancelled"}}};
+[[nodiscard]] std::string_view toString(PointStatus s); // empty for a value outside the enum
 [[nodiscard]] std::optional<PointStatus> parsePointStatus(std::string_view s);
 
 // A named sub-step a backend marked ("input GEMM", "recurrent steps", ...): its median total time

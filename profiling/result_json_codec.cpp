@@ -6,15 +6,14 @@
 namespace rnnprof::jsonio {
 namespace {
 
-constexpr std::string_view kStatuses = "ok, ineligible, unavailable, refused, failed, cancelled";
-constexpr std::string_view kPhases = "forward, backward, update";
-constexpr std::string_view kModes = "infer, train";
 constexpr Phase kAllPhases[kPhaseCount] = {Phase::Forward, Phase::Backward, Phase::Update};
+// toString(Phase) is the spelling (engine/phase_hook.h); the table only collects it.
+constexpr Spellings<Phase, kPhaseCount> kPhaseSpellings{{{Phase::Forward, toString(Phase::Forward)},
+                                                         {Phase::Backward, toString(Phase::Backward)},
+                                                         {Phase::Update, toString(Phase::Update)}}};
 
 std::optional<Phase> parsePhase(std::string_view s) {
-    for (Phase p : kAllPhases)
-        if (toString(p) == s) return p;
-    return std::nullopt;
+    return parseSpelling(kPhaseSpellings, s);
 }
 
 // Every element of the array at `key` read by `readOne` into a fresh T; the vector is replaced
@@ -116,7 +115,7 @@ Json stepsToJson(const std::vector<StepStat>& steps) {
 
 void readStep(ObjectReader& r, StepStat& s) {
     r.get("name", s.name, Need::Required);
-    r.getEnum("phase", s.phase, parsePhase, kPhases);
+    r.getEnum("phase", s.phase, parsePhase, spellingList(kPhaseSpellings));
     r.get("median_ms", s.medianMs);
     r.get("calls_per_iteration", s.callsPerIteration);
 }
@@ -156,7 +155,7 @@ Json kernelsToJson(const std::vector<KernelStat>& kernels) {
 
 void readKernel(ObjectReader& r, KernelStat& k) {
     r.get("name", k.name, Need::Required);
-    r.getEnum("phase", k.phase, parsePhase, kPhases);
+    r.getEnum("phase", k.phase, parsePhase, spellingList(kPhaseSpellings));
     r.get("count", k.count);
     r.get("total_us", k.totalUs);
     r.get("mean_us", k.meanUs);
@@ -323,10 +322,10 @@ Json pointToJson(const PointResult& p) {
 void readPoint(const Json& value, const std::string& path, Problems& problems, PointResult& p) {
     ObjectReader r(value, path, problems, false);
     r.get("backend", p.backend, Need::Required);
-    r.getEnum("mode", p.mode, parseMode, kModes, Need::Required);
+    r.getEnum("mode", p.mode, parseMode, spellingList(kModeSpellings), Need::Required);
     r.get("batch", p.shape.batch, Need::Required);
     r.get("seq_len", p.shape.seqLen, Need::Required);
-    r.getEnum("status", p.status, parsePointStatus, kStatuses, Need::Required);
+    r.getEnum("status", p.status, parsePointStatus, spellingList(kPointStatusSpellings), Need::Required);
     r.get("reason", p.reason);
     r.get("warmup_runs", p.warmupRuns);
     r.get("measured_runs", p.measuredRuns);
