@@ -250,12 +250,10 @@ SweepRequest parseSweepArguments(const QStringList& args, std::vector<std::strin
     doubleFlag("learning-rate", 1e-12, 10, m.learningRate);
     if (parser.isSet(opt("gemm"))) {
         const std::string g = parser.value(opt("gemm")).toStdString();
-        if (g == "onednn")
-            m.gemm = GemmProvider::OneDnn;
-        else if (g == "openblas")
-            m.gemm = GemmProvider::OpenBlas;
+        if (const auto gemm = parseGemm(g))
+            m.gemm = *gemm;
         else
-            problems.push_back("--gemm must be onednn or openblas (got " + g + ")");
+            problems.push_back("--gemm must be " + spellingList(kGemmSpellings, " or ") + " (got " + g + ")");
     }
     if (parser.isSet(opt("tf32"))) m.allowTf32 = true;
     if (parser.isSet(opt("no-numerics"))) m.checkNumerics = false;

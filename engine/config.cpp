@@ -27,6 +27,13 @@ void checkProbability(std::vector<FieldIssue>& out, const char* field, double va
     }
 }
 
+template <class E, std::size_t N>
+void checkEnum(std::vector<FieldIssue>& out, const char* field, const Spellings<E, N>& names, E value) {
+    if (spellingOf(names, value).empty())
+        out.push_back({field, std::string(field) + " must be " + spellingList(names, " or ") + " (got " +
+                                  std::to_string(int(value)) + ")"});
+}
+
 } // namespace
 
 std::vector<FieldIssue> validate(const RnnConfig& c) {
@@ -37,15 +44,9 @@ std::vector<FieldIssue> validate(const RnnConfig& c) {
     checkProbability(out, "recurrent_dropout", c.recurrentDropout);
     checkProbability(out, "dropout", c.dropout);
     // Enums only go out of range through casts or corrupt files; the raw value still helps.
-    if (c.cell != CellType::Lstm && c.cell != CellType::Gru)
-        out.push_back({"cell", "cell must be lstm or gru (got " + std::to_string(int(c.cell)) + ")"});
-    if (c.activation != Activation::Tanh && c.activation != Activation::Relu)
-        out.push_back({"activation",
-                       "activation must be tanh or relu (got " + std::to_string(int(c.activation)) + ")"});
-    if (c.recurrentActivation != RecurrentActivation::Sigmoid &&
-        c.recurrentActivation != RecurrentActivation::HardSigmoid)
-        out.push_back({"recurrent_activation", "recurrent_activation must be sigmoid or hard_sigmoid (got " +
-                                                   std::to_string(int(c.recurrentActivation)) + ")"});
+    checkEnum(out, "cell", kCellSpellings, c.cell);
+    checkEnum(out, "activation", kActivationSpellings, c.activation);
+    checkEnum(out, "recurrent_activation", kRecurrentActivationSpellings, c.recurrentActivation);
     // All parameters share one flat buffer (ParamSet), so its size is bounded like any buffer's.
     if (out.empty()) {
         if (const std::int64_t params = parameterCount(c); params > Limits::maxBufferElements) {
@@ -126,37 +127,29 @@ std::int64_t largestBufferElements(const RnnConfig& c, const Shape& shape) {
 }
 
 std::string_view toString(CellType v) {
-    return v == CellType::Lstm ? "lstm" : "gru";
+    return spellingOf(kCellSpellings, v);
 }
 std::string_view toString(Activation v) {
-    return v == Activation::Tanh ? "tanh" : "relu";
+    return spellingOf(kActivationSpellings, v);
 }
 std::string_view toString(RecurrentActivation v) {
-    return v == RecurrentActivation::Sigmoid ? "sigmoid" : "hard_sigmoid";
+    return spellingOf(kRecurrentActivationSpellings, v);
 }
 std::string_view toString(Mode v) {
-    return v == Mode::Inference ? "infer" : "train";
+    return spellingOf(kModeSpellings, v);
 }
 
 std::optional<CellType> parseCell(std::string_view s) {
-    if (s == "lstm") return CellType::Lstm;
-    if (s == "gru") return CellType::Gru;
-    return std::nullopt;
+    return parseSpelling(kCellSpellings, s);
 }
 std::optional<Activation> parseActivation(std::string_view s) {
-    if (s == "tanh") return Activation::Tanh;
-    if (s == "relu") return Activation::Relu;
-    return std::nullopt;
+    return parseSpelling(kActivationSpellings, s);
 }
 std::optional<RecurrentActivation> parseRecurrentActivation(std::string_view s) {
-    if (s == "sigmoid") return RecurrentActivation::Sigmoid;
-    if (s == "hard_sigmoid") return RecurrentActivation::HardSigmoid;
-    return std::nullopt;
+    return parseSpelling(kRecurrentActivationSpellings, s);
 }
 std::optional<Mode> parseMode(std::string_view s) {
-    if (s == "infer" || s == "inference") return Mode::Inference;
-    if (s == "train" || s == "training") return Mode::Training;
-    return std::nullopt;
+    return parseSpelling(kModeSpellings, s);
 }
 
 std::string describe(const RnnConfig& c) {

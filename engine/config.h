@@ -2,6 +2,8 @@
 // The model a user configures (RnnConfig), the data shape of one run (Shape) and the run mode.
 // Plain values: they cross layers and threads by copy. validate() reports every problem at once;
 // the bounds in Limits keep every index of every buffer inside 32-bit signed range.
+#include "engine/enum_names.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -75,6 +77,19 @@ void requireValid(const RnnConfig& config, const Shape& shape);
 // Elements in the largest buffer any backend allocates for (config, shape).
 [[nodiscard]] std::int64_t largestBufferElements(const RnnConfig& config, const Shape& shape);
 
+// The spellings in config files, result files, CSV and flags; toString() gives the first of each
+// value, parse*() accepts every one, and messages list them with spellingList().
+inline constexpr Spellings<CellType, 2> kCellSpellings{{{CellType::Lstm, "lstm"}, {CellType::Gru, "gru"}}};
+inline constexpr Spellings<Activation, 2> kActivationSpellings{
+    {{Activation::Tanh, "tanh"}, {Activation::Relu, "relu"}}};
+inline constexpr Spellings<RecurrentActivation, 2> kRecurrentActivationSpellings{
+    {{RecurrentActivation::Sigmoid, "sigmoid"}, {RecurrentActivation::HardSigmoid, "hard_sigmoid"}}};
+inline constexpr Spellings<Mode, 4> kModeSpellings{{{Mode::Inference, "infer"},
+                                                    {Mode::Training, "train"},
+                                                    {Mode::Inference, "inference", true},
+                                                    {Mode::Training, "training", true}}};
+
+// Empty for a value outside the enum (only a cast or a corrupt file makes one).
 [[nodiscard]] std::string_view toString(CellType v);
 [[nodiscard]] std::string_view toString(Activation v);
 [[nodiscard]] std::string_view toString(RecurrentActivation v);

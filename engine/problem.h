@@ -3,15 +3,27 @@
 // states, training target, dropout masks and weights from makeProblemData()/initParams() with the
 // same seed, so all backends compute the same function and can be checked against each other.
 #include "engine/config.h"
+#include "engine/enum_names.h"
 #include "engine/params.h"
 #include "engine/tensor.h"
 
 #include <cstdint>
 #include <memory>
+#include <optional>
+#include <string_view>
 
 namespace rnnprof {
 
 enum class GemmProvider { OneDnn, OpenBlas };
+// Its spellings in config files and flags (see engine/enum_names.h).
+inline constexpr Spellings<GemmProvider, 2> kGemmSpellings{
+    {{GemmProvider::OneDnn, "onednn"}, {GemmProvider::OpenBlas, "openblas"}}};
+[[nodiscard]] inline std::string_view toString(GemmProvider g) {
+    return spellingOf(kGemmSpellings, g);
+}
+[[nodiscard]] inline std::optional<GemmProvider> parseGemm(std::string_view s) {
+    return parseSpelling(kGemmSpellings, s);
+}
 
 struct BackendOptions {
     int threads = 0;                          // CPU threads; 0 = all cores

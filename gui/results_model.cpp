@@ -1,10 +1,8 @@
 #include "gui/results_model.h"
 
 #include "gui/charts/chart_selection.h"
-#include "gui/csv_text.h"
 #include "gui/metatypes.h"
 #include "gui/result_store.h"
-#include "profiling/result_files.h"
 
 #include <QGuiApplication>
 #include <QPalette>
@@ -17,19 +15,22 @@ QString sourceOf(const SweepResult& r) {
     return QString::fromStdString(r.host.hostname);
 }
 
-// The CSV rows of `points` of `result` (header dropped), in order.
-std::vector<QStringList> csvRows(const SweepResult& result, std::vector<PointResult> points) {
-    SweepResult copy;
-    copy.schemaVersion = result.schemaVersion;
-    copy.createdAt = result.createdAt;
-    copy.host = result.host;
-    copy.plan = result.plan;
-    copy.complete = result.complete;
-    copy.label = result.label;
-    copy.points = std::move(points);
-    auto rows = parseCsv(QString::fromStdString(toCsv(copy)));
-    if (!rows.empty()) rows.erase(rows.begin());
-    return rows;
+bool isNumber(const CsvValue& v) {
+    return std::holds_alternative<std::int64_t>(v) || std::holds_alternative<std::uint64_t>(v) ||
+           std::holds_alternative<double>(v);
+}
+
+// What the proxy compares: the value itself; an empty cell as empty text, as it is shown.
+QVariant sortKey(const CsvValue& v) {
+    struct Key {
+        QVariant operator()(std::monostate) const { return QString(); }
+        QVariant operator()(bool b) const { return b; }
+        QVariant operator()(std::int64_t n) const { return qlonglong(n); }
+        QVariant operator()(std::uint64_t n) const { return qulonglong(n); }
+        QVariant operator()(double x) const { return x; }
+        QVariant operator()(const std::string& s) const { return QString::fromStdString(s); }
+    };
+    return std::visit(Key{}, v);
 }
 
 } // namespace
@@ -54,26 +55,20 @@ ResultsModel::~ResultsModel() = default;
 void ResultsModel::rebuild() {
     m_rows.clear();
     const auto& results = m_store.results();
-    for (int r = 0; r < static_cast<int>(results.size()); ++r) {
-        const auto& result = results[std::size_t(r)];
-        auto rows = csvRows(result, result.points);
-        for (int i = 0; i < static_cast<int>(result.points.size()); ++i) {
-            Row row{{r, i}, QStringList{sourceOf(result)}};
-            if (i < static_cast<int>(rows.size())) row.cells << rows[std::size_t(i)];
-            while (row.cells.size() < m_columns.size())
-                row.cells << QString();
-            m_rows.push_back(std::move(row));
-        }
-    }
+    for (int r = 0; r < static_cast<int>(results.size()); ++r)
+        for (int i = 0; i < static_cast<int>(results[std::size_t(r)].points.size()); ++i)
+            m_rows.push_back(makeRow({r, i}));
 }
 
 ResultsModel::Row ResultsModel::makeRow(const PointRef& ref) const {
     const auto& result = m_store.results()[std::size_t(ref.result)];
-    Row row{ref, QStringList{sourceOf(result)}};
-    auto rows = csvRows(result, {result.points[std::size_t(ref.point)]});
-    if (!rows.empty()) row.cells << rows.front();
-    while (row.cells.size() < m_columns.size())
-        row.cells << QString();
+    // The store keeps a result's points when it replaces it (finishLive()); empty cells otherwise.
+    Row row{ref, QStringList{sourceOf(result)},
+            ref.point < static_cast<int>(result.points.size())
+                ? csvRow(result, result.points[std::size_t(ref.point)])
+                : std::vector<CsvValue>(csvColumns().size())};
+    for (const CsvValue& cell : row.cells)
+        row.text << QString::fromStdString(csvText(cell));
     return row;
 }
 
@@ -90,17 +85,11 @@ void ResultsModel::onPointAppended(int result, int point) {
 }
 
 void ResultsModel::onResultUpdated(int result) {
-    // One CSV conversion for the whole result, not one per row.
-    const auto& r = m_store.results()[std::size_t(result)];
-    const auto rows = csvRows(r, r.points);
     int first = -1, last = -1;
     for (int i = 0; i < static_cast<int>(m_rows.size()); ++i) {
         Row& row = m_rows[std::size_t(i)];
         if (row.ref.result != result) continue;
-        row.cells = QStringList{sourceOf(r)};
-        if (row.ref.point < static_cast<int>(rows.size())) row.cells << rows[std::size_t(row.ref.point)];
-        while (row.cells.size() < m_columns.size())
-            row.cells << QString();
+        row = makeRow(row.ref);
         if (first < 0) first = i;
         last = i;
     }
@@ -119,15 +108,13 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) return {};
     const Row& row = m_rows[std::size_t(index.row())];
     const PointResult* p = m_store.point(row.ref);
-    const QString& text = row.cells.at(index.column());
+    // Column 0 is the source; the CSV cells follow.
+    const CsvValue* cell = index.column() > 0 ? &row.cells[std::size_t(index.column() - 1)] : nullptr;
     switch (role) {
     case Qt::DisplayRole:
-        return text;
-    case SortRole: {
-        bool ok = false;
-        const double v = text.toDouble(&ok);
-        return ok ? QVariant(v) : QVariant(text);
-    }
+        return row.text.at(index.column());
+    case SortRole:
+        return cell ? sortKey(*cell) : QVariant(row.text.at(0));
     case PointRefRole:
         return QVariant::fromValue(row.ref);
     case OkRole:
@@ -137,11 +124,9 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const {
     case Qt::ForegroundRole:
         if (p && !p->ok()) return QGuiApplication::palette().brush(QPalette::Disabled, QPalette::Text);
         return {};
-    case Qt::TextAlignmentRole: {
-        bool ok = false;
-        text.toDouble(&ok);
-        return ok ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant(Qt::AlignLeft | Qt::AlignVCenter);
-    }
+    case Qt::TextAlignmentRole:
+        return cell && isNumber(*cell) ? QVariant(Qt::AlignRight | Qt::AlignVCenter)
+                                       : QVariant(Qt::AlignLeft | Qt::AlignVCenter);
     default:
         return {};
     }

@@ -1,9 +1,11 @@
 #pragma once
 // The results table: one row per point of every loaded result, with a "source" column followed by
-// exactly the CSV export's columns and values (each row is the CSV line of its point, so the table
-// and the file never disagree). Failed, ineligible and other non-ok points are greyed and carry
-// their reason as tooltip. Sort through a QSortFilterProxyModel on SortRole (numbers as numbers).
+// exactly the CSV export's columns and values (each row is built from csvRow(), the cells the CSV
+// file is written from, so the table and the file never disagree). Failed, ineligible and other
+// non-ok points are greyed and carry their reason as tooltip. Sort through a QSortFilterProxyModel
+// on SortRole: the cells' typed values, so numbers sort as numbers and text as text.
 #include "gui/charts/chart_data.h"
+#include "profiling/result_files.h"
 
 #include <QAbstractTableModel>
 #include <QStringList>
@@ -35,7 +37,8 @@ public:
 private:
     struct Row {
         PointRef ref;
-        QStringList cells; // source, then the CSV fields
+        QStringList text;            // source, then each CSV cell as the file spells it
+        std::vector<CsvValue> cells; // the CSV cells, typed: for sorting and alignment
     };
     void rebuild();
     [[nodiscard]] Row makeRow(const PointRef& ref) const;

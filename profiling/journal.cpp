@@ -109,10 +109,7 @@ SweepResult journalFromText(std::string_view text, const std::string& source) {
         throw Error(ErrorKind::InvalidInput,
                     lineName(source, lines.front()) + ": the journal header is not valid JSON");
     jsonio::ObjectReader root(*header, "", problems, false);
-    std::string format;
-    if (root.get("format", format, jsonio::Need::Required) && format != jsonio::kJournalFormat)
-        problems.add("format",
-                     "expected \"" + std::string(jsonio::kJournalFormat) + "\", got \"" + format + "\"");
+    jsonio::readFormat(root, jsonio::kJournalFormat, jsonio::Need::Required);
     jsonio::readHeader(*header, source, problems, result);
     problems.throwIfAny(lineName(source, lines.front()));
     for (std::size_t i = 1; i < lines.size(); ++i) {

@@ -3,6 +3,8 @@
 // journal) so that every problem is reported with its key path ("sweep.batch[2]: expected an
 // integer, got string") instead of an nlohmann exception. Internal to profiling/; not for
 // writing JSON and not a general schema validator.
+#include "engine/enum_names.h"
+
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
@@ -45,17 +47,16 @@ bool read(const Json& v, const std::string& path, Problems& p, std::string& out)
 bool read(const Json& v, const std::string& path, Problems& p, std::vector<int>& out);
 bool read(const Json& v, const std::string& path, Problems& p, std::vector<std::string>& out);
 
-// An enum spelled as text; `allowed` lists the spellings for the message.
-template <class E>
-bool readEnum(const Json& v, const std::string& path, Problems& p, E& out,
-              std::optional<E> (*parseFn)(std::string_view), std::string_view allowed) {
+// An enum spelled as text, one of the spellings in its table; the message lists them.
+template <class E, std::size_t N>
+bool readEnum(const Json& v, const std::string& path, Problems& p, E& out, const Spellings<E, N>& names) {
     std::string text;
     if (!read(v, path, p, text)) return false;
-    if (auto parsed = parseFn(text)) {
+    if (auto parsed = parseSpelling(names, text)) {
         out = *parsed;
         return true;
     }
-    p.add(path, "'" + text + "' is not one of " + std::string(allowed));
+    p.add(path, "'" + text + "' is not one of " + spellingList(names));
     return false;
 }
 
@@ -81,12 +82,6 @@ public:
     bool get(const char* key, T& out, Need need = Need::Optional) {
         const Json* v = find(key, need);
         return v && read(*v, pathOf(key), m_problems, out);
-    }
-    template <class E>
-    bool getEnum(const char* key, E& out, std::optional<E> (*parseFn)(std::string_view),
-                 std::string_view allowed, Need need = Need::Optional) {
-        const Json* v = find(key, need);
-        return v && readEnum(*v, pathOf(key), m_problems, out, parseFn, allowed);
     }
     // Strict readers report every key that was never asked for.
     void finish();

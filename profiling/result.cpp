@@ -1,73 +1,96 @@
 #include "profiling/result.h"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <ctime>
+#include <tuple>
+#include <utility>
 
 namespace rnnprof {
 namespace {
 
-constexpr std::array<std::pair<PointStatus, std::string_view>, 6> kStatusNames{{
-    {PointStatus::Ok, "ok"},
-    {PointStatus::Ineligible, "ineligible"},
-    {PointStatus::Unavailable, "unavailable"},
-    {PointStatus::Refused, "refused"},
-    {PointStatus::Failed, "failed"},
-    {PointStatus::Cancelled, "cancelled"},
-}};
-
-// Result files store NaN as null and read it back as NaN: a value that is "not there" must
-// compare equal to itself so that a round trip compares equal.
+// NaN marks a value that is not there (a phase that did not run; null in a result file): it is
+// the same as another NaN, so that a result read back from its file compares equal to what was
+// saved. Everything else compares with its own ==.
 bool same(double a, double b) {
     return a == b || (std::isnan(a) && std::isnan(b));
 }
 
+template <class T>
+bool same(const T& a, const T& b) {
+    return a == b;
+}
+
+template <class T, std::size_t N>
+bool same(const std::array<T, N>& a, const std::array<T, N>& b) {
+    return std::equal(a.begin(), a.end(), b.begin(), [](const T& x, const T& y) { return same(x, y); });
+}
+
+bool same(const SampleStats& a, const SampleStats& b);
+bool same(const Numerics& a, const Numerics& b);
+
+template <class... T>
+bool sameMembers(const std::tuple<T...>& a, const std::tuple<T...>& b) {
+    return [&]<std::size_t... I>(std::index_sequence<I...>) {
+        return (same(std::get<I>(a), std::get<I>(b)) && ...);
+    }
+    (std::index_sequence_for<T...>{});
+}
+
+// Every member, in declaration order. A structured binding has to name each member of the
+// struct, so adding one stops these from compiling until it is listed: equality cannot skip it.
+auto members(const SampleStats& s) {
+    const auto& [count, median, p10, p90, min, max, mean, stddev, cv] = s;
+    return std::tie(count, median, p10, p90, min, max, mean, stddev, cv);
+}
+
+auto members(const Numerics& n) {
+    const auto& [checked, maxAbsErr, maxRelErr, worstTensor, note] = n;
+    return std::tie(checked, maxAbsErr, maxRelErr, worstTensor, note);
+}
+
+auto members(const PointResult& p) {
+    const auto& [backend, mode, shape, status, reason, warmupRuns, measuredRuns, iteration, phaseMedianMs,
+                 steps, noisy, noiseThreshold, flopsPerIteration, sequencesPerSecond, tokensPerSecond,
+                 gflopsPerSecond, memory, peakRssGrowthBytes, numerics, notes, trace, gpu, measureSeconds] =
+        p;
+    return std::tie(backend, mode, shape, status, reason, warmupRuns, measuredRuns, iteration, phaseMedianMs,
+                    steps, noisy, noiseThreshold, flopsPerIteration, sequencesPerSecond, tokensPerSecond,
+                    gflopsPerSecond, memory, peakRssGrowthBytes, numerics, notes, trace, gpu, measureSeconds);
+}
+
+// `label` is how a loaded file is shown, not part of the data: it is neither saved nor compared.
+auto members(const SweepResult& r) {
+    const auto& [schemaVersion, createdAt, host, plan, points, complete, label] = r;
+    (void)label;
+    return std::tie(schemaVersion, createdAt, host, plan, points, complete);
+}
+
 bool same(const SampleStats& a, const SampleStats& b) {
-    return a.count == b.count && same(a.median, b.median) && same(a.p10, b.p10) && same(a.p90, b.p90) &&
-           same(a.min, b.min) && same(a.max, b.max) && same(a.mean, b.mean) && same(a.stddev, b.stddev) &&
-           same(a.cv, b.cv);
+    return sameMembers(members(a), members(b));
 }
 
 bool same(const Numerics& a, const Numerics& b) {
-    return a.checked == b.checked && same(a.maxAbsErr, b.maxAbsErr) && same(a.maxRelErr, b.maxRelErr) &&
-           a.worstTensor == b.worstTensor && a.note == b.note;
-}
-
-bool samePhases(const std::array<double, kPhaseCount>& a, const std::array<double, kPhaseCount>& b) {
-    for (int i = 0; i < kPhaseCount; ++i)
-        if (!same(a[std::size_t(i)], b[std::size_t(i)])) return false;
-    return true;
+    return sameMembers(members(a), members(b));
 }
 
 } // namespace
 
 std::string_view toString(PointStatus s) {
-    for (const auto& [status, name] : kStatusNames)
-        if (status == s) return name;
-    return "failed";
+    return spellingOf(kPointStatusSpellings, s);
 }
 
 std::optional<PointStatus> parsePointStatus(std::string_view s) {
-    for (const auto& [status, name] : kStatusNames)
-        if (name == s) return status;
-    return std::nullopt;
+    return parseSpelling(kPointStatusSpellings, s);
 }
 
 bool PointResult::operator==(const PointResult& o) const {
-    return backend == o.backend && mode == o.mode && shape == o.shape && status == o.status &&
-           reason == o.reason && warmupRuns == o.warmupRuns && measuredRuns == o.measuredRuns &&
-           same(iteration, o.iteration) && samePhases(phaseMedianMs, o.phaseMedianMs) && steps == o.steps &&
-           noisy == o.noisy && same(noiseThreshold, o.noiseThreshold) &&
-           flopsPerIteration == o.flopsPerIteration && same(sequencesPerSecond, o.sequencesPerSecond) &&
-           same(tokensPerSecond, o.tokensPerSecond) && same(gflopsPerSecond, o.gflopsPerSecond) &&
-           memory == o.memory && peakRssGrowthBytes == o.peakRssGrowthBytes && same(numerics, o.numerics) &&
-           notes == o.notes && trace == o.trace && gpu == o.gpu && same(measureSeconds, o.measureSeconds);
+    return sameMembers(members(*this), members(o));
 }
 
-// `label` is how a loaded file is shown, not part of the data: it is neither saved nor compared.
 bool SweepResult::operator==(const SweepResult& o) const {
-    return schemaVersion == o.schemaVersion && createdAt == o.createdAt && host == o.host && plan == o.plan &&
-           points == o.points && complete == o.complete;
+    return sameMembers(members(*this), members(o));
 }
 
 std::string isoTimestampUtc() {

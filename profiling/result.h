@@ -3,6 +3,7 @@
 // CSV/JSON/trace export and the headless command. Nothing downstream re-measures or re-derives.
 #include "engine/backend.h"
 #include "engine/config.h"
+#include "engine/enum_names.h"
 #include "profiling/host_info.h"
 #include "profiling/plan.h"
 #include "profiling/statistics.h"
@@ -17,7 +18,13 @@
 namespace rnnprof {
 
 enum class PointStatus { Ok, Ineligible, Unavailable, Refused, Failed, Cancelled };
-[[nodiscard]] std::string_view toString(PointStatus s); // ok|ineligible|unavailable|refused|failed|cancelled
+inline constexpr Spellings<PointStatus, 6> kPointStatusSpellings{{{PointStatus::Ok, "ok"},
+                                                                  {PointStatus::Ineligible, "ineligible"},
+                                                                  {PointStatus::Unavailable, "unavailable"},
+                                                                  {PointStatus::Refused, "refused"},
+                                                                  {PointStatus::Failed, "failed"},
+                                                                  {PointStatus::Cancelled, "cancelled"}}};
+[[nodiscard]] std::string_view toString(PointStatus s); // empty for a value outside the enum
 [[nodiscard]] std::optional<PointStatus> parsePointStatus(std::string_view s);
 
 // A named sub-step a backend marked ("input GEMM", "recurrent steps", ...): its median total time
@@ -45,7 +52,7 @@ struct TraceSlice {
 struct KernelStat {
     std::string name; // demangled
     Phase phase = Phase::Forward;
-    int count = 0;  // launches per measured iteration (averaged)
+    int count = 0; // launches per measured iteration (averaged)
     double totalUs = 0.0;
     double meanUs = 0.0;
     double minUs = 0.0;
@@ -69,12 +76,12 @@ struct GpuProfile {
     std::string mathType;          // "FMA (strict FP32)" | "TF32 allowed"
     std::vector<KernelStat> kernels;
     std::vector<MemcpyStat> memcpys;
-    double gpuBusyUs = 0.0; // per iteration, union of kernel/memcpy intervals
-    double wallUs = 0.0;    // per iteration
+    double gpuBusyUs = 0.0;                    // per iteration, union of kernel/memcpy intervals
+    double wallUs = 0.0;                       // per iteration
     std::array<double, kPhaseCount> eventMs{}; // CUDA-event time per phase (median), 0 = n/a
     std::array<std::uint64_t, kPhaseCount> peakDeviceBytes{}; // from CUPTI MEMORY2 records
-    std::uint64_t workspaceBytes = 0; // cuDNN workspace for this shape
-    std::uint64_t reserveBytes = 0;   // cuDNN reserve space (training)
+    std::uint64_t workspaceBytes = 0;                         // cuDNN workspace for this shape
+    std::uint64_t reserveBytes = 0;                           // cuDNN reserve space (training)
     std::uint64_t droppedRecords = 0;
     std::uint64_t unattributedRecords = 0;
     double tracedMedianMs = 0.0;   // collector overhead: median with tracing ...
@@ -85,9 +92,9 @@ struct GpuProfile {
 struct Numerics {
     bool checked = false;
     double maxAbsErr = 0.0;
-    double maxRelErr = 0.0; // max |x - ref| / max |ref|, the worst over all compared tensors
+    double maxRelErr = 0.0;  // max |x - ref| / max |ref|, the worst over all compared tensors
     std::string worstTensor; // which tensor had the largest relative error
-    std::string note; // e.g. "checked on batch 4, seq_len 8 (the full shape exceeds the check limit)"
+    std::string note;        // e.g. "checked on batch 4, seq_len 8 (the full shape exceeds the check limit)"
     bool operator==(const Numerics&) const = default;
 };
 
@@ -124,6 +131,9 @@ struct PointResult {
     double measureSeconds = 0.0; // wall time spent on this point
 
     [[nodiscard]] bool ok() const { return status == PointStatus::Ok; }
+    // Every member counts (result.cpp binds them all, so a new one cannot be left out). NaN, "not
+    // there", equals NaN in the doubles of the point, its phases, `iteration` and `numerics`: a
+    // file stores it as null and reads it back as NaN, and the round trip must compare equal.
     bool operator==(const PointResult&) const;
 };
 
@@ -137,7 +147,7 @@ struct SweepResult {
     bool complete = false; // false when stopped early or recovered from a journal
     std::string label;     // for overlays: set when loaded (file name and host), not saved
 
-    bool operator==(const SweepResult&) const;
+    bool operator==(const SweepResult&) const; // every member but `label`, as PointResult's
 };
 
 // "2026-11-21T21:34:10Z"

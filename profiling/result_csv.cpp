@@ -1,30 +1,113 @@
 // results.csv: one row per point with stable column names (README "Result files"). Empty cells
 // where a value does not apply: points that were not measured, phases that did not run, checks
-// that were not made. RFC 4180 quoting, so that pandas and spreadsheets read it unmodified.
+// that were not made. RFC 4180 quoting, so that pandas and spreadsheets read it unmodified. The
+// results table shows the same typed cells (csvRow()), so the table and the file never disagree.
 #include "engine/atomic_file.h"
 #include "profiling/result_files.h"
 
+#include <array>
 #include <charconv>
 #include <cmath>
 
 namespace rnnprof {
 namespace {
 
-// Shortest text that reads back as the same double; empty for NaN and infinities.
-std::string num(double v) {
-    if (!std::isfinite(v)) return {};
-    char text[32];
-    const auto [end, ec] = std::to_chars(text, text + sizeof text, v);
-    return ec == std::errc() ? std::string(text, end) : std::string();
+// Which points a column has a value for; the others get an empty cell.
+enum class Shown {
+    Always,
+    Measured, // ok points
+    Checked,  // ok points whose numerics were checked
+};
+
+// What a cell is read from: the sweep's model and the point.
+struct Source {
+    const RnnConfig& model;
+    const PointResult& point;
+};
+
+struct Column {
+    std::string_view name;
+    Shown shown;
+    CsvValue (*value)(const Source&);
+};
+
+CsvValue text(std::string_view v) {
+    return std::string(v);
+}
+CsvValue flag(bool v) {
+    return v;
+}
+CsvValue whole(std::int64_t v) {
+    return v;
+}
+CsvValue count(std::uint64_t v) {
+    return v;
+}
+// NaN and infinities are values that are not there: an empty cell.
+CsvValue real(double v) {
+    return std::isfinite(v) ? CsvValue(v) : CsvValue();
+}
+CsvValue phaseMs(const PointResult& p, Phase phase) {
+    return real(p.phaseMedianMs[std::size_t(phase)]);
 }
 
-std::string num(std::uint64_t v) {
-    return std::to_string(v);
-}
+// The columns in file order: the issue's list, then the columns added after it.
+const std::array<Column, 38> kColumns{{
+    {"backend", Shown::Always, [](const Source& s) { return text(s.point.backend); }},
+    {"mode", Shown::Always, [](const Source& s) { return text(toString(s.point.mode)); }},
+    {"cell", Shown::Always, [](const Source& s) { return text(toString(s.model.cell)); }},
+    {"input_size", Shown::Always, [](const Source& s) { return whole(s.model.inputSize); }},
+    {"hidden_size", Shown::Always, [](const Source& s) { return whole(s.model.hiddenSize); }},
+    {"layers", Shown::Always, [](const Source& s) { return whole(s.model.layers); }},
+    {"bidirectional", Shown::Always, [](const Source& s) { return flag(s.model.bidirectional); }},
+    {"batch", Shown::Always, [](const Source& s) { return whole(s.point.shape.batch); }},
+    {"seq_len", Shown::Always, [](const Source& s) { return whole(s.point.shape.seqLen); }},
+    {"status", Shown::Always, [](const Source& s) { return text(toString(s.point.status)); }},
+    {"median_ms", Shown::Measured, [](const Source& s) { return real(s.point.iteration.median); }},
+    {"p10_ms", Shown::Measured, [](const Source& s) { return real(s.point.iteration.p10); }},
+    {"p90_ms", Shown::Measured, [](const Source& s) { return real(s.point.iteration.p90); }},
+    {"min_ms", Shown::Measured, [](const Source& s) { return real(s.point.iteration.min); }},
+    {"forward_ms", Shown::Measured, [](const Source& s) { return phaseMs(s.point, Phase::Forward); }},
+    {"backward_ms", Shown::Measured, [](const Source& s) { return phaseMs(s.point, Phase::Backward); }},
+    {"update_ms", Shown::Measured, [](const Source& s) { return phaseMs(s.point, Phase::Update); }},
+    {"sequences_per_s", Shown::Measured, [](const Source& s) { return real(s.point.sequencesPerSecond); }},
+    {"tokens_per_s", Shown::Measured, [](const Source& s) { return real(s.point.tokensPerSecond); }},
+    {"gflops", Shown::Measured, [](const Source& s) { return real(s.point.gflopsPerSecond); }},
+    {"weights_bytes", Shown::Measured, [](const Source& s) { return count(s.point.memory.weights); }},
+    {"activations_bytes", Shown::Measured, [](const Source& s) { return count(s.point.memory.activations); }},
+    {"workspace_bytes", Shown::Measured, [](const Source& s) { return count(s.point.memory.workspace); }},
+    {"peak_rss_bytes", Shown::Measured, [](const Source& s) { return count(s.point.peakRssGrowthBytes); }},
+    {"max_abs_err", Shown::Checked, [](const Source& s) { return real(s.point.numerics.maxAbsErr); }},
+    {"max_rel_err", Shown::Checked, [](const Source& s) { return real(s.point.numerics.maxRelErr); }},
+    {"noisy", Shown::Measured, [](const Source& s) { return flag(s.point.noisy); }},
+    {"reason", Shown::Always, [](const Source& s) { return text(s.point.reason); }},
+    // Columns after the issue's list.
+    {"max_ms", Shown::Measured, [](const Source& s) { return real(s.point.iteration.max); }},
+    {"mean_ms", Shown::Measured, [](const Source& s) { return real(s.point.iteration.mean); }},
+    {"cv", Shown::Measured, [](const Source& s) { return real(s.point.iteration.cv); }},
+    {"repeats", Shown::Measured, [](const Source& s) { return whole(s.point.measuredRuns); }},
+    {"warmup", Shown::Measured, [](const Source& s) { return whole(s.point.warmupRuns); }},
+    {"flops", Shown::Measured, [](const Source& s) { return count(s.point.flopsPerIteration); }},
+    {"gradients_bytes", Shown::Measured, [](const Source& s) { return count(s.point.memory.gradients); }},
+    {"io_bytes", Shown::Measured, [](const Source& s) { return count(s.point.memory.io); }},
+    {"memory_on_device", Shown::Measured, [](const Source& s) { return flag(s.point.memory.onDevice); }},
+    {"numerics_note", Shown::Measured, [](const Source& s) { return text(s.point.numerics.note); }},
+}};
 
-std::string boolean(bool v) {
-    return v ? "true" : "false";
-}
+struct TextOf {
+    std::string operator()(std::monostate) const { return {}; }
+    std::string operator()(bool v) const { return v ? "true" : "false"; }
+    std::string operator()(std::int64_t v) const { return std::to_string(v); }
+    std::string operator()(std::uint64_t v) const { return std::to_string(v); }
+    // Shortest text that reads back as the same double.
+    std::string operator()(double v) const {
+        if (!std::isfinite(v)) return {};
+        char digits[32];
+        const auto [end, ec] = std::to_chars(digits, digits + sizeof digits, v);
+        return ec == std::errc() ? std::string(digits, end) : std::string();
+    }
+    std::string operator()(const std::string& v) const { return v; }
+};
 
 std::string quoted(const std::string& field) {
     if (field.find_first_of(",\"\r\n") == std::string::npos) return field;
@@ -36,115 +119,50 @@ std::string quoted(const std::string& field) {
     return out + "\"";
 }
 
-std::string phaseMs(const PointResult& p, Phase phase) {
-    return num(p.phaseMedianMs[std::size_t(phase)]);
-}
-
-// One row in csvColumns() order. Measurement columns stay empty unless the point was measured.
-std::vector<std::string> row(const SweepResult& r, const PointResult& p) {
-    const RnnConfig& c = r.plan.config;
-    const bool ok = p.ok();
-    const bool checked = ok && p.numerics.checked;
-    auto measured = [ok](std::string value) { return ok ? std::move(value) : std::string(); };
-    return {
-        p.backend,
-        std::string(toString(p.mode)),
-        std::string(toString(c.cell)),
-        std::to_string(c.inputSize),
-        std::to_string(c.hiddenSize),
-        std::to_string(c.layers),
-        boolean(c.bidirectional),
-        std::to_string(p.shape.batch),
-        std::to_string(p.shape.seqLen),
-        std::string(toString(p.status)),
-        measured(num(p.iteration.median)),
-        measured(num(p.iteration.p10)),
-        measured(num(p.iteration.p90)),
-        measured(num(p.iteration.min)),
-        measured(phaseMs(p, Phase::Forward)),
-        measured(phaseMs(p, Phase::Backward)),
-        measured(phaseMs(p, Phase::Update)),
-        measured(num(p.sequencesPerSecond)),
-        measured(num(p.tokensPerSecond)),
-        measured(num(p.gflopsPerSecond)),
-        measured(num(p.memory.weights)),
-        measured(num(p.memory.activations)),
-        measured(num(p.memory.workspace)),
-        measured(num(p.peakRssGrowthBytes)),
-        checked ? num(p.numerics.maxAbsErr) : std::string(),
-        checked ? num(p.numerics.maxRelErr) : std::string(),
-        measured(boolean(p.noisy)),
-        p.reason,
-        // Columns after the issue's list.
-        measured(num(p.iteration.max)),
-        measured(num(p.iteration.mean)),
-        measured(num(p.iteration.cv)),
-        measured(std::to_string(p.measuredRuns)),
-        measured(std::to_string(p.warmupRuns)),
-        measured(num(p.flopsPerIteration)),
-        measured(num(p.memory.gradients)),
-        measured(num(p.memory.io)),
-        measured(boolean(p.memory.onDevice)),
-        ok ? p.numerics.note : std::string(),
-    };
-}
-
 } // namespace
 
 const std::vector<std::string>& csvColumns() {
-    static const std::vector<std::string> columns{"backend",
-                                                  "mode",
-                                                  "cell",
-                                                  "input_size",
-                                                  "hidden_size",
-                                                  "layers",
-                                                  "bidirectional",
-                                                  "batch",
-                                                  "seq_len",
-                                                  "status",
-                                                  "median_ms",
-                                                  "p10_ms",
-                                                  "p90_ms",
-                                                  "min_ms",
-                                                  "forward_ms",
-                                                  "backward_ms",
-                                                  "update_ms",
-                                                  "sequences_per_s",
-                                                  "tokens_per_s",
-                                                  "gflops",
-                                                  "weights_bytes",
-                                                  "activations_bytes",
-                                                  "workspace_bytes",
-                                                  "peak_rss_bytes",
-                                                  "max_abs_err",
-                                                  "max_rel_err",
-                                                  "noisy",
-                                                  "reason",
-                                                  "max_ms",
-                                                  "mean_ms",
-                                                  "cv",
-                                                  "repeats",
-                                                  "warmup",
-                                                  "flops",
-                                                  "gradients_bytes",
-                                                  "io_bytes",
-                                                  "memory_on_device",
-                                                  "numerics_note"};
+    static const std::vector<std::string> columns = [] {
+        std::vector<std::string> names;
+        for (const Column& c : kColumns)
+            names.emplace_back(c.name);
+        return names;
+    }();
     return columns;
+}
+
+std::vector<CsvValue> csvRow(const SweepResult& result, const PointResult& point) {
+    const bool measured = point.ok();
+    const bool checked = measured && point.numerics.checked;
+    const Source source{result.plan.config, point};
+    std::vector<CsvValue> row;
+    row.reserve(kColumns.size());
+    for (const Column& c : kColumns) {
+        const bool shown = c.shown == Shown::Always || (c.shown == Shown::Measured ? measured : checked);
+        row.push_back(shown ? c.value(source) : CsvValue());
+    }
+    return row;
+}
+
+std::string csvText(const CsvValue& value) {
+    return std::visit(TextOf{}, value);
 }
 
 std::string toCsv(const SweepResult& result) {
     std::string out;
-    auto appendRow = [&out](const std::vector<std::string>& fields) {
-        for (std::size_t i = 0; i < fields.size(); ++i) {
-            if (i > 0) out += ',';
-            out += quoted(fields[i]);
-        }
-        out += '\n';
+    auto appendField = [&out](std::size_t column, const std::string& text) {
+        if (column > 0) out += ',';
+        out += quoted(text);
     };
-    appendRow(csvColumns());
-    for (const auto& p : result.points)
-        appendRow(row(result, p));
+    for (std::size_t i = 0; i < csvColumns().size(); ++i)
+        appendField(i, csvColumns()[i]);
+    out += '\n';
+    for (const auto& p : result.points) {
+        const std::vector<CsvValue> row = csvRow(result, p);
+        for (std::size_t i = 0; i < row.size(); ++i)
+            appendField(i, csvText(row[i]));
+        out += '\n';
+    }
     return out;
 }
 

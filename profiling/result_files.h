@@ -5,18 +5,31 @@
 // Loading never crashes: malformed or newer files throw Error(InvalidInput) with the reason.
 #include "profiling/result.h"
 
+#include <cstdint>
 #include <string>
 #include <string_view>
+#include <variant>
+#include <vector>
 
 namespace rnnprof {
 
 [[nodiscard]] std::string toJson(const SweepResult& result);
 [[nodiscard]] SweepResult resultFromJson(std::string_view text, const std::string& source);
 void saveResultJson(const std::string& path, const SweepResult& result); // atomic
-[[nodiscard]] SweepResult loadResultFile(const std::string& path);        // JSON or journal
+[[nodiscard]] SweepResult loadResultFile(const std::string& path);       // JSON or journal
+
+// One cell of the CSV file and of the results table: empty where the value does not apply (a
+// point that was not measured, a phase that did not run, a check that was not made, a number that
+// is not finite), else a flag, a whole number, a byte or FLOP count, a real number or text.
+using CsvValue = std::variant<std::monostate, bool, std::int64_t, std::uint64_t, double, std::string>;
 
 // The CSV header, exactly; more columns may follow in later versions.
 [[nodiscard]] const std::vector<std::string>& csvColumns();
+// The cells of `point`, a point of `result`, one per column of csvColumns().
+[[nodiscard]] std::vector<CsvValue> csvRow(const SweepResult& result, const PointResult& point);
+// A cell as the file spells it before quoting: empty, true or false, the shortest text that reads
+// back as the same number, or the text itself.
+[[nodiscard]] std::string csvText(const CsvValue& value);
 [[nodiscard]] std::string toCsv(const SweepResult& result);
 void saveResultCsv(const std::string& path, const SweepResult& result); // atomic
 

@@ -14,11 +14,14 @@ namespace {
 
 using jsonio::Json;
 
+constexpr const char* kPointsKey = "points";
+
 // A journal's first line is its compact header, which names its format near the start.
 bool looksLikeJournal(std::string_view text) {
     const std::string_view firstLine = text.substr(0, text.find('\n'));
-    return firstLine.find("\"format\":\"" + std::string(jsonio::kJournalFormat) + "\"") !=
-           std::string_view::npos;
+    std::string needle = "\"";
+    needle.append(jsonio::kFormatKey).append("\":\"").append(jsonio::kJournalFormat).append("\"");
+    return firstLine.find(needle) != std::string_view::npos;
 }
 
 std::string readWholeFile(const std::string& path) {
@@ -35,12 +38,6 @@ std::string fileName(const std::string& path) {
     return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
-void checkFormat(jsonio::ObjectReader& r, std::string_view expected) {
-    std::string format;
-    if (r.get("format", format) && format != expected)
-        r.problems().add("format", "expected \"" + std::string(expected) + "\", got \"" + format + "\"");
-}
-
 } // namespace
 
 std::string toJson(const SweepResult& result) {
@@ -48,7 +45,7 @@ std::string toJson(const SweepResult& result) {
     Json points = Json::array();
     for (const auto& p : result.points)
         points.push_back(jsonio::pointToJson(p));
-    doc["points"] = std::move(points);
+    doc[kPointsKey] = std::move(points);
     // Replacing invalid UTF-8 (a backend's message) instead of throwing keeps the file writable.
     return doc.dump(1, ' ', false, Json::error_handler_t::replace) + "\n";
 }
@@ -60,12 +57,12 @@ SweepResult resultFromJson(std::string_view text, const std::string& source) {
     result.complete = false;
     jsonio::ObjectReader root(doc, "", problems, false);
     if (root.isObject()) {
-        checkFormat(root, jsonio::kResultsFormat);
+        jsonio::readFormat(root, jsonio::kResultsFormat, jsonio::Need::Optional);
         jsonio::readHeader(doc, source, problems, result);
-        if (const Json* points = root.array("points", jsonio::Need::Required)) {
+        if (const Json* points = root.array(kPointsKey, jsonio::Need::Required)) {
             result.points.resize(points->size());
             for (std::size_t i = 0; i < points->size(); ++i)
-                jsonio::readPoint((*points)[i], jsonio::indexPath("points", i), problems, result.points[i]);
+                jsonio::readPoint((*points)[i], jsonio::indexPath(kPointsKey, i), problems, result.points[i]);
         }
     }
     problems.throwIfAny(source);

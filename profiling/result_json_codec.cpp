@@ -1,386 +1,225 @@
 #include "profiling/result_json_codec.h"
 
 #include "engine/error.h"
+#include "profiling/json_fields.h"
 #include "profiling/plan_json.h"
 
 namespace rnnprof::jsonio {
+
+// toString(Phase) is the spelling (engine/phase_hook.h); the table only collects it.
+constexpr Spellings<Phase, kPhaseCount> kPhaseSpellings{{{Phase::Forward, toString(Phase::Forward)},
+                                                         {Phase::Backward, toString(Phase::Backward)},
+                                                         {Phase::Update, toString(Phase::Update)}}};
+
+// The records of result files, in file order (json_fields.h). Named, not in an anonymous
+// namespace: FieldWriter and FieldReader find them by argument-dependent lookup.
+
+template <class Io>
+void fields(Io& io, Ref<Io, SampleStats> s) {
+    io("count", s.count);
+    io("median", s.median);
+    io("p10", s.p10);
+    io("p90", s.p90);
+    io("min", s.min);
+    io("max", s.max);
+    io("mean", s.mean);
+    io("stddev", s.stddev);
+    io("cv", s.cv);
+}
+
+template <class Io>
+void fields(Io& io, Ref<Io, MemoryFootprint> m) {
+    io("weights", m.weights);
+    io("gradients", m.gradients);
+    io("activations", m.activations);
+    io("workspace", m.workspace);
+    io("io", m.io);
+    io("on_device", m.onDevice);
+}
+
+template <class Io>
+void fields(Io& io, Ref<Io, Numerics> n) {
+    io("checked", n.checked);
+    io("max_abs_err", n.maxAbsErr);
+    io("max_rel_err", n.maxRelErr);
+    io("worst_tensor", n.worstTensor);
+    io("note", n.note);
+}
+
+template <class Io>
+void fields(Io& io, Ref<Io, StepStat> s) {
+    io("name", s.name, Need::Required);
+    io("phase", s.phase, kPhaseSpellings);
+    io("median_ms", s.medianMs);
+    io("calls_per_iteration", s.callsPerIteration);
+}
+
+template <class Io>
+void fields(Io& io, Ref<Io, TraceSlice> t) {
+    io("name", t.name, Need::Required);
+    io("category", t.category);
+    io("start_us", t.startUs, Need::Required);
+    io("duration_us", t.durationUs, Need::Required);
+    io("track", t.track);
+}
+
+template <class Io>
+void fields(Io& io, Ref<Io, KernelStat> k) {
+    io("name", k.name, Need::Required);
+    io("phase", k.phase, kPhaseSpellings);
+    io("count", k.count);
+    io("total_us", k.totalUs);
+    io("mean_us", k.meanUs);
+    io("min_us", k.minUs);
+    io("max_us", k.maxUs);
+    io("share", k.share);
+}
+
+template <class Io>
+void fields(Io& io, Ref<Io, MemcpyStat> m) {
+    io("direction", m.direction, Need::Required);
+    io("bytes", m.bytes);
+    io("total_us", m.totalUs);
+    io("count", m.count);
+}
+
+template <class Io>
+void fields(Io& io, Ref<Io, GpuProfile> g) {
+    io("traced", g.traced);
+    io("unavailable_reason", g.unavailableReason);
+    io("math_type", g.mathType);
+    io("kernels", g.kernels);
+    io("memcpys", g.memcpys);
+    io("gpu_busy_us", g.gpuBusyUs);
+    io("wall_us", g.wallUs);
+    perPhase(io, "event_ms", g.eventMs);
+    perPhase(io, "peak_device_bytes", g.peakDeviceBytes);
+    io("workspace_bytes", g.workspaceBytes);
+    io("reserve_bytes", g.reserveBytes);
+    io("dropped_records", g.droppedRecords);
+    io("unattributed_records", g.unattributedRecords);
+    io("traced_median_ms", g.tracedMedianMs);
+    io("untraced_median_ms", g.untracedMedianMs);
+}
+
+template <class Io>
+void fields(Io& io, Ref<Io, GpuDevice> d) {
+    io("index", d.index);
+    io("name", d.name);
+    io("compute_major", d.computeMajor);
+    io("compute_minor", d.computeMinor);
+    io("total_memory", d.totalMemory);
+    io("free_memory", d.freeMemory);
+    io("multiprocessors", d.multiprocessors);
+}
+
+template <class Io>
+void fields(Io& io, Ref<Io, GpuInfo> g) {
+    io("built_with_cuda", g.builtWithCuda);
+    io("built_with_cudnn", g.builtWithCudnn);
+    io("built_with_cupti", g.builtWithCupti);
+    io("available", g.available);
+    io("reason", g.reason);
+    io("runtime_version", g.runtimeVersion);
+    io("driver_version", g.driverVersion);
+    io("cudnn_version", g.cudnnVersion);
+    io("cupti_version", g.cuptiVersion);
+    io("devices", g.devices);
+}
+
+template <class Io>
+void fields(Io& io, Ref<Io, HostInfo> h) {
+    io("hostname", h.hostname);
+    io("cpu_model", h.cpuModel);
+    io("cpu_cores", h.cpuCores);
+    io("memory_bytes", h.memoryBytes);
+    io("os", h.os);
+    io("cpu_libraries", h.cpuLibraries);
+    io("gpu", h.gpu);
+    io("rnnprof_version", h.rnnprofVersion);
+}
+
+template <class Io>
+void fields(Io& io, Ref<Io, PointResult> p) {
+    io("backend", p.backend, Need::Required);
+    io("mode", p.mode, kModeSpellings, Need::Required);
+    io("batch", p.shape.batch, Need::Required);
+    io("seq_len", p.shape.seqLen, Need::Required);
+    io("status", p.status, kPointStatusSpellings, Need::Required);
+    io("reason", p.reason);
+    io("warmup_runs", p.warmupRuns);
+    io("measured_runs", p.measuredRuns);
+    io("iteration_ms", p.iteration);
+    perPhase(io, "phase_median_ms", p.phaseMedianMs);
+    io("steps", p.steps);
+    io("noisy", p.noisy);
+    io("noise_threshold", p.noiseThreshold);
+    io("flops_per_iteration", p.flopsPerIteration);
+    io("sequences_per_s", p.sequencesPerSecond);
+    io("tokens_per_s", p.tokensPerSecond);
+    io("gflops_per_s", p.gflopsPerSecond);
+    io("memory_bytes", p.memory);
+    io("peak_rss_growth_bytes", p.peakRssGrowthBytes);
+    io("numerics", p.numerics);
+    io("notes", p.notes);
+    io("trace", p.trace);
+    io("gpu", p.gpu);
+    io("measure_seconds", p.measureSeconds);
+}
+
 namespace {
 
-constexpr std::string_view kStatuses = "ok, ineligible, unavailable, refused, failed, cancelled";
-constexpr std::string_view kPhases = "forward, backward, update";
-constexpr std::string_view kModes = "infer, train";
-constexpr Phase kAllPhases[kPhaseCount] = {Phase::Forward, Phase::Backward, Phase::Update};
-
-std::optional<Phase> parsePhase(std::string_view s) {
-    for (Phase p : kAllPhases)
-        if (toString(p) == s) return p;
-    return std::nullopt;
+// A newer schema has an unknown layout: stop at once. An impossible one is one more problem.
+void checkSchema(int version, const std::string& source, const std::string& path, Problems& problems) {
+    if (version > SweepResult::kSchemaVersion)
+        throw Error(ErrorKind::InvalidInput, source + " was written by a newer rnnprof (schema " +
+                                                 std::to_string(version) + ", this build reads up to " +
+                                                 std::to_string(SweepResult::kSchemaVersion) + ")");
+    if (version < 1)
+        problems.add(path, "must be between 1 and " + std::to_string(SweepResult::kSchemaVersion) + " (got " +
+                               std::to_string(version) + ")");
 }
 
-// Every element of the array at `key` read by `readOne` into a fresh T; the vector is replaced
-// only when the key holds an array.
-template <class T, class F>
-void readObjects(ObjectReader& r, const char* key, std::vector<T>& out, F readOne) {
-    const Json* v = r.array(key);
-    if (!v) return;
-    out.assign(v->size(), T{});
-    for (std::size_t i = 0; i < v->size(); ++i) {
-        ObjectReader item((*v)[i], indexPath(r.pathOf(key), i), r.problems(), false);
-        if (item.isObject()) readOne(item, out[i]);
-    }
-}
-
-template <class T>
-Json perPhase(const std::array<T, kPhaseCount>& values) {
-    Json j = Json::object();
-    for (Phase p : kAllPhases) {
-        const T v = values[std::size_t(p)];
-        if constexpr (std::is_floating_point_v<T>)
-            j[std::string(toString(p))] = number(v);
-        else
-            j[std::string(toString(p))] = v;
-    }
-    return j;
-}
-
-template <class T>
-void readPerPhase(ObjectReader& r, const char* key, std::array<T, kPhaseCount>& out) {
-    const Json* v = r.object(key);
-    if (!v) return;
-    ObjectReader phases(*v, r.pathOf(key), r.problems(), false);
-    for (Phase p : kAllPhases)
-        phases.get(std::string(toString(p)).c_str(), out[std::size_t(p)]);
-}
-
-Json statsToJson(const SampleStats& s) {
-    return Json{{"count", s.count},       {"median", number(s.median)}, {"p10", number(s.p10)},
-                {"p90", number(s.p90)},   {"min", number(s.min)},       {"max", number(s.max)},
-                {"mean", number(s.mean)}, {"stddev", number(s.stddev)}, {"cv", number(s.cv)}};
-}
-
-void readStats(ObjectReader r, SampleStats& s) {
-    r.get("count", s.count);
-    r.get("median", s.median);
-    r.get("p10", s.p10);
-    r.get("p90", s.p90);
-    r.get("min", s.min);
-    r.get("max", s.max);
-    r.get("mean", s.mean);
-    r.get("stddev", s.stddev);
-    r.get("cv", s.cv);
-}
-
-Json memoryToJson(const MemoryFootprint& m) {
-    return Json{{"weights", m.weights},
-                {"gradients", m.gradients},
-                {"activations", m.activations},
-                {"workspace", m.workspace},
-                {"io", m.io},
-                {"on_device", m.onDevice}};
-}
-
-void readMemory(ObjectReader r, MemoryFootprint& m) {
-    r.get("weights", m.weights);
-    r.get("gradients", m.gradients);
-    r.get("activations", m.activations);
-    r.get("workspace", m.workspace);
-    r.get("io", m.io);
-    r.get("on_device", m.onDevice);
-}
-
-Json numericsToJson(const Numerics& n) {
-    return Json{{"checked", n.checked},
-                {"max_abs_err", number(n.maxAbsErr)},
-                {"max_rel_err", number(n.maxRelErr)},
-                {"worst_tensor", n.worstTensor},
-                {"note", n.note}};
-}
-
-void readNumerics(ObjectReader r, Numerics& n) {
-    r.get("checked", n.checked);
-    r.get("max_abs_err", n.maxAbsErr);
-    r.get("max_rel_err", n.maxRelErr);
-    r.get("worst_tensor", n.worstTensor);
-    r.get("note", n.note);
-}
-
-Json stepsToJson(const std::vector<StepStat>& steps) {
-    Json out = Json::array();
-    for (const auto& s : steps)
-        out.push_back({{"name", s.name},
-                       {"phase", toString(s.phase)},
-                       {"median_ms", number(s.medianMs)},
-                       {"calls_per_iteration", s.callsPerIteration}});
-    return out;
-}
-
-void readStep(ObjectReader& r, StepStat& s) {
-    r.get("name", s.name, Need::Required);
-    r.getEnum("phase", s.phase, parsePhase, kPhases);
-    r.get("median_ms", s.medianMs);
-    r.get("calls_per_iteration", s.callsPerIteration);
-}
-
-Json traceToJson(const std::vector<TraceSlice>& trace) {
-    Json out = Json::array();
-    for (const auto& t : trace)
-        out.push_back({{"name", t.name},
-                       {"category", t.category},
-                       {"start_us", number(t.startUs)},
-                       {"duration_us", number(t.durationUs)},
-                       {"track", t.track}});
-    return out;
-}
-
-void readSlice(ObjectReader& r, TraceSlice& t) {
-    r.get("name", t.name, Need::Required);
-    r.get("category", t.category);
-    r.get("start_us", t.startUs, Need::Required);
-    r.get("duration_us", t.durationUs, Need::Required);
-    r.get("track", t.track);
-}
-
-Json kernelsToJson(const std::vector<KernelStat>& kernels) {
-    Json out = Json::array();
-    for (const auto& k : kernels)
-        out.push_back({{"name", k.name},
-                       {"phase", toString(k.phase)},
-                       {"count", k.count},
-                       {"total_us", number(k.totalUs)},
-                       {"mean_us", number(k.meanUs)},
-                       {"min_us", number(k.minUs)},
-                       {"max_us", number(k.maxUs)},
-                       {"share", number(k.share)}});
-    return out;
-}
-
-void readKernel(ObjectReader& r, KernelStat& k) {
-    r.get("name", k.name, Need::Required);
-    r.getEnum("phase", k.phase, parsePhase, kPhases);
-    r.get("count", k.count);
-    r.get("total_us", k.totalUs);
-    r.get("mean_us", k.meanUs);
-    r.get("min_us", k.minUs);
-    r.get("max_us", k.maxUs);
-    r.get("share", k.share);
-}
-
-Json memcpysToJson(const std::vector<MemcpyStat>& memcpys) {
-    Json out = Json::array();
-    for (const auto& m : memcpys)
-        out.push_back({{"direction", m.direction},
-                       {"bytes", m.bytes},
-                       {"total_us", number(m.totalUs)},
-                       {"count", m.count}});
-    return out;
-}
-
-void readMemcpy(ObjectReader& r, MemcpyStat& m) {
-    r.get("direction", m.direction, Need::Required);
-    r.get("bytes", m.bytes);
-    r.get("total_us", m.totalUs);
-    r.get("count", m.count);
-}
-
-Json gpuToJson(const GpuProfile& g) {
-    return Json{{"traced", g.traced},
-                {"unavailable_reason", g.unavailableReason},
-                {"math_type", g.mathType},
-                {"kernels", kernelsToJson(g.kernels)},
-                {"memcpys", memcpysToJson(g.memcpys)},
-                {"gpu_busy_us", number(g.gpuBusyUs)},
-                {"wall_us", number(g.wallUs)},
-                {"event_ms", perPhase(g.eventMs)},
-                {"peak_device_bytes", perPhase(g.peakDeviceBytes)},
-                {"workspace_bytes", g.workspaceBytes},
-                {"reserve_bytes", g.reserveBytes},
-                {"dropped_records", g.droppedRecords},
-                {"unattributed_records", g.unattributedRecords},
-                {"traced_median_ms", number(g.tracedMedianMs)},
-                {"untraced_median_ms", number(g.untracedMedianMs)}};
-}
-
-void readGpu(ObjectReader r, GpuProfile& g) {
-    r.get("traced", g.traced);
-    r.get("unavailable_reason", g.unavailableReason);
-    r.get("math_type", g.mathType);
-    readObjects(r, "kernels", g.kernels, readKernel);
-    readObjects(r, "memcpys", g.memcpys, readMemcpy);
-    r.get("gpu_busy_us", g.gpuBusyUs);
-    r.get("wall_us", g.wallUs);
-    readPerPhase(r, "event_ms", g.eventMs);
-    readPerPhase(r, "peak_device_bytes", g.peakDeviceBytes);
-    r.get("workspace_bytes", g.workspaceBytes);
-    r.get("reserve_bytes", g.reserveBytes);
-    r.get("dropped_records", g.droppedRecords);
-    r.get("unattributed_records", g.unattributedRecords);
-    r.get("traced_median_ms", g.tracedMedianMs);
-    r.get("untraced_median_ms", g.untracedMedianMs);
-}
-
-Json devicesToJson(const std::vector<GpuDevice>& devices) {
-    Json out = Json::array();
-    for (const auto& d : devices)
-        out.push_back({{"index", d.index},
-                       {"name", d.name},
-                       {"compute_major", d.computeMajor},
-                       {"compute_minor", d.computeMinor},
-                       {"total_memory", d.totalMemory},
-                       {"free_memory", d.freeMemory},
-                       {"multiprocessors", d.multiprocessors}});
-    return out;
-}
-
-void readDevice(ObjectReader& r, GpuDevice& d) {
-    r.get("index", d.index);
-    r.get("name", d.name);
-    r.get("compute_major", d.computeMajor);
-    r.get("compute_minor", d.computeMinor);
-    r.get("total_memory", d.totalMemory);
-    r.get("free_memory", d.freeMemory);
-    r.get("multiprocessors", d.multiprocessors);
-}
-
-Json gpuInfoToJson(const GpuInfo& g) {
-    return Json{{"built_with_cuda", g.builtWithCuda},
-                {"built_with_cudnn", g.builtWithCudnn},
-                {"built_with_cupti", g.builtWithCupti},
-                {"available", g.available},
-                {"reason", g.reason},
-                {"runtime_version", g.runtimeVersion},
-                {"driver_version", g.driverVersion},
-                {"cudnn_version", g.cudnnVersion},
-                {"cupti_version", g.cuptiVersion},
-                {"devices", devicesToJson(g.devices)}};
-}
-
-void readGpuInfo(ObjectReader r, GpuInfo& g) {
-    r.get("built_with_cuda", g.builtWithCuda);
-    r.get("built_with_cudnn", g.builtWithCudnn);
-    r.get("built_with_cupti", g.builtWithCupti);
-    r.get("available", g.available);
-    r.get("reason", g.reason);
-    r.get("runtime_version", g.runtimeVersion);
-    r.get("driver_version", g.driverVersion);
-    r.get("cudnn_version", g.cudnnVersion);
-    r.get("cupti_version", g.cuptiVersion);
-    readObjects(r, "devices", g.devices, readDevice);
+// The header after "format" (which headerToJson() writes first and readFormat() checks).
+template <class Io>
+void headerFields(Io& io, Ref<Io, SweepResult> r, const std::string& source) {
+    constexpr const char* kSchemaKey = "schema_version";
+    const bool haveSchema = io(kSchemaKey, r.schemaVersion, Need::Required);
+    if constexpr (Io::kReading)
+        if (haveSchema) checkSchema(r.schemaVersion, source, io.pathOf(kSchemaKey), io.problems());
+    io("created_at", r.createdAt);
+    io("complete", r.complete);
+    io("host", r.host, Need::Required);
+    io.via("plan", r.plan, planToJsonValue, readPlan, Need::Required);
 }
 
 } // namespace
 
-Json hostToJson(const HostInfo& h) {
-    return Json{{"hostname", h.hostname},
-                {"cpu_model", h.cpuModel},
-                {"cpu_cores", h.cpuCores},
-                {"memory_bytes", h.memoryBytes},
-                {"os", h.os},
-                {"cpu_libraries", h.cpuLibraries},
-                {"gpu", gpuInfoToJson(h.gpu)},
-                {"rnnprof_version", h.rnnprofVersion}};
-}
-
-void readHost(const Json& value, const std::string& path, Problems& problems, HostInfo& h) {
-    ObjectReader r(value, path, problems, false);
-    r.get("hostname", h.hostname);
-    r.get("cpu_model", h.cpuModel);
-    r.get("cpu_cores", h.cpuCores);
-    r.get("memory_bytes", h.memoryBytes);
-    r.get("os", h.os);
-    r.get("cpu_libraries", h.cpuLibraries);
-    if (const Json* g = r.object("gpu"))
-        readGpuInfo(ObjectReader(*g, r.pathOf("gpu"), problems, false), h.gpu);
-    r.get("rnnprof_version", h.rnnprofVersion);
-}
-
 Json pointToJson(const PointResult& p) {
-    return Json{{"backend", p.backend},
-                {"mode", toString(p.mode)},
-                {"batch", p.shape.batch},
-                {"seq_len", p.shape.seqLen},
-                {"status", toString(p.status)},
-                {"reason", p.reason},
-                {"warmup_runs", p.warmupRuns},
-                {"measured_runs", p.measuredRuns},
-                {"iteration_ms", statsToJson(p.iteration)},
-                {"phase_median_ms", perPhase(p.phaseMedianMs)},
-                {"steps", stepsToJson(p.steps)},
-                {"noisy", p.noisy},
-                {"noise_threshold", number(p.noiseThreshold)},
-                {"flops_per_iteration", p.flopsPerIteration},
-                {"sequences_per_s", number(p.sequencesPerSecond)},
-                {"tokens_per_s", number(p.tokensPerSecond)},
-                {"gflops_per_s", number(p.gflopsPerSecond)},
-                {"memory_bytes", memoryToJson(p.memory)},
-                {"peak_rss_growth_bytes", p.peakRssGrowthBytes},
-                {"numerics", numericsToJson(p.numerics)},
-                {"notes", p.notes},
-                {"trace", traceToJson(p.trace)},
-                {"gpu", p.gpu ? gpuToJson(*p.gpu) : Json(nullptr)},
-                {"measure_seconds", number(p.measureSeconds)}};
+    return FieldWriter::toJson(p);
 }
 
 void readPoint(const Json& value, const std::string& path, Problems& problems, PointResult& p) {
-    ObjectReader r(value, path, problems, false);
-    r.get("backend", p.backend, Need::Required);
-    r.getEnum("mode", p.mode, parseMode, kModes, Need::Required);
-    r.get("batch", p.shape.batch, Need::Required);
-    r.get("seq_len", p.shape.seqLen, Need::Required);
-    r.getEnum("status", p.status, parsePointStatus, kStatuses, Need::Required);
-    r.get("reason", p.reason);
-    r.get("warmup_runs", p.warmupRuns);
-    r.get("measured_runs", p.measuredRuns);
-    if (const Json* v = r.object("iteration_ms"))
-        readStats(ObjectReader(*v, r.pathOf("iteration_ms"), problems, false), p.iteration);
-    readPerPhase(r, "phase_median_ms", p.phaseMedianMs);
-    readObjects(r, "steps", p.steps, readStep);
-    r.get("noisy", p.noisy);
-    r.get("noise_threshold", p.noiseThreshold);
-    r.get("flops_per_iteration", p.flopsPerIteration);
-    r.get("sequences_per_s", p.sequencesPerSecond);
-    r.get("tokens_per_s", p.tokensPerSecond);
-    r.get("gflops_per_s", p.gflopsPerSecond);
-    if (const Json* v = r.object("memory_bytes"))
-        readMemory(ObjectReader(*v, r.pathOf("memory_bytes"), problems, false), p.memory);
-    r.get("peak_rss_growth_bytes", p.peakRssGrowthBytes);
-    if (const Json* v = r.object("numerics"))
-        readNumerics(ObjectReader(*v, r.pathOf("numerics"), problems, false), p.numerics);
-    r.get("notes", p.notes);
-    readObjects(r, "trace", p.trace, readSlice);
-    if (const Json* v = r.find("gpu"); v && !v->is_null()) {
-        p.gpu.emplace();
-        readGpu(ObjectReader(*v, r.pathOf("gpu"), problems, false), *p.gpu);
-    }
-    r.get("measure_seconds", p.measureSeconds);
+    FieldReader r(value, path, problems, false);
+    fields(r, p);
 }
 
 Json headerToJson(const SweepResult& result, std::string_view format) {
-    return Json{{"format", format},
-                {"schema_version", result.schemaVersion},
-                {"created_at", result.createdAt},
-                {"complete", result.complete},
-                {"host", hostToJson(result.host)},
-                {"plan", planToJsonValue(result.plan)}};
+    FieldWriter header(Json{{kFormatKey, format}});
+    headerFields(header, result, {});
+    return header.take();
+}
+
+void readFormat(ObjectReader& r, std::string_view expected, Need need) {
+    std::string format;
+    if (r.get(kFormatKey, format, need) && format != expected)
+        r.problems().add(r.pathOf(kFormatKey),
+                         "expected \"" + std::string(expected) + "\", got \"" + format + "\"");
 }
 
 void readHeader(const Json& value, const std::string& source, Problems& problems, SweepResult& result) {
-    ObjectReader r(value, "", problems, false);
-    if (!r.isObject()) return;
-    if (r.get("schema_version", result.schemaVersion, Need::Required)) {
-        if (result.schemaVersion > SweepResult::kSchemaVersion)
-            throw Error(ErrorKind::InvalidInput, source + " was written by a newer rnnprof (schema " +
-                                                     std::to_string(result.schemaVersion) +
-                                                     ", this build reads up to " +
-                                                     std::to_string(SweepResult::kSchemaVersion) + ")");
-        if (result.schemaVersion < 1)
-            problems.add("schema_version", "must be between 1 and " +
-                                               std::to_string(SweepResult::kSchemaVersion) + " (got " +
-                                               std::to_string(result.schemaVersion) + ")");
-    }
-    r.get("created_at", result.createdAt);
-    r.get("complete", result.complete);
-    if (const Json* v = r.object("host", Need::Required)) readHost(*v, "host", problems, result.host);
-    if (const Json* v = r.object("plan", Need::Required)) readPlan(*v, "plan", problems, result.plan);
+    FieldReader r(value, "", problems, false);
+    if (r.isObject()) headerFields(r, result, source);
 }
 
 } // namespace rnnprof::jsonio

@@ -7,9 +7,11 @@
 #include <gtest/gtest.h>
 
 #include <charconv>
+#include <cmath>
 #include <fstream>
 #include <set>
 #include <sstream>
+#include <variant>
 
 namespace rnnprof {
 namespace {
@@ -144,6 +146,54 @@ TEST(ResultCsv, CellsThatDoNotApplyAreEmpty) {
         EXPECT_EQ(failed[column(name)], "") << name;
     EXPECT_EQ(failed[column("backend")], "gpu-generic");
     EXPECT_EQ(failed[column("hidden_size")], "64");
+}
+
+// The file and the results table are built from the same typed cells: each field of the file is
+// its cell's text, and the cells hold the point's values with their types.
+TEST(ResultCsv, EachFieldIsTheTextOfItsTypedCell) {
+    SweepResult r = test::sampleResult();
+    r.points[2].numerics.checked = false;
+    const auto rows = parseCsv(toCsv(r));
+    ASSERT_EQ(rows.size(), r.points.size() + 1);
+    for (std::size_t p = 0; p < r.points.size(); ++p) {
+        const std::vector<CsvValue> cells = csvRow(r, r.points[p]);
+        ASSERT_EQ(cells.size(), csvColumns().size());
+        for (std::size_t c = 0; c < cells.size(); ++c) {
+            EXPECT_EQ(csvText(cells[c]), rows[p + 1][c]) << csvColumns()[c] << " in row " << p + 1;
+            const bool text =
+                std::holds_alternative<std::string>(cells[c]) || std::holds_alternative<bool>(cells[c]);
+            if (!std::holds_alternative<std::monostate>(cells[c])) {
+                EXPECT_EQ(text, kTextColumns.contains(csvColumns()[c])) << csvColumns()[c];
+            }
+        }
+    }
+    const auto gpu = csvRow(r, r.points[1]);
+    EXPECT_EQ(std::get<std::string>(gpu[column("mode")]), "train");
+    EXPECT_EQ(std::get<std::int64_t>(gpu[column("hidden_size")]), 64);
+    EXPECT_EQ(std::get<std::int64_t>(gpu[column("batch")]), 64);
+    EXPECT_EQ(std::get<std::uint64_t>(gpu[column("flops")]), 123456789012ULL);
+    EXPECT_EQ(std::get<double>(gpu[column("median_ms")]), 1.3);
+    EXPECT_EQ(std::get<bool>(gpu[column("memory_on_device")]), true);
+    const auto inference = csvRow(r, r.points[0]);
+    EXPECT_TRUE(std::holds_alternative<std::monostate>(inference[column("backward_ms")]));
+    EXPECT_TRUE(std::holds_alternative<std::monostate>(csvRow(r, r.points[2])[column("max_abs_err")]));
+    const auto failed = csvRow(r, r.points[3]);
+    for (const char* name : {"median_ms", "weights_bytes", "noisy", "repeats", "numerics_note"})
+        EXPECT_TRUE(std::holds_alternative<std::monostate>(failed[column(name)])) << name;
+    EXPECT_EQ(std::get<std::string>(failed[column("reason")]), r.points[3].reason);
+}
+
+TEST(ResultCsv, CellTextIsExactAndEmptyForValuesThatAreNotThere) {
+    EXPECT_EQ(csvText(CsvValue()), "");
+    EXPECT_EQ(csvText(CsvValue(true)), "true");
+    EXPECT_EQ(csvText(CsvValue(false)), "false");
+    EXPECT_EQ(csvText(CsvValue(std::int64_t{-2147483648LL})), "-2147483648");
+    EXPECT_EQ(csvText(CsvValue(std::uint64_t{18446744073709551615ULL})), "18446744073709551615");
+    EXPECT_EQ(csvText(CsvValue(0.1)), "0.1");
+    EXPECT_EQ(csvText(CsvValue(1e300)), "1e+300");
+    EXPECT_EQ(csvText(CsvValue(std::nan(""))), "");
+    EXPECT_EQ(csvText(CsvValue(std::string("a,\"b\""))), "a,\"b\"")
+        << "quoting is the file's, not the cell's";
 }
 
 TEST(ResultCsv, EmptySweepIsTheHeaderAlone) {

@@ -1,5 +1,5 @@
 // The results table: CSV columns and values, live appends, non-ok rows greyed with their reason,
-// numeric sorting, Ctrl+C as tab-separated text; the model passes QAbstractItemModelTester.
+// sorting by the cells' types, Ctrl+C as tab-separated text; the model passes QAbstractItemModelTester.
 #include "gui/fake_results.h"
 #include "gui/result_store.h"
 #include "gui/results_model.h"
@@ -114,6 +114,40 @@ TEST(ResultsView, SortsNumbersAsNumbers) {
     EXPECT_EQ(view.proxy()->index(0, batch).data().toString(), QStringLiteral("64"));
     view.table()->sortByColumn(batch, Qt::AscendingOrder);
     EXPECT_EQ(view.proxy()->index(0, batch).data().toString(), QStringLiteral("1"));
+}
+
+// Sorting reads the CSV cells' types: reals and counts compare as numbers (9.5 < 10 < 100, where
+// text would put "10" first) and text compares as text, even when it looks like a number.
+TEST(ResultsView, SortsTypedCellsNumbersAsNumbersAndTextAsText) {
+    ResultStore store;
+    ResultsModel model(store);
+    ResultsView view(model);
+    SweepResult r = fakeSweep();
+    r.points = {okPoint("10", Mode::Inference, 1, 10, 10.0), okPoint("9", Mode::Inference, 1, 10, 100.0),
+                okPoint("100", Mode::Inference, 1, 10, 9.5)};
+    store.setResults({r});
+    const int median = model.columnOf(QStringLiteral("median_ms"));
+    const int backend = model.columnOf(QStringLiteral("backend"));
+    auto column = [&](int c) {
+        QStringList values;
+        for (int row = 0; row < view.proxy()->rowCount(); ++row)
+            values << view.proxy()->index(row, c).data().toString();
+        return values;
+    };
+    view.table()->sortByColumn(median, Qt::AscendingOrder);
+    EXPECT_EQ(column(median),
+              (QStringList{QStringLiteral("9.5"), QStringLiteral("10"), QStringLiteral("100")}));
+    view.table()->sortByColumn(backend, Qt::AscendingOrder);
+    EXPECT_EQ(column(backend),
+              (QStringList{QStringLiteral("10"), QStringLiteral("100"), QStringLiteral("9")}));
+    EXPECT_EQ(model.index(0, median).data(ResultsModel::SortRole).typeId(), QMetaType::Double);
+    EXPECT_EQ(model.index(0, model.columnOf(QStringLiteral("flops"))).data(ResultsModel::SortRole).typeId(),
+              QMetaType::ULongLong);
+    EXPECT_EQ(model.index(0, backend).data(ResultsModel::SortRole).typeId(), QMetaType::QString);
+    EXPECT_EQ(model.index(0, median).data(Qt::TextAlignmentRole).toInt(),
+              int(Qt::AlignRight | Qt::AlignVCenter));
+    EXPECT_EQ(model.index(0, backend).data(Qt::TextAlignmentRole).toInt(),
+              int(Qt::AlignLeft | Qt::AlignVCenter));
 }
 
 TEST(ResultsView, CopiesTheSelectionAsTabSeparatedTextWithAHeader) {
