@@ -47,10 +47,13 @@ void requirePreparable(const Backend& backend, const Problem& problem) {
     const MemoryFootprint need = backend.estimateMemory(problem);
     if (!need.onDevice) {
         if (const auto available = availableHostMemory())
-            requireFits(need.total(), *available,
-                        std::string(backend.id()) + " at batch " + std::to_string(problem.shape.batch) +
-                            ", seq_len " + std::to_string(problem.shape.seqLen));
+            requireFits(need.total(), *available, describePoint(backend.id(), problem));
     }
+}
+
+std::string describePoint(std::string_view backendId, const Problem& problem) {
+    return std::string(backendId) + " at batch " + std::to_string(problem.shape.batch) + ", seq_len " +
+           std::to_string(problem.shape.seqLen);
 }
 
 } // namespace rnnprof

@@ -47,9 +47,18 @@ public:
     [[nodiscard]] virtual MemoryFootprint memory() const = 0;
     // Facts worth recording with the measurement, e.g. "GEMM: oneDNN sgemm, 2 threads".
     [[nodiscard]] virtual std::vector<std::string> notes() const { return {}; }
+    // Whether outputs() can be compared with cpu-reference's run of the same problem: not when
+    // the session draws randomness of its own (cuDNN's dropout between layers); `why` says so.
+    struct Comparability {
+        bool comparable = true;
+        std::string why;
+    };
+    [[nodiscard]] virtual Comparability numericsComparable() const { return {}; }
     // GPU sessions: device time of each phase of the last run() from CUDA events (ms, 0 where the
     // phase did not run). CPU sessions: nullopt.
-    [[nodiscard]] virtual std::optional<std::array<double, kPhaseCount>> deviceEventMs() const { return std::nullopt; }
+    [[nodiscard]] virtual std::optional<std::array<double, kPhaseCount>> deviceEventMs() const {
+        return std::nullopt;
+    }
 };
 
 class Backend {
@@ -87,5 +96,7 @@ private:
 // Checks validity, availability and support, and that `memory` fits in what is available now;
 // throws the corresponding Error otherwise. Backends call it at the start of prepare().
 void requirePreparable(const Backend& backend, const Problem& problem);
+// "cpu-blas at batch 64, seq_len 100": how refusals name a point.
+[[nodiscard]] std::string describePoint(std::string_view backendId, const Problem& problem);
 
 } // namespace rnnprof

@@ -70,11 +70,10 @@ Numerics checkNumerics(const Backend& backend, const Problem& problem, double ma
     Numerics n;
     try {
         auto session = backend.prepare(check);
-        for (const std::string& note : session->notes())
-            if (note.rfind("numerics not comparable", 0) == 0) {
-                n.note = note;
-                return n;
-            }
+        if (const Session::Comparability c = session->numericsComparable(); !c.comparable) {
+            n.note = "numerics not comparable: " + c.why;
+            return n;
+        }
         NullPhaseHook hook;
         session->run(hook);
         const RunOutputs out = session->outputs();

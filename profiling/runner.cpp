@@ -131,9 +131,7 @@ PointResult SweepRunner::measurePoint(const PointSpec& spec, const StopToken& st
         r.memory = backend->estimateMemory(problem);
         if (!r.memory.onDevice)
             if (const auto available = availableHostMemory())
-                requireFits(r.memory.total(), *available,
-                            spec.backend + " at batch " + std::to_string(spec.shape.batch) + ", seq_len " +
-                                std::to_string(spec.shape.seqLen));
+                requireFits(r.memory.total(), *available, describePoint(spec.backend, problem));
     } catch (const Error& e) {
         return finish(statusFor(e.kind()), e.what());
     }

@@ -8,10 +8,10 @@
 #include "engine/gpu/elementwise_launch.h"
 #include "engine/gpu/generic_buffers.h"
 #include "engine/gpu/gpu_info.h"
-#include "engine/problem.h"
 #include "engine/gpu/gpu_session_factory.h"
 #include "engine/gpu/phase_events.h"
 #include "engine/host_memory.h"
+#include "engine/problem.h"
 
 #include <optional>
 #include <sstream>
@@ -129,9 +129,13 @@ public:
             s << "dropout between layers: cuDNN samples its own mask (p=" << m_setup.dropout()
               << "), not the shared seeded one";
             notes.push_back(s.str());
-            notes.push_back("numerics not comparable: cuDNN samples its own dropout mask");
         }
         return notes;
+    }
+
+    [[nodiscard]] Comparability numericsComparable() const override {
+        if (m_setup.dropout() > 0.0f) return {false, "cuDNN samples its own dropout mask"};
+        return {};
     }
 
     [[nodiscard]] std::optional<std::array<double, kPhaseCount>> deviceEventMs() const override {

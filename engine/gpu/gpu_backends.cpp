@@ -19,11 +19,6 @@ void requireDeviceFits(std::uint64_t needed, std::uint64_t freeBytes, const std:
                                             " free: reduce batch, sequence length or hidden size");
 }
 
-std::string describePoint(std::string_view backendId, const Problem& problem) {
-    return std::string(backendId) + " at batch " + std::to_string(problem.shape.batch) + ", seq_len " +
-           std::to_string(problem.shape.seqLen);
-}
-
 } // namespace gpu
 
 Availability GpuGenericBackend::availability() const {

@@ -17,6 +17,5 @@ namespace rnnprof::gpu {
 // `needed` exceeds `freeBytes`. Pure, so the refusal is tested without a device.
 void requireDeviceFits(std::uint64_t needed, std::uint64_t freeBytes, const std::string& what);
 // "gpu-cudnn at batch 64, seq_len 100"
-[[nodiscard]] std::string describePoint(std::string_view backendId, const Problem& problem);
 
 } // namespace rnnprof::gpu

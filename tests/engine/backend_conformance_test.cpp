@@ -37,9 +37,7 @@ Tensor<double> asDouble(const Tensor<A>& t) {
 // True when the session says its results cannot equal the reference's (cuDNN draws its own dropout
 // masks); such problems are checked for finiteness only.
 bool notComparable(const Session& session) {
-    for (const std::string& note : session.notes())
-        if (note.rfind("numerics not comparable", 0) == 0) return true;
-    return false;
+    return !session.numericsComparable().comparable;
 }
 
 void expectMatchesReference(const Backend& backend, const Problem& problem) {

@@ -181,10 +181,9 @@ TEST(GpuDevice, CudnnDropoutBetweenLayersIsMarkedNotComparable) {
     Problem p = eligibleProblems().back();
     p.mode = Mode::Training;
     p.config.dropout = 0.3;
-    const auto notes = backend("gpu-cudnn").prepare(p)->notes();
-    EXPECT_NE(
-        std::find(notes.begin(), notes.end(), "numerics not comparable: cuDNN samples its own dropout mask"),
-        notes.end());
+    const Session::Comparability c = backend("gpu-cudnn").prepare(p)->numericsComparable();
+    EXPECT_FALSE(c.comparable);
+    EXPECT_EQ(c.why, "cuDNN samples its own dropout mask");
 }
 
 TEST(GpuDevice, RepeatedTrainingRunsLowerTheLoss) {

@@ -5,8 +5,8 @@
 #include "engine/gpu/cudnn_memory.h"
 #include "engine/gpu/cudnn_weight_map.h"
 #include "engine/gpu/generic_buffers.h"
-#include "engine/problem.h"
 #include "engine/gpu/gpu_session_factory.h"
+#include "engine/problem.h"
 
 #include <gtest/gtest.h>
 
@@ -27,7 +27,7 @@ Problem problem(CellType cell, Mode mode) {
 TEST(GpuMemory, RefusalSaysHowMuchDeviceMemoryIsNeededAndFree) {
     try {
         gpu::requireDeviceFits(std::uint64_t(31.2 * 1073741824.0), std::uint64_t(22) << 30,
-                               gpu::describePoint("gpu-cudnn", problem(CellType::Lstm, Mode::Training)));
+                               describePoint("gpu-cudnn", problem(CellType::Lstm, Mode::Training)));
         FAIL() << "expected a refusal";
     } catch (const Error& e) {
         EXPECT_EQ(e.kind(), ErrorKind::OutOfMemory);

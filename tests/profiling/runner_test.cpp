@@ -285,6 +285,22 @@ TEST(SweepRunnerTimeBudget, WarmUpRunsDoNotSpendTheBudget) {
               (std::vector<int>{4, 4}));
 }
 
+TEST(SweepRunner, ASessionThatCannotBeComparedIsNotCheckedAndSaysWhy) {
+    FakeBehaviour own = named("own-rng");
+    own.notComparable = "it samples its own dropout mask";
+    const auto registry = test::registryOf({own});
+    SweepPlan plan = fakePlan({"own-rng"}, {2});
+    plan.settings.checkNumerics = true;
+    StopToken stop;
+    const auto result = SweepRunner(registry, plan).run(stop);
+    ASSERT_FALSE(result.points.empty());
+    for (const auto& p : result.points) {
+        ASSERT_EQ(p.status, PointStatus::Ok) << p.reason;
+        EXPECT_FALSE(p.numerics.checked);
+        EXPECT_EQ(p.numerics.note, "numerics not comparable: it samples its own dropout mask");
+    }
+}
+
 TEST(SweepRunner, ChecksNumericsOfARealBackendAgainstTheReference) {
     SweepPlan plan;
     plan.config.inputSize = 5;

@@ -97,6 +97,7 @@ struct FakeBehaviour {
     std::function<void(Phase)> onPhase;   // called at the start of every phase of every run
     std::atomic<int>* runs = nullptr;     // counts run() calls
     Gate* gate = nullptr;                 // holds the engine thread where the gate says
+    std::string notComparable;            // non-empty: the session's numericsComparable().why
 };
 
 inline FakeBehaviour named(std::string id) {
@@ -126,6 +127,9 @@ public:
         }
     }
     [[nodiscard]] RunOutputs outputs() const override { return {}; }
+    [[nodiscard]] Comparability numericsComparable() const override {
+        return {m_b.notComparable.empty(), m_b.notComparable};
+    }
     [[nodiscard]] MemoryFootprint memory() const override {
         MemoryFootprint m;
         m.workspace = m_b.estimateBytes;
