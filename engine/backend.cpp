@@ -31,24 +31,44 @@ std::vector<std::string> BackendRegistry::ids() const {
     return out;
 }
 
-void requirePreparable(const Backend& backend, const Problem& problem) {
-    requireValid(problem.config, problem.shape);
-    const Availability availability = backend.availability();
-    if (!availability.available)
-        throw Error(ErrorKind::DeviceUnavailable,
-                    std::string(backend.id()) + " unavailable: " + availability.reason);
-    const auto reasons = backend.unsupportedReasons(problem.config, problem.mode);
-    if (!reasons.empty()) {
+Verdict assess(const Backend& backend, const Problem& problem) {
+    auto refuse = [](ErrorKind kind, std::string reason) { return Verdict{kind, std::move(reason), {}}; };
+    if (const auto issues = validate(problem.config, problem.shape); !issues.empty())
+        return refuse(ErrorKind::InvalidConfig, joinIssues(issues));
+    if (const Availability a = backend.availability(); !a.available)
+        return refuse(ErrorKind::DeviceUnavailable, a.reason);
+    if (const auto reasons = backend.unsupportedReasons(problem.config, problem.mode); !reasons.empty()) {
         std::string text;
         for (const auto& r : reasons)
             text += (text.empty() ? "" : " ") + r;
-        throw Error(ErrorKind::Unsupported, text);
+        return refuse(ErrorKind::Unsupported, text);
     }
-    const MemoryFootprint need = backend.estimateMemory(problem);
-    if (!need.onDevice) {
-        if (const auto available = availableHostMemory())
-            requireFits(need.total(), *available, describePoint(backend.id(), problem));
+    Verdict v;
+    v.footprint = backend.estimateMemory(problem);
+    if (!v.footprint.onDevice) {
+        try {
+            if (const auto available = availableHostMemory())
+                requireFits(v.footprint.total(), *available, describePoint(backend.id(), problem));
+        } catch (const Error& e) {
+            v.refusal = e.kind();
+            v.reason = e.what();
+        }
     }
+    return v;
+}
+
+std::unique_ptr<Session> Backend::prepare(const Problem& problem) const {
+    return prepare(problem, assess(*this, problem));
+}
+
+std::unique_ptr<Session> Backend::prepare(const Problem& problem, const Verdict& verdict) const {
+    if (!verdict.ready()) {
+        // An unavailable backend names itself: a caller of prepare() may not know which it asked.
+        const bool unavailable = *verdict.refusal == ErrorKind::DeviceUnavailable;
+        throw Error(*verdict.refusal,
+                    unavailable ? std::string(id()) + " unavailable: " + verdict.reason : verdict.reason);
+    }
+    return makeSession(problem, verdict.footprint);
 }
 
 std::string describePoint(std::string_view backendId, const Problem& problem) {

@@ -5,6 +5,7 @@
 // returns a Session owning all buffers for one (config, shape, mode). Sessions are reused across
 // repeated run() calls and must be created, used and destroyed on one thread (GPU contexts are
 // per thread).
+#include "engine/error.h"
 #include "engine/phase_hook.h"
 #include "engine/problem.h"
 
@@ -17,6 +18,8 @@
 #include <vector>
 
 namespace rnnprof {
+
+struct Verdict;
 
 // Bytes by category. For GPU backends the numbers are device memory (onDevice = true).
 struct MemoryFootprint {
@@ -73,10 +76,31 @@ public:
                                                                       Mode mode) const = 0;
     // Bytes prepare() will allocate, by category, without allocating anything.
     [[nodiscard]] virtual MemoryFootprint estimateMemory(const Problem& problem) const = 0;
-    // Throws Error: InvalidConfig, Unsupported, OutOfMemory ("needs X, Y available"),
-    // DeviceUnavailable or BackendFailure.
-    [[nodiscard]] virtual std::unique_ptr<Session> prepare(const Problem& problem) const = 0;
+    // A session for `problem`: assess() first, then makeSession(). Throws Error: InvalidConfig,
+    // Unsupported, OutOfMemory ("needs X, Y available"), DeviceUnavailable or BackendFailure.
+    [[nodiscard]] std::unique_ptr<Session> prepare(const Problem& problem) const;
+    // The same with the verdict assess() already gave for this very problem (the sweep runner
+    // records it as the point's status), so that the checks and the estimate are not made twice.
+    [[nodiscard]] std::unique_ptr<Session> prepare(const Problem& problem, const Verdict& verdict) const;
+
+protected:
+    // Makes the session of a problem whose verdict is ready; `estimate` is the verdict's footprint.
+    [[nodiscard]] virtual std::unique_ptr<Session> makeSession(const Problem& problem,
+                                                               const MemoryFootprint& estimate) const = 0;
 };
+
+// Whether a backend can prepare a problem here, and if not why: the one check that prepare()
+// enforces and the sweep runner records. Refusals, in the order they are checked: InvalidConfig
+// (the configuration or shape), DeviceUnavailable, Unsupported (every reason), OutOfMemory (the
+// estimate does not fit the available host memory; device memory is checked by GPU sessions).
+struct Verdict {
+    std::optional<ErrorKind> refusal; // empty: ready
+    std::string reason;
+    MemoryFootprint footprint; // the estimate, once the checks before it passed
+    [[nodiscard]] bool ready() const { return !refusal; }
+};
+// Throws only when the estimate itself fails (Error of the backend).
+[[nodiscard]] Verdict assess(const Backend& backend, const Problem& problem);
 
 // Backends by id, in display order.
 class BackendRegistry {
@@ -95,7 +119,6 @@ private:
 
 // Checks validity, availability and support, and that `memory` fits in what is available now;
 // throws the corresponding Error otherwise. Backends call it at the start of prepare().
-void requirePreparable(const Backend& backend, const Problem& problem);
 // "cpu-blas at batch 64, seq_len 100": how refusals name a point.
 [[nodiscard]] std::string describePoint(std::string_view backendId, const Problem& problem);
 

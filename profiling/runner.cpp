@@ -37,13 +37,6 @@ PointStatus statusFor(ErrorKind kind) {
     }
 }
 
-std::string joinReasons(const std::vector<std::string>& reasons) {
-    std::string text;
-    for (const auto& r : reasons)
-        text += (text.empty() ? "" : " ") + r;
-    return text;
-}
-
 // Thrown inside measurePoint when a stop is requested between runs.
 struct StopRequested {};
 
@@ -119,22 +112,19 @@ PointResult SweepRunner::measurePoint(const PointSpec& spec, const StopToken& st
     const Backend* backend = m_backends.find(spec.backend);
     if (!backend) return finish(PointStatus::Failed, "unknown backend '" + spec.backend + "'");
     const Problem problem = problemFor(m_plan, spec);
-    if (const auto issues = validate(problem.config, problem.shape); !issues.empty())
-        return finish(PointStatus::Refused, joinIssues(issues));
-    if (const Availability a = backend->availability(); !a.available)
-        return finish(PointStatus::Unavailable, a.reason);
-    if (const auto reasons = backend->unsupportedReasons(problem.config, problem.mode); !reasons.empty())
-        return finish(PointStatus::Ineligible, joinReasons(reasons));
-
-    r.flopsPerIteration = iterationFlops(problem.config, problem.shape, problem.mode);
+    // The same verdict prepare() enforces: recorded as the point's status when not ready.
+    Verdict verdict;
     try {
-        r.memory = backend->estimateMemory(problem);
-        if (!r.memory.onDevice)
-            if (const auto available = availableHostMemory())
-                requireFits(r.memory.total(), *available, describePoint(spec.backend, problem));
-    } catch (const Error& e) {
+        verdict = assess(*backend, problem);
+    } catch (const Error& e) { // the estimate itself failed
         return finish(statusFor(e.kind()), e.what());
     }
+    const bool tooLarge = !verdict.ready() && *verdict.refusal == ErrorKind::OutOfMemory;
+    if (!verdict.ready() && !tooLarge) return finish(statusFor(*verdict.refusal), verdict.reason);
+    // A point refused for its memory keeps its estimate and work, to show what it would have needed.
+    r.flopsPerIteration = iterationFlops(problem.config, problem.shape, problem.mode);
+    r.memory = verdict.footprint;
+    if (tooLarge) return finish(PointStatus::Refused, verdict.reason);
 
     KernelTracer* tracer = nullptr;
     std::optional<GpuProfile> gpu;
@@ -156,7 +146,7 @@ PointResult SweepRunner::measurePoint(const PointSpec& spec, const StopToken& st
     std::vector<double> samples;
     std::vector<std::array<double, kPhaseCount>> eventMs;
     try {
-        std::unique_ptr<Session> session = backend->prepare(problem);
+        std::unique_ptr<Session> session = backend->prepare(problem, verdict);
         r.memory = session->memory();
         r.notes = session->notes();
         auto checkStop = [&] {

@@ -13,8 +13,7 @@ MemoryFootprint BlasBackend::estimateMemory(const Problem& problem) const {
     return cpu::BlasLayout(problem).footprint(ParamLayout(problem.config).totalSize());
 }
 
-std::unique_ptr<Session> BlasBackend::prepare(const Problem& problem) const {
-    requirePreparable(*this, problem);
+std::unique_ptr<Session> BlasBackend::makeSession(const Problem& problem, const MemoryFootprint&) const {
     return std::make_unique<cpu::BlasSession>(problem);
 }
 

@@ -17,7 +17,10 @@ public:
     [[nodiscard]] std::vector<std::string> unsupportedReasons(const RnnConfig& config,
                                                               Mode mode) const override;
     [[nodiscard]] MemoryFootprint estimateMemory(const Problem& problem) const override;
-    [[nodiscard]] std::unique_ptr<Session> prepare(const Problem& problem) const override;
+
+protected:
+    [[nodiscard]] std::unique_ptr<Session> makeSession(const Problem& problem,
+                                                       const MemoryFootprint& estimate) const override;
 };
 
 } // namespace rnnprof

@@ -47,15 +47,14 @@ MemoryFootprint OneDnnBackend::estimateMemory(const Problem& problem) const {
     return cpu::OneDnnPlan(problem).footprint();
 }
 
-std::unique_ptr<Session> OneDnnBackend::prepare(const Problem& problem) const {
-    requirePreparable(*this, problem);
+std::unique_ptr<Session> OneDnnBackend::makeSession(const Problem& problem,
+                                                    const MemoryFootprint& estimate) const {
     try {
         return std::make_unique<cpu::OneDnnSession>(problem, cpu::OneDnnPlan(problem));
     } catch (const std::bad_alloc&) {
-        throw Error(ErrorKind::OutOfMemory,
-                    "cpu-onednn could not allocate " + formatBytes(estimateMemory(problem).total()) +
-                        " at batch " + std::to_string(problem.shape.batch) + ", seq_len " +
-                        std::to_string(problem.shape.seqLen) + ": reduce batch or sequence length");
+        throw Error(ErrorKind::OutOfMemory, describePoint(id(), problem) + " could not allocate " +
+                                                formatBytes(estimate.total()) +
+                                                ": reduce batch or sequence length");
     }
 }
 

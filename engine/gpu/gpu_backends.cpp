@@ -35,8 +35,8 @@ MemoryFootprint GpuGenericBackend::estimateMemory(const Problem& problem) const 
     return gpu::genericFootprint(gpu::GenericDims::of(problem));
 }
 
-std::unique_ptr<Session> GpuGenericBackend::prepare(const Problem& problem) const {
-    requirePreparable(*this, problem);
+std::unique_ptr<Session> GpuGenericBackend::makeSession(const Problem& problem,
+                                                        const MemoryFootprint&) const {
     return gpu::makeGenericSession(problem);
 }
 
@@ -57,8 +57,7 @@ MemoryFootprint GpuCudnnBackend::estimateMemory(const Problem& problem) const {
     return gpu::cudnnFootprint(problem, gpu::estimateCudnnSpaces(problem));
 }
 
-std::unique_ptr<Session> GpuCudnnBackend::prepare(const Problem& problem) const {
-    requirePreparable(*this, problem);
+std::unique_ptr<Session> GpuCudnnBackend::makeSession(const Problem& problem, const MemoryFootprint&) const {
     return gpu::makeCudnnSession(problem);
 }
 

@@ -1,7 +1,7 @@
 #pragma once
 // Where the GPU sessions come from: defined by the CUDA translation units, or by
 // gpu_sessions_none.cpp / cudnn_session_none.cpp (which throw DeviceUnavailable) in builds
-// without CUDA or cuDNN. Called by the backends after requirePreparable(); internal to engine/gpu.
+// without CUDA or cuDNN. Called by the backends once assess() said ready; internal to engine/gpu.
 #include "engine/backend.h"
 
 #include <cstdint>

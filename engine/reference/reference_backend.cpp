@@ -97,9 +97,9 @@ MemoryFootprint ReferenceBackend::estimateMemory(const Problem& p) const {
     return m;
 }
 
-std::unique_ptr<Session> ReferenceBackend::prepare(const Problem& problem) const {
-    requirePreparable(*this, problem);
-    return std::make_unique<ReferenceSession>(problem, estimateMemory(problem));
+std::unique_ptr<Session> ReferenceBackend::makeSession(const Problem& problem,
+                                                       const MemoryFootprint& estimate) const {
+    return std::make_unique<ReferenceSession>(problem, estimate);
 }
 
 } // namespace rnnprof

@@ -168,7 +168,10 @@ public:
         m.workspace = m_b.estimateBytes;
         return m;
     }
-    [[nodiscard]] std::unique_ptr<Session> prepare(const Problem& p) const override {
+
+protected:
+    [[nodiscard]] std::unique_ptr<Session> makeSession(const Problem& p,
+                                                       const MemoryFootprint&) const override {
         const bool gated = m_b.gate && m_prepared++ == m_b.gate->point();
         if (gated && m_b.gate->stage() == Stage::Prepare) m_b.gate->arriveAndWait();
         if (p.shape.batch == m_b.failAtBatch)
