@@ -2,6 +2,7 @@
 
 #include "engine/cpu/cpu_libraries.h"
 #include "engine/host_memory.h"
+#include "profiling/gpu/cupti_tracer.h"
 
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -62,6 +63,7 @@ HostInfo currentHost() {
     h.os = readOs();
     h.cpuLibraries = cpuLibraryVersions();
     h.gpu = gpuInfo();
+    describeCupti(h.gpu);
     h.rnnprofVersion = RNNPROF_VERSION;
     return h;
 }

@@ -23,13 +23,13 @@ struct GpuDevice {
 struct GpuInfo {
     bool builtWithCuda = false;
     bool builtWithCudnn = false;
-    bool builtWithCupti = false;
-    bool available = false;     // a usable device exists
-    std::string reason;         // why not, when !available
-    std::string runtimeVersion; // CUDA runtime, e.g. "13.0"
-    std::string driverVersion;  // highest CUDA version the driver supports, "" without driver
-    std::string cudnnVersion;   // e.g. "9.19.0", "" when not built in
-    std::string cuptiVersion;   // CUPTI API version, e.g. "130001"
+    bool builtWithCupti = false; // filled by profiling/ (describeCupti): the tracer is profiling's
+    bool available = false;      // a usable device exists
+    std::string reason;          // why not, when !available
+    std::string runtimeVersion;  // CUDA runtime, e.g. "13.0"
+    std::string driverVersion;   // highest CUDA version the driver supports, "" without driver
+    std::string cudnnVersion;    // e.g. "9.19.0", "" when not built in
+    std::string cuptiVersion;    // CUPTI API version, e.g. "130001"
     std::vector<GpuDevice> devices;
     bool operator==(const GpuInfo&) const = default;
 

@@ -4,9 +4,6 @@
 #if RNNPROF_WITH_CUDNN
 #include <cudnn.h>
 #endif
-#if RNNPROF_WITH_CUPTI
-#include <cupti.h>
-#endif
 
 namespace rnnprof {
 namespace {
@@ -31,13 +28,6 @@ GpuInfo queryGpuInfo() {
         const std::size_t v = cudnnGetVersion(); // MAJOR*10000 + MINOR*100 + PATCH on cuDNN 9
         info.cudnnVersion = std::to_string(v / 10000) + "." + std::to_string((v % 10000) / 100) + "." +
                             std::to_string(v % 100);
-    }
-#endif
-#if RNNPROF_WITH_CUPTI
-    info.builtWithCupti = true;
-    {
-        std::uint32_t v = 0;
-        info.cuptiVersion = cuptiGetVersion(&v) == CUPTI_SUCCESS ? std::to_string(v) : "unknown";
     }
 #endif
     int count = 0; // stays 0 when the call fails (no driver)

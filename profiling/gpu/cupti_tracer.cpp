@@ -214,6 +214,12 @@ std::string describeCuptiStatus(int status) {
 
 } // namespace gpu
 
+void describeCupti(GpuInfo& gpu) {
+    gpu.builtWithCupti = true;
+    std::uint32_t v = 0;
+    gpu.cuptiVersion = cuptiGetVersion(&v) == CUPTI_SUCCESS ? std::to_string(v) : "unknown";
+}
+
 std::unique_ptr<KernelTracer> makeKernelTracer() {
     std::string error;
     std::unique_ptr<gpu::ActivityApi> api = gpu::openCupti(error);

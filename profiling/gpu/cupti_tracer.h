@@ -7,6 +7,7 @@
 // Create it once, on the engine thread, before any CUDA context exists (CUPTI's attributes must
 // be set before the context is created), and keep it for the life of the application: only one
 // tracer can hold the subscription at a time.
+#include "engine/gpu/gpu_info.h"
 #include "profiling/runner.h"
 
 #include <memory>
@@ -15,6 +16,9 @@
 namespace rnnprof {
 
 [[nodiscard]] std::unique_ptr<KernelTracer> makeKernelTracer();
+// Sets gpu.builtWithCupti and gpu.cuptiVersion ("130001", "unknown" when CUPTI does not answer):
+// the kernel tracer is profiling's, so is the record of its library.
+void describeCupti(GpuInfo& gpu);
 
 namespace gpu {
 

@@ -4,6 +4,11 @@
 
 namespace rnnprof {
 
+void describeCupti(GpuInfo& gpu) {
+    gpu.builtWithCupti = false;
+    gpu.cuptiVersion.clear();
+}
+
 std::unique_ptr<KernelTracer> makeKernelTracer() {
     return std::make_unique<gpu::ActivityTracer>(std::string("built without CUPTI"));
 }
