@@ -2,16 +2,6 @@
 
 namespace rnnprof::cpu {
 
-BlasLayout::BlasLayout(const Problem& p)
-    : T(p.shape.seqLen), B(p.shape.batch), I(p.config.inputSize), H(p.config.hiddenSize),
-      G(gateCount(p.config.cell)), D(directionCount(p.config)), L(p.config.layers),
-      training(p.mode == Mode::Training), lstm(p.config.cell == CellType::Lstm),
-      resetAfter(p.config.resetAfter) {
-    betweenDropout = training && p.config.dropout > 0 && L > 1;
-    recurrentDropout = training && p.config.recurrentDropout > 0;
-    savedWidth = lstm || resetAfter ? 4 * H : 3 * H;
-}
-
 MemoryFootprint BlasLayout::footprint(std::int64_t paramCount) const {
     const std::uint64_t f = sizeof(float);
     const std::int64_t states = L * D * B * H;
@@ -21,7 +11,7 @@ MemoryFootprint BlasLayout::footprint(std::int64_t paramCount) const {
     std::int64_t io = TB() * I + TB() * DH() + states * (lstm ? 4 : 2);
     // Scratch of the forward pass: input projection, recurrent projection per direction.
     // plus the unchecked kernels' stand-ins: a mask of ones, one step's gates and recurrent input.
-    std::int64_t work = TB() * DGH() + D * B * GH() + B * H + D * B * (savedWidth + H);
+    std::int64_t work = TB() * DGH() + D * B * GH() + B * H + D * B * (savedWidth() + H);
     std::int64_t kept = 0;
     if (training) {
         m.gradients = m.weights;
@@ -29,7 +19,7 @@ MemoryFootprint BlasLayout::footprint(std::int64_t paramCount) const {
         // Kept for backward: the outputs of the layers below the last, and per layer and direction
         // the gate values, the recurrent inputs, LSTM cell states, GRU (reset before) r * h.
         kept = (L - 1) * TB() * DH() +
-               L * D * TB() * (savedWidth + H + (lstm ? H : 0) + (!lstm && !resetAfter ? H : 0));
+               L * D * TB() * (savedWidth() + H + (lstm ? H : 0) + (!lstm && !resetAfter ? H : 0));
         if (betweenDropout) kept += (L - 1) * TB() * DH(); // the masked inputs of the upper layers
         // Backward scratch: output and gate gradients, GRU recurrent-gate gradients, carries,
         // the input gradient and the initial-state gradients.

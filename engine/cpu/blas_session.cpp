@@ -31,7 +31,7 @@ BlasSession::BlasSession(const Problem& problem)
     m_zeros.assign(std::size_t(l.DGH()), 0.0f);
     m_ones.assign(std::size_t(l.B * l.H), 1.0f);
     for (int d = 0; d < l.D; ++d) {
-        m_scratchSaved[d].assign(std::size_t(l.B * l.savedWidth), 0.0f);
+        m_scratchSaved[d].assign(std::size_t(l.B * l.savedWidth()), 0.0f);
         m_scratchRec[d].assign(std::size_t(l.B * l.H), 0.0f);
     }
     m_y.resize(std::size_t(l.L));
@@ -49,7 +49,7 @@ BlasSession::BlasSession(const Problem& problem)
         for (int layer = 0; layer < l.L; ++layer) {
             Kept& k = m_kept[std::size_t(layer)];
             for (int d = 0; d < l.D; ++d) {
-                k.saved[d].assign(std::size_t(l.TB() * l.savedWidth), 0.0f);
+                k.saved[d].assign(std::size_t(l.TB() * l.savedWidth()), 0.0f);
                 k.hrec[d].assign(std::size_t(l.TB() * l.H), 0.0f);
                 if (l.lstm) k.cells[d].assign(std::size_t(l.TB() * l.H), 0.0f);
                 if (!l.lstm && !l.resetAfter) k.rh[d].assign(std::size_t(l.TB() * l.H), 0.0f);
@@ -135,8 +135,8 @@ void BlasSession::forward(PhaseHook& hook) {
 }
 
 BlasSession::StepAt BlasSession::stepAt(int layer, int d, int s) const {
-    const std::int64_t t = d == 0 ? s : m_lay.T - 1 - s;
-    return {t, d == 0 ? t - 1 : t + 1, d == 0 ? t + 1 : t - 1, layer * m_lay.D + d};
+    const TimeStep when = m_lay.step(d, s);
+    return {when.t, when.prev, when.next, layer * m_lay.D + d};
 }
 
 int BlasSession::teamSize() const {
@@ -171,7 +171,7 @@ void BlasSession::forwardLayer(PhaseHook& hook, int layer) {
     const float* y = layerOutput(layer);
     for (int d = 0; d < l.D; ++d) {
         const std::int64_t slot = layer * l.D + d;
-        const std::int64_t tLast = d == 0 ? l.T - 1 : 0;
+        const std::int64_t tLast = l.lastTime(d);
         for (std::int64_t b = 0; b < l.B; ++b)
             std::memcpy(m_hN.ptr() + (slot * l.B + b) * l.H, y + (tLast * l.B + b) * l.DH() + d * l.H,
                         std::size_t(l.H) * sizeof(float));
@@ -189,7 +189,7 @@ void BlasSession::recurrentForward(StepTeam& team, int layer, const Weights& w) 
     if (l.training) {
         // The first step's recurrent input h0 * mask; later ones are written by the cell kernels.
         for (int d = 0; d < l.D; ++d) {
-            const std::int64_t t0 = d == 0 ? 0 : l.T - 1;
+            const std::int64_t t0 = l.firstTime(d);
             kernels::MaskKernel<float, false> k{
                 crows(m_in.data.h0.ptr() + (layer * l.D + d) * l.B * l.H, l.H),
                 crows(recurrentMask(layer, d), l.H),
@@ -199,7 +199,7 @@ void BlasSession::recurrentForward(StepTeam& team, int layer, const Weights& w) 
         }
         team.barrier();
     }
-    const bool resetBefore = !l.lstm && !l.resetAfter;
+    const bool resetBefore = l.resetBefore();
     for (int s = 0; s < l.T; ++s) {
         for (int d = 0; d < l.D; ++d)
             forwardStep(team, layer, d, s, w);
@@ -262,7 +262,7 @@ void BlasSession::forwardStep(StepTeam& team, int layer, int d, int s, const Wei
     const Rows<float> hRecNext{
         kept && s + 1 < l.T ? kept->hrec[d].data() + tNext * B * H : m_scratchRec[d].data(), H};
     float* hp = m_hp[d].data();
-    const bool resetBefore = !l.lstm && !l.resetAfter;
+    const bool resetBefore = l.resetBefore();
     gateGemm(team, resetBefore ? 2 : int(l.G), hRec.p, hRec.ld, w.whh[d], hp);
 
     kernels::withCellActs(m_problem.config, [&](auto acts) {
@@ -418,7 +418,7 @@ void BlasSession::backwardLayer(PhaseHook& hook, int layer) {
 
 void BlasSession::recurrentBackward(StepTeam& team, int layer, const Weights& w) {
     const BlasLayout& l = m_lay;
-    const bool resetBefore = !l.lstm && !l.resetAfter;
+    const bool resetBefore = l.resetBefore();
     for (int s = l.T - 1; s >= 0; --s) {
         for (int d = 0; d < l.D; ++d)
             backwardCell(team, layer, d, s);

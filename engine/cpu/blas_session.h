@@ -36,10 +36,9 @@ private:
     [[nodiscard]] const float* layerInput(int layer) const;
     [[nodiscard]] float* layerOutput(int layer);
     [[nodiscard]] const float* recurrentMask(int layer, int dir) const; // ones without dropout
-    // Where step s of direction d is in time: the forward direction walks t = 0..T-1, the reverse
-    // one t = T-1..0; prev/next are the neighbouring steps in that walk. Callers copy the fields
-    // into plain variables, not a structured binding: the kernels' lambdas capture them, which
-    // clang < 16 (the fuzz build's clang 14) does not allow for bindings.
+    // Where step s of direction d is in time (RecurrenceDims::step), and its (layer, dir) slot.
+    // Callers copy the fields into plain variables, not a structured binding: the kernels' lambdas
+    // capture them, which clang < 16 (the fuzz build's clang 14) does not allow for bindings.
     struct StepAt {
         std::int64_t t, prev, next, slot;
     };
