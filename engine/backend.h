@@ -18,6 +18,9 @@
 
 namespace rnnprof {
 
+// What a buffer is for; a backend's list of its buffers tags each one (see MemoryFootprint).
+enum class BufferCategory { Weights, Gradients, Activations, Workspace, Io };
+
 // Bytes by category. For GPU backends the numbers are device memory (onDevice = true).
 struct MemoryFootprint {
     std::uint64_t weights = 0;     // parameters in the backend's layout
@@ -27,6 +30,25 @@ struct MemoryFootprint {
     std::uint64_t io = 0;          // inputs, outputs, states, targets
     bool onDevice = false;
     [[nodiscard]] std::uint64_t total() const { return weights + gradients + activations + workspace + io; }
+    void add(BufferCategory category, std::uint64_t bytes) {
+        switch (category) {
+        case BufferCategory::Weights:
+            weights += bytes;
+            break;
+        case BufferCategory::Gradients:
+            gradients += bytes;
+            break;
+        case BufferCategory::Activations:
+            activations += bytes;
+            break;
+        case BufferCategory::Workspace:
+            workspace += bytes;
+            break;
+        case BufferCategory::Io:
+            io += bytes;
+            break;
+        }
+    }
     bool operator==(const MemoryFootprint&) const = default;
 };
 
@@ -49,7 +71,9 @@ public:
     [[nodiscard]] virtual std::vector<std::string> notes() const { return {}; }
     // GPU sessions: device time of each phase of the last run() from CUDA events (ms, 0 where the
     // phase did not run). CPU sessions: nullopt.
-    [[nodiscard]] virtual std::optional<std::array<double, kPhaseCount>> deviceEventMs() const { return std::nullopt; }
+    [[nodiscard]] virtual std::optional<std::array<double, kPhaseCount>> deviceEventMs() const {
+        return std::nullopt;
+    }
 };
 
 class Backend {

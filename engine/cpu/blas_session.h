@@ -20,16 +20,13 @@ public:
     [[nodiscard]] std::vector<std::string> notes() const override;
 
 private:
-    using Buffer = std::vector<float>;
+    using Buffer = BlasBuffers::Buffer;
+    using Kept = BlasBuffers::Kept;
     struct Weights {
         const float* wih = nullptr; // [D*G*H, in] both directions
         const float* whh[2] = {};   // [G*H, H]
         const float* bih[2] = {};   // [G*H] (zeros without bias)
         const float* bhh[2] = {};
-    };
-    struct Kept { // per layer, training only
-        Buffer saved[2], hrec[2], cells[2], rh[2];
-        Buffer maskedInput; // dropout between layers
     };
 
     [[nodiscard]] Weights weights(int layer) const;
@@ -67,24 +64,8 @@ private:
     GemmProvider m_provider;
     int m_threads;
     int m_loopThreads = 1;
-    ResolvedProblem<float> m_in; // inputs, and the parameters that training updates
-    ParamSet<float> m_grads;
-    Buffer m_zeros; // bias stand-in when bias is off
-    // The kernels run unchecked (branch-free, vectorised): every optional view must be valid, so
-    // outputs that are not kept go to scratch and a missing mask is a mask of ones.
-    Buffer m_ones;                             // [B*H]
-    Buffer m_scratchSaved[2], m_scratchRec[2]; // one step's gates and recurrent input
-
-    std::vector<Buffer> m_y; // per layer [T*B, D*H]
-    std::vector<Kept> m_kept;
-    Buffer m_xp, m_hp[2];
-    Buffer m_cstate[2][2];              // inference LSTM cell ping-pong per direction
-    Buffer m_stepGates[2], m_stepRh[2]; // inference GRU reset_before
-    Tensor<float> m_hN, m_cN;
-
-    Buffer m_dy, m_dxp, m_dhp[2];
-    Buffer m_dhCarry[2], m_dhRec[2], m_dcCarry[2], m_drh[2];
-    Tensor<float> m_dx, m_dh0, m_dc0;
+    BlasBuffers m_b;          // every buffer, from declareBlasBuffers()
+    MemoryFootprint m_memory; // what the constructor allocated (and resolve() built), by category
     double m_loss = 0.0;
 };
 

@@ -131,23 +131,7 @@ MemoryFootprint genericFootprint(const GenericDims& dims) {
     m.onDevice = true;
     (void)layout(dims, [&](BufferCategory c, std::int64_t n) -> float* {
         const std::uint64_t bytes = std::uint64_t(aligned(n)) * sizeof(float);
-        switch (c) {
-        case BufferCategory::Weights:
-            m.weights += bytes;
-            break;
-        case BufferCategory::Gradients:
-            m.gradients += bytes;
-            break;
-        case BufferCategory::Activations:
-            m.activations += bytes;
-            break;
-        case BufferCategory::Workspace:
-            m.workspace += bytes;
-            break;
-        case BufferCategory::Io:
-            m.io += bytes;
-            break;
-        }
+        m.add(c, bytes);
         return nullptr;
     });
     m.workspace += kCublasWorkspaceBytes;

@@ -76,8 +76,6 @@ struct GenericBuffers {
     float* drh = nullptr;     // [B, H] GRU reset_before
 };
 
-enum class BufferCategory { Weights, Gradients, Activations, Workspace, Io };
-
 // Floats in the arena (every buffer rounded up to 64 floats, 256 bytes, for aligned access).
 [[nodiscard]] std::int64_t genericArenaElements(const GenericDims& dims);
 // The buffers inside an arena of genericArenaElements(dims) floats starting at `base`.
