@@ -15,6 +15,19 @@
 //   norm(v, n, out)                *out = ||v||_2 (out in executor memory)
 //   endStep()                      wait for the work issued so far (device: stream synchronize)
 // Not for use with buffers other than bindGenericBuffers()'s for the same GenericDims.
+//
+// cpu-blas does not run on this class through a host executor, by decision (issue 12, item 5).
+// What the two share is the description of the recurrence (engine/recurrence_dims.h: sizes and
+// the time walk) and the cell math (engine/kernels/step_kernels.h). The step sequences differ
+// where cpu-blas gets its speed: it runs a layer's recurrence inside one persistent thread team
+// (engine/cpu/step_team.h) in which every thread owns a slice of hidden units, multiplies only its
+// rows of W_hh with single-threaded GEMMs, runs the per-ISA unchecked kernels on its slice and
+// meets the others at one barrier per step, with both directions interleaved in that step. The
+// executor interface here is whole-operation (gemm over the full matrix, launch over all
+// elements, endStep per phase, one direction after the other), which on a CPU means a fork/join
+// per operation, several per step, instead of one barrier, and checked kernels with null views
+// instead of stand-in buffers. Sharing would need slices and barriers in the executor interface,
+// which cuBLAS and kernel launches have no use for; no merge was made, so there is no benchmark.
 #include "engine/error.h"
 #include "engine/gpu/generic_buffers.h"
 #include "engine/kernels/act_dispatch.h"
