@@ -21,6 +21,9 @@ namespace rnnprof {
 
 struct Verdict;
 
+// What a buffer is for; a backend's list of its buffers tags each one (see MemoryFootprint).
+enum class BufferCategory { Weights, Gradients, Activations, Workspace, Io };
+
 // Bytes by category. For GPU backends the numbers are device memory (onDevice = true).
 struct MemoryFootprint {
     std::uint64_t weights = 0;     // parameters in the backend's layout
@@ -30,6 +33,25 @@ struct MemoryFootprint {
     std::uint64_t io = 0;          // inputs, outputs, states, targets
     bool onDevice = false;
     [[nodiscard]] std::uint64_t total() const { return weights + gradients + activations + workspace + io; }
+    void add(BufferCategory category, std::uint64_t bytes) {
+        switch (category) {
+        case BufferCategory::Weights:
+            weights += bytes;
+            break;
+        case BufferCategory::Gradients:
+            gradients += bytes;
+            break;
+        case BufferCategory::Activations:
+            activations += bytes;
+            break;
+        case BufferCategory::Workspace:
+            workspace += bytes;
+            break;
+        case BufferCategory::Io:
+            io += bytes;
+            break;
+        }
+    }
     bool operator==(const MemoryFootprint&) const = default;
 };
 

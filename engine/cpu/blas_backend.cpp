@@ -10,7 +10,7 @@ std::vector<std::string> BlasBackend::unsupportedReasons(const RnnConfig&, Mode)
 }
 
 MemoryFootprint BlasBackend::estimateMemory(const Problem& problem) const {
-    return cpu::BlasLayout(problem).footprint(ParamLayout(problem.config).totalSize());
+    return cpu::blasFootprint(cpu::BlasLayout(problem));
 }
 
 std::unique_ptr<Session> BlasBackend::makeSession(const Problem& problem, const MemoryFootprint&) const {

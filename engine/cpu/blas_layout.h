@@ -1,28 +1,65 @@
 #pragma once
-// Sizes of every buffer the cpu-blas session allocates, computed once from the problem, so that
-// estimateMemory() and the allocation agree by construction.
+// Every buffer of a cpu-blas session, declared once (declareBlasBuffers): the session allocates
+// from the list and tallies what it got, estimateMemory() sums the same list without allocating.
 #include "engine/backend.h"
+#include "engine/params.h"
+#include "engine/problem.h"
+#include "engine/recurrence_dims.h"
 
 #include <cstdint>
+#include <functional>
+#include <vector>
 
 namespace rnnprof::cpu {
 
-struct BlasLayout {
-    std::int64_t T = 0, B = 0, I = 0, H = 0, G = 0, D = 0, L = 0;
-    bool training = false;
-    bool lstm = false;
-    bool resetAfter = true;      // GRU
-    bool betweenDropout = false; // training with dropout > 0 and layers > 1
-    bool recurrentDropout = false;
-    std::int64_t savedWidth = 0; // per direction and step: LSTM 4H (i,f,g,o), GRU 4H (r,z,n,hn) or 3H
+struct BlasLayout : RecurrenceDims {
+    std::int64_t paramCount = 0;
+    bool bias = true;
 
     explicit BlasLayout(const Problem& problem);
-    [[nodiscard]] std::int64_t GH() const { return G * H; }
-    [[nodiscard]] std::int64_t DH() const { return D * H; }
-    [[nodiscard]] std::int64_t DGH() const { return D * G * H; }
-    [[nodiscard]] std::int64_t TB() const { return T * B; }
-    [[nodiscard]] std::int64_t layerInput(std::int64_t layer) const { return layer == 0 ? I : D * H; }
-    [[nodiscard]] MemoryFootprint footprint(std::int64_t paramCount) const;
 };
+
+// The buffers themselves, owned by the session. Per-direction arrays use [0, D).
+struct BlasBuffers {
+    using Buffer = std::vector<float>;
+    struct Kept { // per layer, training only
+        Buffer saved[2], hrec[2], cells[2], rh[2];
+        Buffer maskedInput; // dropout between layers
+    };
+
+    ResolvedProblem<float> in; // inputs, masks, and the parameters that training updates (resolve())
+    ParamSet<float> grads;
+    Buffer zeros; // bias stand-in when bias is off
+    // The kernels run unchecked (branch-free, vectorised): every optional view must be valid, so
+    // outputs that are not kept go to scratch and a missing mask is a mask of ones.
+    Buffer ones;                           // [B*H]
+    Buffer scratchSaved[2], scratchRec[2]; // one step's gates and recurrent input
+
+    std::vector<Buffer> y; // per layer [T*B, D*H]
+    std::vector<Kept> kept;
+    Buffer xp, hp[2];
+    Buffer cstate[2][2];            // inference LSTM cell ping-pong per direction
+    Buffer stepGates[2], stepRh[2]; // inference GRU reset_before
+    Tensor<float> hN, cN;
+
+    Buffer dy, dxp, dhp[2];
+    Buffer dhCarry[2], dhRec[2], dcCarry[2], drh[2];
+    Tensor<float> dx, dh0, dc0;
+};
+
+// Who fills a declared buffer: the session (zeros, or ones for the stand-in mask) or resolve(),
+// which built it from the problem before the list runs (the session only counts it).
+enum class BlasFill { Zeros, Ones, Resolved };
+
+// Called once per buffer that exists for this problem, with its category, its element count and
+// where the session keeps it.
+using DeclareBlasBuffer = std::function<void(BufferCategory, std::int64_t, std::vector<float>&, BlasFill)>;
+
+// The one list of cpu-blas's buffers. Sets the shapes of b's tensors and the sizes of its
+// per-layer vectors; allocates nothing itself.
+void declareBlasBuffers(const BlasLayout& l, BlasBuffers& b, const DeclareBlasBuffer& declare);
+
+// Bytes by category of every buffer in the list, without allocating any.
+[[nodiscard]] MemoryFootprint blasFootprint(const BlasLayout& l);
 
 } // namespace rnnprof::cpu

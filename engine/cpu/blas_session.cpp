@@ -25,86 +25,44 @@ CRows<float> crows(const T* p, std::int64_t ld) {
 BlasSession::BlasSession(const Problem& problem)
     : m_problem(problem), m_lay(problem), m_provider(problem.options.gemm),
       m_threads(resolveThreads(problem.options.threads)),
-      m_loopThreads(m_provider == GemmProvider::OneDnn ? m_threads : 1), m_in(resolve(problem)) {
-    m_problem.overrides = {}; // resolved into m_in (masks checked there); not kept alive twice
-    const BlasLayout& l = m_lay;
-    m_zeros.assign(std::size_t(l.DGH()), 0.0f);
-    m_ones.assign(std::size_t(l.B * l.H), 1.0f);
-    for (int d = 0; d < l.D; ++d) {
-        m_scratchSaved[d].assign(std::size_t(l.B * l.savedWidth), 0.0f);
-        m_scratchRec[d].assign(std::size_t(l.B * l.H), 0.0f);
-    }
-    m_y.resize(std::size_t(l.L));
-    for (auto& y : m_y)
-        y.assign(std::size_t(l.TB() * l.DH()), 0.0f);
-    m_xp.assign(std::size_t(l.TB() * l.DGH()), 0.0f);
-    for (int d = 0; d < l.D; ++d)
-        m_hp[d].assign(std::size_t(l.B * l.GH()), 0.0f);
-    const std::vector<std::int64_t> stateShape{l.L * l.D, l.B, l.H};
-    m_hN = Tensor<float>(stateShape);
-    if (l.lstm) m_cN = Tensor<float>(stateShape);
-    if (l.training) {
-        m_grads = ParamSet<float>(problem.config);
-        m_kept.resize(std::size_t(l.L));
-        for (int layer = 0; layer < l.L; ++layer) {
-            Kept& k = m_kept[std::size_t(layer)];
-            for (int d = 0; d < l.D; ++d) {
-                k.saved[d].assign(std::size_t(l.TB() * l.savedWidth), 0.0f);
-                k.hrec[d].assign(std::size_t(l.TB() * l.H), 0.0f);
-                if (l.lstm) k.cells[d].assign(std::size_t(l.TB() * l.H), 0.0f);
-                if (!l.lstm && !l.resetAfter) k.rh[d].assign(std::size_t(l.TB() * l.H), 0.0f);
-            }
-            if (l.betweenDropout && layer > 0) k.maskedInput.assign(std::size_t(l.TB() * l.DH()), 0.0f);
-        }
-        m_dy.assign(std::size_t(l.TB() * l.DH()), 0.0f);
-        m_dxp.assign(std::size_t(l.TB() * l.DGH()), 0.0f);
-        for (int d = 0; d < l.D; ++d) {
-            if (!l.lstm) m_dhp[d].assign(std::size_t(l.TB() * 3 * l.H), 0.0f);
-            for (Buffer* b : {&m_dhCarry[d], &m_dhRec[d], &m_dcCarry[d], &m_drh[d]})
-                b->assign(std::size_t(l.B * l.H), 0.0f);
-        }
-        m_dx = Tensor<float>({l.T, l.B, l.I});
-        m_dh0 = Tensor<float>(stateShape);
-        if (l.lstm) m_dc0 = Tensor<float>(stateShape);
-    } else {
-        for (int d = 0; d < l.D; ++d) {
-            if (l.lstm)
-                for (auto& c : m_cstate[d])
-                    c.assign(std::size_t(l.B * l.H), 0.0f);
-            if (!l.lstm && !l.resetAfter) {
-                m_stepGates[d].assign(std::size_t(l.B * 3 * l.H), 0.0f);
-                m_stepRh[d].assign(std::size_t(l.B * l.H), 0.0f);
-            }
-        }
-    }
+      m_loopThreads(m_provider == GemmProvider::OneDnn ? m_threads : 1) {
+    m_b.in = resolve(problem);
+    m_problem.overrides = {}; // resolved into m_b.in (masks checked there); not kept alive twice
+    if (m_lay.training) m_b.grads.layout = ParamLayout(problem.config);
+    // Allocates what the list declares and counts what each buffer really holds, so that memory()
+    // reports the allocation and a test can compare it with the estimate (blasFootprint).
+    declareBlasBuffers(m_lay, m_b, [&](BufferCategory c, std::int64_t n, Buffer& buffer, BlasFill fill) {
+        if (fill != BlasFill::Resolved) buffer.assign(std::size_t(n), fill == BlasFill::Ones ? 1.0f : 0.0f);
+        m_memory.add(c, std::uint64_t(buffer.size()) * sizeof(float));
+    });
 }
 
 BlasSession::Weights BlasSession::weights(int layer) const {
     Weights w;
-    w.wih = m_in.params.data(layer, 0, ParamKind::WeightIh);
+    w.wih = m_b.in.params.data(layer, 0, ParamKind::WeightIh);
     for (int d = 0; d < m_lay.D; ++d) {
-        w.whh[d] = m_in.params.data(layer, d, ParamKind::WeightHh);
-        const float* bih = m_in.params.data(layer, d, ParamKind::BiasIh);
-        const float* bhh = m_in.params.data(layer, d, ParamKind::BiasHh);
-        w.bih[d] = bih ? bih : m_zeros.data();
-        w.bhh[d] = bhh ? bhh : m_zeros.data();
+        w.whh[d] = m_b.in.params.data(layer, d, ParamKind::WeightHh);
+        const float* bih = m_b.in.params.data(layer, d, ParamKind::BiasIh);
+        const float* bhh = m_b.in.params.data(layer, d, ParamKind::BiasHh);
+        w.bih[d] = bih ? bih : m_b.zeros.data();
+        w.bhh[d] = bhh ? bhh : m_b.zeros.data();
     }
     return w;
 }
 
 const float* BlasSession::layerInput(int layer) const {
-    if (layer == 0) return m_in.data.x.ptr();
-    if (m_lay.betweenDropout) return m_kept[std::size_t(layer)].maskedInput.data();
-    return m_y[std::size_t(layer - 1)].data();
+    if (layer == 0) return m_b.in.data.x.ptr();
+    if (m_lay.betweenDropout) return m_b.kept[std::size_t(layer)].maskedInput.data();
+    return m_b.y[std::size_t(layer - 1)].data();
 }
 
 float* BlasSession::layerOutput(int layer) {
-    return m_y[std::size_t(layer)].data();
+    return m_b.y[std::size_t(layer)].data();
 }
 
 const float* BlasSession::recurrentMask(int layer, int dir) const {
-    if (!m_lay.recurrentDropout) return m_ones.data();
-    return m_in.data.masks.recurrent[std::size_t(layer * m_lay.D + dir)].ptr();
+    if (!m_lay.recurrentDropout) return m_b.ones.data();
+    return m_b.in.data.masks.recurrent[std::size_t(layer * m_lay.D + dir)].ptr();
 }
 
 void BlasSession::run(PhaseHook& hook) {
@@ -124,9 +82,9 @@ void BlasSession::forward(PhaseHook& hook) {
         if (layer > 0 && m_lay.betweenDropout) {
             StepScope step(hook, "dropout");
             kernels::MaskKernel<float, false> k{
-                crows(m_y[std::size_t(layer - 1)].data(), m_lay.DH()),
-                crows(m_in.data.masks.between[std::size_t(layer - 1)].ptr(), m_lay.DH()),
-                {m_kept[std::size_t(layer)].maskedInput.data(), m_lay.DH()},
+                crows(m_b.y[std::size_t(layer - 1)].data(), m_lay.DH()),
+                crows(m_b.in.data.masks.between[std::size_t(layer - 1)].ptr(), m_lay.DH()),
+                {m_b.kept[std::size_t(layer)].maskedInput.data(), m_lay.DH()},
                 m_lay.DH()};
             runKernel(k, m_lay.TB(), 0, m_lay.DH(), m_loopThreads);
         }
@@ -135,8 +93,8 @@ void BlasSession::forward(PhaseHook& hook) {
 }
 
 BlasSession::StepAt BlasSession::stepAt(int layer, int d, int s) const {
-    const std::int64_t t = d == 0 ? s : m_lay.T - 1 - s;
-    return {t, d == 0 ? t - 1 : t + 1, d == 0 ? t + 1 : t - 1, layer * m_lay.D + d};
+    const TimeStep when = m_lay.step(d, s);
+    return {when.t, when.prev, when.next, layer * m_lay.D + d};
 }
 
 int BlasSession::teamSize() const {
@@ -160,7 +118,7 @@ void BlasSession::forwardLayer(PhaseHook& hook, int layer) {
               .lda = l.layerInput(layer),
               .b = w.wih,
               .ldb = l.layerInput(layer),
-              .c = m_xp.data(),
+              .c = m_b.xp.data(),
               .ldc = l.DGH()});
     }
     {
@@ -171,14 +129,14 @@ void BlasSession::forwardLayer(PhaseHook& hook, int layer) {
     const float* y = layerOutput(layer);
     for (int d = 0; d < l.D; ++d) {
         const std::int64_t slot = layer * l.D + d;
-        const std::int64_t tLast = d == 0 ? l.T - 1 : 0;
+        const std::int64_t tLast = l.lastTime(d);
         for (std::int64_t b = 0; b < l.B; ++b)
-            std::memcpy(m_hN.ptr() + (slot * l.B + b) * l.H, y + (tLast * l.B + b) * l.DH() + d * l.H,
+            std::memcpy(m_b.hN.ptr() + (slot * l.B + b) * l.H, y + (tLast * l.B + b) * l.DH() + d * l.H,
                         std::size_t(l.H) * sizeof(float));
         if (l.lstm) {
-            const float* c = l.training ? m_kept[std::size_t(layer)].cells[d].data() + tLast * l.B * l.H
-                                        : m_cstate[d][(l.T - 1) & 1].data();
-            std::memcpy(m_cN.ptr() + slot * l.B * l.H, c, std::size_t(l.B * l.H) * sizeof(float));
+            const float* c = l.training ? m_b.kept[std::size_t(layer)].cells[d].data() + tLast * l.B * l.H
+                                        : m_b.cstate[d][(l.T - 1) & 1].data();
+            std::memcpy(m_b.cN.ptr() + slot * l.B * l.H, c, std::size_t(l.B * l.H) * sizeof(float));
         }
     }
 }
@@ -189,17 +147,17 @@ void BlasSession::recurrentForward(StepTeam& team, int layer, const Weights& w) 
     if (l.training) {
         // The first step's recurrent input h0 * mask; later ones are written by the cell kernels.
         for (int d = 0; d < l.D; ++d) {
-            const std::int64_t t0 = d == 0 ? 0 : l.T - 1;
+            const std::int64_t t0 = l.firstTime(d);
             kernels::MaskKernel<float, false> k{
-                crows(m_in.data.h0.ptr() + (layer * l.D + d) * l.B * l.H, l.H),
+                crows(m_b.in.data.h0.ptr() + (layer * l.D + d) * l.B * l.H, l.H),
                 crows(recurrentMask(layer, d), l.H),
-                {m_kept[std::size_t(layer)].hrec[d].data() + t0 * l.B * l.H, l.H},
+                {m_b.kept[std::size_t(layer)].hrec[d].data() + t0 * l.B * l.H, l.H},
                 l.H};
             runKernel(k, l.B, u.j0, u.j1, team.single() ? m_loopThreads : 1);
         }
         team.barrier();
     }
-    const bool resetBefore = !l.lstm && !l.resetAfter;
+    const bool resetBefore = l.resetBefore();
     for (int s = 0; s < l.T; ++s) {
         for (int d = 0; d < l.D; ++d)
             forwardStep(team, layer, d, s, w);
@@ -252,32 +210,32 @@ void BlasSession::forwardStep(StepTeam& team, int layer, int d, int s, const Wei
     [[maybe_unused]] const std::int64_t t = at.t, tPrev = at.prev, tNext = at.next, slot = at.slot;
     float* y = layerOutput(layer);
     const float* mask = recurrentMask(layer, d);
-    Kept* kept = l.training ? &m_kept[std::size_t(layer)] : nullptr;
+    Kept* kept = l.training ? &m_b.kept[std::size_t(layer)] : nullptr;
 
-    const CRows<float> xp = crows(m_xp.data() + t * B * l.DGH() + d * GH, l.DGH());
-    const CRows<float> hPrev =
-        s == 0 ? crows(m_in.data.h0.ptr() + slot * B * H, H) : crows(y + tPrev * B * l.DH() + d * H, l.DH());
+    const CRows<float> xp = crows(m_b.xp.data() + t * B * l.DGH() + d * GH, l.DGH());
+    const CRows<float> hPrev = s == 0 ? crows(m_b.in.data.h0.ptr() + slot * B * H, H)
+                                      : crows(y + tPrev * B * l.DH() + d * H, l.DH());
     const CRows<float> hRec = kept ? crows(kept->hrec[d].data() + t * B * H, H) : hPrev;
     const Rows<float> hOut{y + t * B * l.DH() + d * H, l.DH()};
     const Rows<float> hRecNext{
-        kept && s + 1 < l.T ? kept->hrec[d].data() + tNext * B * H : m_scratchRec[d].data(), H};
-    float* hp = m_hp[d].data();
-    const bool resetBefore = !l.lstm && !l.resetAfter;
+        kept && s + 1 < l.T ? kept->hrec[d].data() + tNext * B * H : m_b.scratchRec[d].data(), H};
+    float* hp = m_b.hp[d].data();
+    const bool resetBefore = l.resetBefore();
     gateGemm(team, resetBefore ? 2 : int(l.G), hRec.p, hRec.ld, w.whh[d], hp);
 
     kernels::withCellActs(m_problem.config, [&](auto acts) {
         using A = decltype(acts);
         if (l.lstm) {
-            const CRows<float> cPrev =
-                s == 0 ? crows(m_in.data.c0.ptr() + slot * B * H, H)
-                       : crows(kept ? kept->cells[d].data() + tPrev * B * H : m_cstate[d][(s - 1) & 1].data(),
-                               H);
-            float* c = kept ? kept->cells[d].data() + t * B * H : m_cstate[d][s & 1].data();
+            const CRows<float> cPrev = s == 0 ? crows(m_b.in.data.c0.ptr() + slot * B * H, H)
+                                              : crows(kept ? kept->cells[d].data() + tPrev * B * H
+                                                           : m_b.cstate[d][(s - 1) & 1].data(),
+                                                      H);
+            float* c = kept ? kept->cells[d].data() + t * B * H : m_b.cstate[d][s & 1].data();
             kernels::LstmForwardKernel<A, float, false> k{
                 xp,       crows(hp, GH),
                 w.bih[d], w.bhh[d],
                 cPrev,    {c, H},
-                hOut,     {kept ? kept->saved[d].data() + t * B * 4 * H : m_scratchSaved[d].data(), 4 * H},
+                hOut,     {kept ? kept->saved[d].data() + t * B * 4 * H : m_b.scratchSaved[d].data(), 4 * H},
                 hRecNext, crows(mask, H),
                 H};
             runKernel(k, B, u.j0, u.j1, team.single() ? m_loopThreads : 1);
@@ -289,14 +247,14 @@ void BlasSession::forwardStep(StepTeam& team, int layer, int d, int s, const Wei
                 w.bhh[d],
                 hPrev,
                 hOut,
-                {kept ? kept->saved[d].data() + t * B * 4 * H : m_scratchSaved[d].data(), 4 * H},
+                {kept ? kept->saved[d].data() + t * B * 4 * H : m_b.scratchSaved[d].data(), 4 * H},
                 hRecNext,
                 crows(mask, H),
                 H};
             runKernel(k, B, u.j0, u.j1, team.single() ? m_loopThreads : 1);
         } else {
-            float* gates = kept ? kept->saved[d].data() + t * B * 3 * H : m_stepGates[d].data();
-            float* rh = kept ? kept->rh[d].data() + t * B * H : m_stepRh[d].data();
+            float* gates = kept ? kept->saved[d].data() + t * B * 3 * H : m_b.stepGates[d].data();
+            float* rh = kept ? kept->rh[d].data() + t * B * H : m_b.stepRh[d].data();
             kernels::GruResetBeforeGatesKernel<A, float> k1{xp,   crows(hp, GH),  w.bih[d], w.bhh[d],
                                                             hRec, {gates, 3 * H}, {rh, H},  H};
             runKernel(k1, B, u.j0, u.j1, team.single() ? m_loopThreads : 1);
@@ -313,19 +271,19 @@ void BlasSession::forwardResetBeforeTail(StepTeam& team, int layer, int d, int s
     const StepAt at = stepAt(layer, d, s);
     [[maybe_unused]] const std::int64_t t = at.t, tPrev = at.prev, tNext = at.next, slot = at.slot;
     float* y = layerOutput(layer);
-    Kept* kept = l.training ? &m_kept[std::size_t(layer)] : nullptr;
-    float* gates = kept ? kept->saved[d].data() + t * B * 3 * H : m_stepGates[d].data();
-    const float* rh = kept ? kept->rh[d].data() + t * B * H : m_stepRh[d].data();
-    float* hp = m_hp[d].data();
+    Kept* kept = l.training ? &m_b.kept[std::size_t(layer)] : nullptr;
+    float* gates = kept ? kept->saved[d].data() + t * B * 3 * H : m_b.stepGates[d].data();
+    const float* rh = kept ? kept->rh[d].data() + t * B * H : m_b.stepRh[d].data();
+    float* hp = m_b.hp[d].data();
     gateGemm(team, 1, rh, H, w.whh[d] + 2 * H * H, hp + 2 * H);
-    const CRows<float> hPrev =
-        s == 0 ? crows(m_in.data.h0.ptr() + slot * B * H, H) : crows(y + tPrev * B * l.DH() + d * H, l.DH());
+    const CRows<float> hPrev = s == 0 ? crows(m_b.in.data.h0.ptr() + slot * B * H, H)
+                                      : crows(y + tPrev * B * l.DH() + d * H, l.DH());
     const Rows<float> hRecNext{
-        kept && s + 1 < l.T ? kept->hrec[d].data() + tNext * B * H : m_scratchRec[d].data(), H};
+        kept && s + 1 < l.T ? kept->hrec[d].data() + tNext * B * H : m_b.scratchRec[d].data(), H};
     kernels::withCellActs(m_problem.config, [&](auto acts) {
         using A = decltype(acts);
         kernels::GruResetBeforeOutputKernel<A, float, false> k2{
-            crows(m_xp.data() + t * B * l.DGH() + d * GH, l.DGH()),
+            crows(m_b.xp.data() + t * B * l.DGH() + d * GH, l.DGH()),
             crows(hp + 2 * H, GH),
             w.bih[d],
             w.bhh[d],
@@ -345,12 +303,12 @@ void BlasSession::backward(PhaseHook& hook) {
     PhaseScope phase(hook, Phase::Backward);
     const BlasLayout& l = m_lay;
     {
-        if (m_in.outputGrad) {
-            std::copy(m_in.outputGrad->data.begin(), m_in.outputGrad->data.end(), m_dy.begin());
+        if (m_b.in.outputGrad) {
+            std::copy(m_b.in.outputGrad->data.begin(), m_b.in.outputGrad->data.end(), m_b.dy.begin());
         } else {
             StepScope step(hook, "loss");
-            const float* y = m_y.back().data();
-            const float* target = m_in.data.target.ptr();
+            const float* y = m_b.y.back().data();
+            const float* target = m_b.in.data.target.ptr();
             const std::int64_t n = l.TB() * l.DH();
             double sum = 0.0;
             const float scale = 2.0f / float(n);
@@ -358,7 +316,7 @@ void BlasSession::backward(PhaseHook& hook) {
             for (std::int64_t i = 0; i < n; ++i) {
                 const float diff = y[i] - target[i];
                 sum += double(diff) * double(diff);
-                m_dy[std::size_t(i)] = scale * diff;
+                m_b.dy[std::size_t(i)] = scale * diff;
             }
             m_loss = sum / double(n);
         }
@@ -373,15 +331,15 @@ void BlasSession::backwardLayer(PhaseHook& hook, int layer) {
     for (int d = 0; d < l.D; ++d) {
         const std::int64_t offset = (layer * l.D + d) * l.B * l.H;
         const std::size_t n = std::size_t(l.B * l.H);
-        std::fill(m_dhRec[d].begin(), m_dhRec[d].end(), 0.0f);
-        if (m_in.hNGrad)
-            std::copy_n(m_in.hNGrad->ptr() + offset, n, m_dhCarry[d].begin());
+        std::fill(m_b.dhRec[d].begin(), m_b.dhRec[d].end(), 0.0f);
+        if (m_b.in.hNGrad)
+            std::copy_n(m_b.in.hNGrad->ptr() + offset, n, m_b.dhCarry[d].begin());
         else
-            std::fill(m_dhCarry[d].begin(), m_dhCarry[d].end(), 0.0f);
-        if (m_in.cNGrad && l.lstm)
-            std::copy_n(m_in.cNGrad->ptr() + offset, n, m_dcCarry[d].begin());
+            std::fill(m_b.dhCarry[d].begin(), m_b.dhCarry[d].end(), 0.0f);
+        if (m_b.in.cNGrad && l.lstm)
+            std::copy_n(m_b.in.cNGrad->ptr() + offset, n, m_b.dcCarry[d].begin());
         else
-            std::fill(m_dcCarry[d].begin(), m_dcCarry[d].end(), 0.0f);
+            std::fill(m_b.dcCarry[d].begin(), m_b.dcCarry[d].end(), 0.0f);
     }
     {
         StepScope step(hook, "recurrent steps (backward)");
@@ -395,15 +353,15 @@ void BlasSession::backwardLayer(PhaseHook& hook, int layer) {
     if (layer == 0 && !m_problem.inputGradients) return;
     StepScope step(hook, "input-gradient GEMM");
     // The gradient of this layer's input: the gradient of the layer below's output (after undoing
-    // dropout), or of x. The output gradient m_dy is no longer needed, so it receives it.
+    // dropout), or of x. The output gradient m_b.dy is no longer needed, so it receives it.
     const std::int64_t in = l.layerInput(layer);
-    float* dIn = layer > 0 ? m_dy.data() : m_dx.ptr();
+    float* dIn = layer > 0 ? m_b.dy.data() : m_b.dx.ptr();
     gemm({.opA = Op::N,
           .opB = Op::N,
           .m = l.TB(),
           .n = in,
           .k = l.DGH(),
-          .a = m_dxp.data(),
+          .a = m_b.dxp.data(),
           .lda = l.DGH(),
           .b = w.wih,
           .ldb = in,
@@ -411,14 +369,17 @@ void BlasSession::backwardLayer(PhaseHook& hook, int layer) {
           .ldc = in});
     if (layer > 0 && l.betweenDropout) {
         kernels::MaskKernel<float, false> k{
-            crows(dIn, in), crows(m_in.data.masks.between[std::size_t(layer - 1)].ptr(), in), {dIn, in}, in};
+            crows(dIn, in),
+            crows(m_b.in.data.masks.between[std::size_t(layer - 1)].ptr(), in),
+            {dIn, in},
+            in};
         runKernel(k, l.TB(), 0, in, m_loopThreads);
     }
 }
 
 void BlasSession::recurrentBackward(StepTeam& team, int layer, const Weights& w) {
     const BlasLayout& l = m_lay;
-    const bool resetBefore = !l.lstm && !l.resetAfter;
+    const bool resetBefore = l.resetBefore();
     for (int s = l.T - 1; s >= 0; --s) {
         for (int d = 0; d < l.D; ++d)
             backwardCell(team, layer, d, s);
@@ -438,16 +399,16 @@ void BlasSession::recurrentBackward(StepTeam& team, int layer, const Weights& w)
     const UnitSlice u = team.slice();
     for (int d = 0; d < l.D; ++d) {
         const std::int64_t offset = (layer * l.D + d) * l.B * l.H;
-        kernels::InitialStateGradKernel<float, false> k{crows(m_dhCarry[d].data(), l.H),
-                                                        crows(m_dhRec[d].data(), l.H),
+        kernels::InitialStateGradKernel<float, false> k{crows(m_b.dhCarry[d].data(), l.H),
+                                                        crows(m_b.dhRec[d].data(), l.H),
                                                         crows(recurrentMask(layer, d), l.H),
-                                                        {m_dh0.ptr() + offset, l.H},
+                                                        {m_b.dh0.ptr() + offset, l.H},
                                                         l.H};
         runKernel(k, l.B, u.j0, u.j1, team.single() ? m_loopThreads : 1);
         if (l.lstm)
             for (std::int64_t b = 0; b < l.B; ++b)
-                std::copy(m_dcCarry[d].begin() + b * l.H + u.j0, m_dcCarry[d].begin() + b * l.H + u.j1,
-                          m_dc0.ptr() + offset + b * l.H + u.j0);
+                std::copy(m_b.dcCarry[d].begin() + b * l.H + u.j0, m_b.dcCarry[d].begin() + b * l.H + u.j1,
+                          m_b.dc0.ptr() + offset + b * l.H + u.j0);
     }
 }
 
@@ -457,19 +418,19 @@ void BlasSession::backwardCell(StepTeam& team, int layer, int d, int s) {
     const UnitSlice u = team.slice();
     const StepAt at = stepAt(layer, d, s);
     [[maybe_unused]] const std::int64_t t = at.t, tPrev = at.prev, tNext = at.next, slot = at.slot;
-    Kept& kept = m_kept[std::size_t(layer)];
+    Kept& kept = m_b.kept[std::size_t(layer)];
     const float* y = layerOutput(layer);
-    const CRows<float> dy = crows(m_dy.data() + t * B * l.DH() + d * H, l.DH());
+    const CRows<float> dy = crows(m_b.dy.data() + t * B * l.DH() + d * H, l.DH());
     const CRows<float> mask = crows(recurrentMask(layer, d), H);
-    const CRows<float> hPrev =
-        s == 0 ? crows(m_in.data.h0.ptr() + slot * B * H, H) : crows(y + tPrev * B * l.DH() + d * H, l.DH());
-    const Rows<float> dhCarry{m_dhCarry[d].data(), H};
-    const CRows<float> dhRec = crows(m_dhRec[d].data(), H);
-    const Rows<float> dxp{m_dxp.data() + t * B * l.DGH() + d * l.GH(), l.DGH()};
+    const CRows<float> hPrev = s == 0 ? crows(m_b.in.data.h0.ptr() + slot * B * H, H)
+                                      : crows(y + tPrev * B * l.DH() + d * H, l.DH());
+    const Rows<float> dhCarry{m_b.dhCarry[d].data(), H};
+    const CRows<float> dhRec = crows(m_b.dhRec[d].data(), H);
+    const Rows<float> dxp{m_b.dxp.data() + t * B * l.DGH() + d * l.GH(), l.DGH()};
     kernels::withCellActs(m_problem.config, [&](auto acts) {
         using A = decltype(acts);
         if (l.lstm) {
-            const CRows<float> cPrev = s == 0 ? crows(m_in.data.c0.ptr() + slot * B * H, H)
+            const CRows<float> cPrev = s == 0 ? crows(m_b.in.data.c0.ptr() + slot * B * H, H)
                                               : crows(kept.cells[d].data() + tPrev * B * H, H);
             kernels::LstmBackwardKernel<A, float, false> k{crows(kept.saved[d].data() + t * B * 4 * H, 4 * H),
                                                            crows(kept.cells[d].data() + t * B * H, H),
@@ -478,13 +439,13 @@ void BlasSession::backwardCell(StepTeam& team, int layer, int d, int s) {
                                                            dhCarry,
                                                            dhRec,
                                                            mask,
-                                                           {m_dcCarry[d].data(), H},
+                                                           {m_b.dcCarry[d].data(), H},
                                                            dxp,
                                                            H};
             runKernel(k, B, u.j0, u.j1, team.single() ? m_loopThreads : 1);
             return;
         }
-        const Rows<float> dhp{m_dhp[d].data() + t * B * 3 * H, 3 * H};
+        const Rows<float> dhp{m_b.dhp[d].data() + t * B * 3 * H, 3 * H};
         if (l.resetAfter) {
             kernels::GruBackwardKernel<A, float, false> k{crows(kept.saved[d].data() + t * B * 4 * H, 4 * H),
                                                           hPrev,
@@ -513,7 +474,7 @@ void BlasSession::backwardGemm(StepTeam& team, int layer, int d, int s, const We
     const std::int64_t t = stepAt(0, d, s).t;
     if (l.lstm || l.resetAfter) {
         const float* dg =
-            l.lstm ? m_dxp.data() + t * B * l.DGH() + d * l.GH() : m_dhp[d].data() + t * B * 3 * H;
+            l.lstm ? m_b.dxp.data() + t * B * l.DGH() + d * l.GH() : m_b.dhp[d].data() + t * B * 3 * H;
         const std::int64_t ld = l.lstm ? l.DGH() : 3 * H;
         team.gemm({.opA = Op::N,
                    .opB = Op::N,
@@ -524,11 +485,11 @@ void BlasSession::backwardGemm(StepTeam& team, int layer, int d, int s, const We
                    .lda = ld,
                    .b = w.whh[d] + u.j0,
                    .ldb = H,
-                   .c = m_dhRec[d].data() + u.j0,
+                   .c = m_b.dhRec[d].data() + u.j0,
                    .ldc = H});
         return;
     }
-    const float* dhp = m_dhp[d].data() + t * B * 3 * H;
+    const float* dhp = m_b.dhp[d].data() + t * B * 3 * H;
     team.gemm({.opA = Op::N,
                .opB = Op::N,
                .m = B,
@@ -538,19 +499,20 @@ void BlasSession::backwardGemm(StepTeam& team, int layer, int d, int s, const We
                .lda = 3 * H,
                .b = w.whh[d] + 2 * H * H + u.j0,
                .ldb = H,
-               .c = m_drh[d].data() + u.j0,
+               .c = m_b.drh[d].data() + u.j0,
                .ldc = H});
-    Kept& kept = m_kept[std::size_t(layer)];
+    Kept& kept = m_b.kept[std::size_t(layer)];
     const float* gates = kept.saved[d].data() + t * B * 3 * H;
     kernels::withCellActs(m_problem.config, [&](auto acts) {
         using A = decltype(acts);
-        kernels::GruResetBeforeResetKernel<A, float> k{crows(gates, 3 * H),
-                                                       crows(kept.hrec[d].data() + t * B * H, H),
-                                                       crows(m_drh[d].data(), H),
-                                                       {m_dxp.data() + t * B * l.DGH() + d * l.GH(), l.DGH()},
-                                                       {m_dhp[d].data() + t * B * 3 * H, 3 * H},
-                                                       {m_dhRec[d].data(), H},
-                                                       H};
+        kernels::GruResetBeforeResetKernel<A, float> k{
+            crows(gates, 3 * H),
+            crows(kept.hrec[d].data() + t * B * H, H),
+            crows(m_b.drh[d].data(), H),
+            {m_b.dxp.data() + t * B * l.DGH() + d * l.GH(), l.DGH()},
+            {m_b.dhp[d].data() + t * B * 3 * H, 3 * H},
+            {m_b.dhRec[d].data(), H},
+            H};
         runKernel(k, B, u.j0, u.j1, team.single() ? m_loopThreads : 1);
     });
 }
@@ -566,34 +528,34 @@ void BlasSession::backwardResetBeforeTail(StepTeam& team, int, int d, int s, con
                .m = B,
                .n = u.width(),
                .k = 2 * H,
-               .a = m_dhp[d].data() + t * B * 3 * H,
+               .a = m_b.dhp[d].data() + t * B * 3 * H,
                .lda = 3 * H,
                .b = w.whh[d] + u.j0,
                .ldb = H,
                .beta = 1.0f,
-               .c = m_dhRec[d].data() + u.j0,
+               .c = m_b.dhRec[d].data() + u.j0,
                .ldc = H});
 }
 
 void BlasSession::weightGradients(int layer) {
     const BlasLayout& l = m_lay;
     const std::int64_t in = l.layerInput(layer), H = l.H, GH = l.GH();
-    Kept& kept = m_kept[std::size_t(layer)];
+    Kept& kept = m_b.kept[std::size_t(layer)];
     // Both directions' input weights at once: dW_ih = dXP^T * input, one GEMM over all steps.
     gemm({.opA = Op::T,
           .opB = Op::N,
           .m = l.DGH(),
           .n = in,
           .k = l.TB(),
-          .a = m_dxp.data(),
+          .a = m_b.dxp.data(),
           .lda = l.DGH(),
           .b = layerInput(layer),
           .ldb = in,
-          .c = m_grads.data(layer, 0, ParamKind::WeightIh),
+          .c = m_b.grads.data(layer, 0, ParamKind::WeightIh),
           .ldc = in});
     for (int d = 0; d < l.D; ++d) {
-        float* dWhh = m_grads.data(layer, d, ParamKind::WeightHh);
-        const float* dhp = l.lstm ? m_dxp.data() + d * GH : m_dhp[d].data();
+        float* dWhh = m_b.grads.data(layer, d, ParamKind::WeightHh);
+        const float* dhp = l.lstm ? m_b.dxp.data() + d * GH : m_b.dhp[d].data();
         const std::int64_t ldDhp = l.lstm ? l.DGH() : 3 * H;
         const float* hrec = kept.hrec[d].data();
         if (l.lstm || l.resetAfter) {
@@ -632,11 +594,11 @@ void BlasSession::weightGradients(int layer) {
                   .c = dWhh + 2 * H * H,
                   .ldc = H});
         }
-        if (float* dbhh = m_grads.data(layer, d, ParamKind::BiasHh))
+        if (float* dbhh = m_b.grads.data(layer, d, ParamKind::BiasHh))
             columnSums(dhp, l.TB(), GH, ldDhp, dbhh, false);
     }
-    if (float* dbih = m_grads.data(layer, 0, ParamKind::BiasIh)) // both directions are adjacent
-        columnSums(m_dxp.data(), l.TB(), l.DGH(), l.DGH(), dbih, false);
+    if (float* dbih = m_b.grads.data(layer, 0, ParamKind::BiasIh)) // both directions are adjacent
+        columnSums(m_b.dxp.data(), l.TB(), l.DGH(), l.DGH(), dbih, false);
 }
 
 // ---- update and outputs ---------------------------------------------------------------------
@@ -644,9 +606,9 @@ void BlasSession::weightGradients(int layer) {
 void BlasSession::update(PhaseHook& hook) {
     PhaseScope phase(hook, Phase::Update);
     StepScope step(hook, "SGD");
-    kernels::SgdKernel<float> k{m_in.params.values.data(), m_grads.values.data(),
+    kernels::SgdKernel<float> k{m_b.in.params.values.data(), m_b.grads.values.data(),
                                 float(m_problem.options.learningRate)};
-    const std::int64_t n = std::int64_t(m_in.params.values.size());
+    const std::int64_t n = std::int64_t(m_b.in.params.values.size());
 #pragma omp simd
     for (std::int64_t i = 0; i < n; ++i)
         k(i);
@@ -656,25 +618,25 @@ RunOutputs BlasSession::outputs() const {
     const BlasLayout& l = m_lay;
     RunOutputs out;
     out.y = Tensor<float>({l.T, l.B, l.DH()});
-    std::copy(m_y.back().begin(), m_y.back().end(), out.y.data.begin());
-    out.hN = m_hN;
-    out.cN = m_cN;
+    std::copy(m_b.y.back().begin(), m_b.y.back().end(), out.y.data.begin());
+    out.hN = m_b.hN;
+    out.cN = m_b.cN;
     out.training = l.training;
     if (l.training) {
         out.loss = m_loss;
-        out.gradients.dParams = m_grads;
+        out.gradients.dParams = m_b.grads;
         if (m_problem.inputGradients) {
-            out.gradients.dx = m_dx;
-            out.gradients.dh0 = m_dh0;
-            out.gradients.dc0 = m_dc0;
+            out.gradients.dx = m_b.dx;
+            out.gradients.dh0 = m_b.dh0;
+            out.gradients.dc0 = m_b.dc0;
         }
-        out.paramsAfter = m_in.params;
+        out.paramsAfter = m_b.in.params;
     }
     return out;
 }
 
 MemoryFootprint BlasSession::memory() const {
-    return m_lay.footprint(m_in.params.layout.totalSize());
+    return m_memory;
 }
 
 std::vector<std::string> BlasSession::notes() const {

@@ -72,11 +72,7 @@ std::uint64_t bytes(const memory::desc& md) {
 } // namespace
 
 OneDnnDims::OneDnnDims(const Problem& p)
-    : T(p.shape.seqLen), B(p.shape.batch), I(p.config.inputSize), H(p.config.hiddenSize),
-      D(directionCount(p.config)), L(p.config.layers), G(gateCount(p.config.cell)),
-      biasGates(oneDnnBiasGates(p.config)), lstm(p.config.cell == CellType::Lstm), bias(p.config.bias),
-      training(p.mode == Mode::Training),
-      betweenDropout(p.mode == Mode::Training && p.config.dropout > 0 && p.config.layers > 1) {}
+    : RecurrenceDims(RecurrenceDims::of(p)), biasGates(oneDnnBiasGates(p.config)), bias(p.config.bias) {}
 
 memory::desc oneDnnSequenceDesc(const OneDnnDims& d, std::int64_t channels) {
     return memory::desc({d.T, d.B, channels}, dt::f32, tag::tnc);

@@ -4,6 +4,7 @@
 // Creating descriptors allocates no tensors and compiles no kernels, so estimateMemory() builds a
 // plan too and reports exactly what prepare() will allocate. Not a session: it owns no buffers.
 #include "engine/backend.h"
+#include "engine/recurrence_dims.h"
 
 #include <oneapi/dnnl/dnnl.hpp>
 
@@ -14,18 +15,13 @@
 
 namespace rnnprof::cpu {
 
-// Sizes and switches of one problem, as the cpu-onednn session sees them.
-struct OneDnnDims {
-    std::int64_t T = 0, B = 0, I = 0, H = 0, D = 0, L = 0;
-    std::int64_t G = 0;         // gates in the weights: LSTM 4, GRU 3
+// Sizes and switches of one problem (engine/recurrence_dims.h), with what the cpu-onednn session
+// adds: the shape of oneDNN's bias.
+struct OneDnnDims : RecurrenceDims {
     std::int64_t biasGates = 0; // vectors in oneDNN's bias: 4 for LSTM and linear-before-reset GRU
-    bool lstm = false;
     bool bias = true;
-    bool training = false;
-    bool betweenDropout = false; // training, dropout > 0 and more than one layer
 
     explicit OneDnnDims(const Problem& problem);
-    [[nodiscard]] std::int64_t layerInput(std::int64_t layer) const { return layer == 0 ? I : D * H; }
     [[nodiscard]] std::int64_t layerOutputElements() const { return T * B * D * H; }
     [[nodiscard]] std::int64_t stateElements() const { return L * D * B * H; } // h0, hN, ... all layers
     [[nodiscard]] std::int64_t layerStateElements() const { return D * B * H; }

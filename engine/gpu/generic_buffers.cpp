@@ -42,10 +42,10 @@ GenericBuffers layout(const GenericDims& d, const Allocate& take) {
         }
         b.lossNorm = take(C::Io, 1);
     }
-    if (d.recurrentMasks)
+    if (d.recurrentDropout)
         for (std::int64_t s = 0; s < slots; ++s)
             b.recurrentMask.push_back(take(C::Io, BH));
-    if (d.betweenMasks)
+    if (d.betweenDropout)
         for (std::int64_t l = 1; l < d.L; ++l)
             b.betweenMask.push_back(take(C::Io, TB * d.DH()));
 
@@ -55,7 +55,7 @@ GenericBuffers layout(const GenericDims& d, const Allocate& take) {
             b.layerOut[std::size_t(l)] = take(C::Activations, TB * d.DH());
         b.layerOut.back() = b.y;
         b.layerIn.assign(std::size_t(d.L), nullptr);
-        if (d.betweenMasks)
+        if (d.betweenDropout)
             for (std::int64_t l = 1; l < d.L; ++l)
                 b.layerIn[std::size_t(l)] = take(C::Activations, TB * d.DH());
         for (std::int64_t s = 0; s < slots; ++s) {
@@ -98,20 +98,9 @@ GenericBuffers layout(const GenericDims& d, const Allocate& take) {
 
 GenericDims GenericDims::of(const Problem& p) {
     GenericDims d;
+    static_cast<RecurrenceDims&>(d) = RecurrenceDims::of(p);
     d.config = p.config;
-    d.T = p.shape.seqLen;
-    d.B = p.shape.batch;
-    d.I = p.config.inputSize;
-    d.H = p.config.hiddenSize;
-    d.G = gateCount(p.config.cell);
-    d.D = directionCount(p.config);
-    d.L = p.config.layers;
-    d.training = p.mode == Mode::Training;
     d.inputGradients = d.training && p.inputGradients;
-    d.lstm = p.config.cell == CellType::Lstm;
-    d.resetAfter = p.config.resetAfter;
-    d.recurrentMasks = d.training && p.config.recurrentDropout > 0;
-    d.betweenMasks = d.training && p.config.dropout > 0 && p.config.layers > 1;
     d.outputGradGiven = d.training && p.overrides.outputGrad != nullptr;
     d.hNGradGiven = d.training && p.overrides.hNGrad != nullptr;
     d.cNGradGiven = d.training && d.lstm && p.overrides.cNGrad != nullptr;
@@ -142,23 +131,7 @@ MemoryFootprint genericFootprint(const GenericDims& dims) {
     m.onDevice = true;
     (void)layout(dims, [&](BufferCategory c, std::int64_t n) -> float* {
         const std::uint64_t bytes = std::uint64_t(aligned(n)) * sizeof(float);
-        switch (c) {
-        case BufferCategory::Weights:
-            m.weights += bytes;
-            break;
-        case BufferCategory::Gradients:
-            m.gradients += bytes;
-            break;
-        case BufferCategory::Activations:
-            m.activations += bytes;
-            break;
-        case BufferCategory::Workspace:
-            m.workspace += bytes;
-            break;
-        case BufferCategory::Io:
-            m.io += bytes;
-            break;
-        }
+        m.add(c, bytes);
         return nullptr;
     });
     m.workspace += kCublasWorkspaceBytes;

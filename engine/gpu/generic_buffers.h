@@ -4,6 +4,7 @@
 // for the host emulation in the tests. Compiled in every build (no CUDA).
 #include "engine/backend.h"
 #include "engine/problem.h"
+#include "engine/recurrence_dims.h"
 
 #include <cstdint>
 #include <vector>
@@ -15,30 +16,16 @@ namespace rnnprof::gpu {
 // Hopper, 4 MiB before).
 inline constexpr std::uint64_t kCublasWorkspaceBytes = std::uint64_t(32) << 20;
 
-// The sizes of one problem, with the switches that decide which buffers exist.
-struct GenericDims {
+// The sizes of one problem (engine/recurrence_dims.h), with gpu-generic's extra switches that
+// decide which buffers exist.
+struct GenericDims : RecurrenceDims {
     RnnConfig config;
-    std::int64_t T = 1, B = 1, I = 1, H = 1, G = 4, D = 1, L = 1;
-    bool training = false;
-    bool inputGradients = false; // training: dx, dh0, dc0
-    bool lstm = true;
-    bool resetAfter = true;       // GRU only
-    bool recurrentMasks = false;  // training with recurrent dropout
-    bool betweenMasks = false;    // training with dropout and more than one layer
+    bool inputGradients = false;  // training: dx, dh0, dc0
     bool outputGradGiven = false; // training from an override dy instead of the MSE loss
     bool hNGradGiven = false;
     bool cNGradGiven = false;
 
     [[nodiscard]] static GenericDims of(const Problem& problem);
-    [[nodiscard]] std::int64_t GH() const { return G * H; }
-    [[nodiscard]] std::int64_t DH() const { return D * H; }
-    [[nodiscard]] std::int64_t DGH() const { return D * G * H; }
-    [[nodiscard]] std::int64_t TB() const { return T * B; }
-    [[nodiscard]] std::int64_t inputWidth(int layer) const { return layer == 0 ? I : D * H; }
-    // Floats kept per (time, batch row) for backward: LSTM i,f,g,o; GRU r,z,n,hn (reset_after)
-    // or r,z,n (reset_before).
-    [[nodiscard]] std::int64_t savedWidth() const { return (lstm || resetAfter) ? 4 * H : 3 * H; }
-    [[nodiscard]] bool resetBefore() const { return !lstm && !resetAfter; }
 };
 
 // Pointers into the arena; nullptr where a buffer does not exist for this problem. Per-(layer,
@@ -88,8 +75,6 @@ struct GenericBuffers {
     float* dhRec = nullptr;   // [B, H]
     float* drh = nullptr;     // [B, H] GRU reset_before
 };
-
-enum class BufferCategory { Weights, Gradients, Activations, Workspace, Io };
 
 // Floats in the arena (every buffer rounded up to 64 floats, 256 bytes, for aligned access).
 [[nodiscard]] std::int64_t genericArenaElements(const GenericDims& dims);

@@ -15,6 +15,19 @@
 //   norm(v, n, out)                *out = ||v||_2 (out in executor memory)
 //   endStep()                      wait for the work issued so far (device: stream synchronize)
 // Not for use with buffers other than bindGenericBuffers()'s for the same GenericDims.
+//
+// cpu-blas does not run on this class through a host executor, by decision (issue 12, item 5).
+// What the two share is the description of the recurrence (engine/recurrence_dims.h: sizes and
+// the time walk) and the cell math (engine/kernels/step_kernels.h). The step sequences differ
+// where cpu-blas gets its speed: it runs a layer's recurrence inside one persistent thread team
+// (engine/cpu/step_team.h) in which every thread owns a slice of hidden units, multiplies only its
+// rows of W_hh with single-threaded GEMMs, runs the per-ISA unchecked kernels on its slice and
+// meets the others at one barrier per step, with both directions interleaved in that step. The
+// executor interface here is whole-operation (gemm over the full matrix, launch over all
+// elements, endStep per phase, one direction after the other), which on a CPU means a fork/join
+// per operation, several per step, instead of one barrier, and checked kernels with null views
+// instead of stand-in buffers. Sharing would need slices and barriers in the executor interface,
+// which cuBLAS and kernel launches have no use for; no merge was made, so there is no benchmark.
 #include "engine/error.h"
 #include "engine/gpu/generic_buffers.h"
 #include "engine/kernels/act_dispatch.h"
@@ -36,7 +49,7 @@ public:
         // The input weights of both directions must form one [D*G*H, in] matrix (one GEMM).
         for (int l = 0; l < int(m_d.L) && m_d.D == 2; ++l)
             if (offset(l, 1, ParamKind::WeightIh) !=
-                offset(l, 0, ParamKind::WeightIh) + m_d.GH() * m_d.inputWidth(l))
+                offset(l, 0, ParamKind::WeightIh) + m_d.GH() * m_d.layerInput(l))
                 throw Error(ErrorKind::BackendFailure, "gpu-generic: the parameter layout does not keep both "
                                                        "directions' input weights adjacent");
     }
@@ -102,11 +115,8 @@ private:
     }
     [[nodiscard]] const float* layerInput(int l) const {
         if (l == 0) return m_b.x;
-        return m_d.betweenMasks ? m_b.layerIn[std::size_t(l)] : m_b.layerOut[std::size_t(l - 1)];
+        return m_d.betweenDropout ? m_b.layerIn[std::size_t(l)] : m_b.layerOut[std::size_t(l - 1)];
     }
-    // Time of step s in direction dir.
-    [[nodiscard]] Index timeOf(int dir, Index s) const { return dir == 0 ? s : m_d.T - 1 - s; }
-    [[nodiscard]] Index prevTime(int dir, Index t) const { return dir == 0 ? t - 1 : t + 1; }
     // Row block of time t in a time-major buffer with `width` floats per row.
     [[nodiscard]] Index at(Index t, Index width) const { return t * m_d.B * width; }
 
@@ -114,8 +124,8 @@ private:
 
     template <class A>
     void forwardLayer(PhaseHook& hook, int l) {
-        const Index DH = m_d.DH(), inW = m_d.inputWidth(l);
-        if (l > 0 && m_d.betweenMasks)
+        const Index DH = m_d.DH(), inW = m_d.layerInput(l);
+        if (l > 0 && m_d.betweenDropout)
             step(hook, "dropout", [&] {
                 m_exec.launch(kernels::MaskKernel<float>{CRows{m_b.layerOut[std::size_t(l - 1)], DH},
                                                          CRows{m_b.betweenMask[std::size_t(l - 1)], DH},
@@ -147,14 +157,14 @@ private:
         const CRows maskRows{mask(l, dir), H};
         if (m_d.training) // the first step's recurrent input h0 * mask, kept for backward
             m_exec.launch(kernels::MaskKernel<float>{CRows{h0, H}, maskRows,
-                                                     Rows{hRecAll + at(timeOf(dir, 0), H), H}, H},
+                                                     Rows{hRecAll + at(m_d.firstTime(dir), H), H}, H},
                           BH);
         for (Index s = 0; s < T; ++s) {
-            const Index t = timeOf(dir, s), tp = prevTime(dir, t);
+            const TimeStep when = m_d.step(dir, s);
+            const Index t = when.t, tp = when.prev;
             const CRows hPrev = s == 0 ? CRows{h0, H} : CRows{out + at(tp, DH), DH};
             const CRows hIn = m_d.training ? CRows{hRecAll + at(t, H), H} : hPrev; // recurrent input
-            const Rows hRecNext =
-                m_d.training && s + 1 < T ? Rows{hRecAll + at(timeOf(dir, s + 1), H), H} : Rows{};
+            const Rows hRecNext = m_d.training && s + 1 < T ? Rows{hRecAll + at(when.next, H), H} : Rows{};
             const CRows xp{m_b.xp + at(t, m_d.DGH()) + dir * GH, m_d.DGH()};
             const Rows h{out + at(t, DH), DH};
             if (m_d.lstm) {
@@ -191,7 +201,7 @@ private:
                               BH);
             }
         }
-        const Index tLast = timeOf(dir, T - 1);
+        const Index tLast = m_d.lastTime(dir);
         m_exec.copyRows(m_b.hN + k * BH, H, out + at(tLast, DH), DH, B, H);
         if (m_d.lstm)
             m_exec.copyRows(m_b.cN + k * BH, H,
@@ -212,7 +222,7 @@ private:
 
     template <class A>
     void backwardLayer(PhaseHook& hook, int l) {
-        const Index inW = m_d.inputWidth(l), DGH = m_d.DGH(), DH = m_d.DH(), TB = m_d.TB();
+        const Index inW = m_d.layerInput(l), DGH = m_d.DGH(), DH = m_d.DH(), TB = m_d.TB();
         const float* dOut = outputGradient(l);
         for (int dir = 0; dir < int(m_d.D); ++dir) {
             step(hook, "recurrent steps", [&] { backwardDirection<A>(l, dir, dOut); });
@@ -232,7 +242,7 @@ private:
             m_exec.gemm(false, false, TB, inW, DGH, 1.0f, m_b.dXP, DGH, weight(l, 0, ParamKind::WeightIh),
                         inW, 0.0f, dIn, inW);
         });
-        if (l > 0 && m_d.betweenMasks)
+        if (l > 0 && m_d.betweenDropout)
             step(hook, "dropout", [&] {
                 m_exec.launch(kernels::MaskKernel<float>{CRows{dIn, DH},
                                                          CRows{m_b.betweenMask[std::size_t(l - 1)], DH},
@@ -272,7 +282,8 @@ private:
         m_exec.zero(m_b.dhRec, BH);
         const Rows dhpAll = recurrentProjectionGradients(dir);
         for (Index s = T - 1; s >= 0; --s) {
-            const Index t = timeOf(dir, s), tp = prevTime(dir, t);
+            const TimeStep when = m_d.step(dir, s);
+            const Index t = when.t, tp = when.prev;
             const CRows dy{dOut + at(t, DH) + dir * H, DH};
             const CRows hPrev = s == 0 ? CRows{h0, H} : CRows{out + at(tp, DH), DH};
             const Rows dxp{m_b.dXP + at(t, DGH) + dir * GH, DGH};

@@ -1,0 +1,98 @@
+// Every CPU backend's memory estimate against what its session really holds after prepare(),
+// category by category, over cells, depths, directions, modes and dropout. An estimate that is a
+// second hand-written list beside the allocations drifts without anyone noticing; this pins them.
+// cpu-reference's session reports its estimate (it allocates as the reference algorithm goes), so
+// for it this only pins the interface; cpu-blas and cpu-onednn tally their real allocations, and
+// cpu-onednn's scratchpad is exact too (the session allocates the plan's scratchpad_desc size).
+// GPU backends are covered without a device by tests/gpu (gpu-generic's footprint and arena come
+// from one list, GenericStructure.*).
+#include "engine/backend.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+namespace rnnprof {
+namespace {
+
+struct Variant {
+    CellType cell;
+    bool resetAfter;
+    int layers;
+    bool bidirectional;
+    Mode mode;
+    double dropout;
+    double recurrentDropout;
+};
+
+std::string describe(const Problem& p) {
+    return std::string(p.config.cell == CellType::Lstm ? "LSTM" : (p.config.resetAfter ? "GRU" : "GRU-rb")) +
+           " L=" + std::to_string(p.config.layers) + (p.config.bidirectional ? " bi" : " uni") +
+           (p.mode == Mode::Training ? " training" : " inference") +
+           " dropout=" + std::to_string(p.config.dropout) +
+           " recurrentDropout=" + std::to_string(p.config.recurrentDropout) +
+           (p.config.bias ? "" : " no-bias") + (p.inputGradients ? " input-gradients" : "");
+}
+
+std::vector<Problem> problems() {
+    std::vector<Problem> out;
+    for (const auto& [cell, resetAfter] :
+         {std::pair{CellType::Lstm, true}, std::pair{CellType::Gru, true}, std::pair{CellType::Gru, false}})
+        for (int layers : {1, 2, 3})
+            for (bool bidirectional : {false, true})
+                for (Mode mode : {Mode::Inference, Mode::Training})
+                    for (const auto& [dropout, recurrentDropout] :
+                         {std::pair{0.0, 0.0}, std::pair{0.3, 0.0}, std::pair{0.0, 0.2},
+                          std::pair{0.3, 0.2}}) {
+                        Problem p;
+                        p.config.cell = cell;
+                        p.config.resetAfter = resetAfter;
+                        p.config.inputSize = 5;
+                        p.config.hiddenSize = 7;
+                        p.config.layers = layers;
+                        p.config.bidirectional = bidirectional;
+                        p.config.bias = layers != 2; // some problems without bias
+                        p.config.dropout = dropout;
+                        p.config.recurrentDropout = recurrentDropout;
+                        p.shape = {.batch = 3, .seqLen = 4};
+                        p.mode = mode;
+                        p.inputGradients = mode == Mode::Training && bidirectional;
+                        p.options.threads = 1;
+                        out.push_back(p);
+                    }
+    return out;
+}
+
+class MemoryFootprintTest : public testing::TestWithParam<std::string> {};
+
+TEST_P(MemoryFootprintTest, EstimateEqualsAllocation) {
+    const Backend* backend = builtinBackends().find(GetParam());
+    ASSERT_NE(backend, nullptr);
+    if (const Availability a = backend->availability(); !a.available) GTEST_SKIP() << a.reason;
+    int checked = 0;
+    for (const Problem& p : problems()) {
+        if (!backend->unsupportedReasons(p.config, p.mode).empty()) continue;
+        SCOPED_TRACE(describe(p));
+        const MemoryFootprint estimate = backend->estimateMemory(p);
+        const MemoryFootprint allocated = backend->prepare(p)->memory();
+        EXPECT_EQ(estimate.weights, allocated.weights);
+        EXPECT_EQ(estimate.gradients, allocated.gradients);
+        EXPECT_EQ(estimate.activations, allocated.activations);
+        EXPECT_EQ(estimate.workspace, allocated.workspace);
+        EXPECT_EQ(estimate.io, allocated.io);
+        EXPECT_EQ(estimate.onDevice, allocated.onDevice);
+        ++checked;
+    }
+    EXPECT_GT(checked, 0);
+}
+
+INSTANTIATE_TEST_SUITE_P(CpuBackends, MemoryFootprintTest,
+                         testing::Values("cpu-reference", "cpu-blas", "cpu-onednn"), [](const auto& info) {
+                             std::string name = info.param;
+                             std::erase(name, '-');
+                             return name;
+                         });
+
+} // namespace
+} // namespace rnnprof
