@@ -2,6 +2,7 @@
 // RFC 4180 parsing, numbers that parse as numbers, and empty cells where nothing applies.
 #include "profiling/result_files.h"
 #include "sample_results.h"
+#include "support/strict_csv.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -16,43 +17,12 @@
 namespace rnnprof {
 namespace {
 
-using Row = std::vector<std::string>;
+using Row = test::CsvRow;
 
-// A strict RFC 4180 reader: quoted fields may hold commas, doubled quotes and line breaks.
 std::vector<Row> parseCsv(const std::string& text) {
-    std::vector<Row> rows;
-    Row row;
-    std::string field;
-    bool quoted = false;
-    for (std::size_t i = 0; i < text.size(); ++i) {
-        const char c = text[i];
-        if (quoted) {
-            if (c == '"' && i + 1 < text.size() && text[i + 1] == '"') {
-                field += '"';
-                ++i;
-            } else if (c == '"') {
-                quoted = false;
-            } else {
-                field += c;
-            }
-        } else if (c == '"') {
-            EXPECT_TRUE(field.empty()) << "a quote inside an unquoted field";
-            quoted = true;
-        } else if (c == ',') {
-            row.push_back(std::move(field));
-            field.clear();
-        } else if (c == '\n') {
-            row.push_back(std::move(field));
-            field.clear();
-            rows.push_back(std::move(row));
-            row.clear();
-        } else if (c != '\r') {
-            field += c;
-        }
-    }
-    EXPECT_FALSE(quoted) << "unterminated quoted field";
-    EXPECT_TRUE(row.empty() && field.empty()) << "the last line has no line break";
-    return rows;
+    test::StrictCsv csv = test::readStrictCsv(text);
+    EXPECT_EQ(csv.problem, "");
+    return std::move(csv.rows);
 }
 
 bool isNumber(const std::string& s) {

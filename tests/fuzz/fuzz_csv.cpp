@@ -5,6 +5,7 @@
 // each field exactly its cell's csvText(), and numbers that read back as the same value.
 #include "fuzz_support.h"
 #include "profiling/result_files.h"
+#include "tests/support/strict_csv.h"
 
 #include <fuzzer/FuzzedDataProvider.h>
 
@@ -16,45 +17,12 @@ using namespace rnnprof;
 
 namespace {
 
-using Row = std::vector<std::string>;
+using Row = test::CsvRow;
 
-// Quoted fields may hold commas, doubled quotes and line breaks; a quote anywhere else, or an
-// unterminated quoted field, is a writer error.
 std::vector<Row> readCsv(const std::string& text) {
-    std::vector<Row> rows;
-    Row row;
-    std::string field;
-    bool quoted = false;
-    for (std::size_t i = 0; i < text.size(); ++i) {
-        const char c = text[i];
-        if (quoted) {
-            if (c == '"' && i + 1 < text.size() && text[i + 1] == '"') {
-                field += '"';
-                ++i;
-            } else if (c == '"') {
-                quoted = false;
-            } else {
-                field += c;
-            }
-        } else if (c == '"') {
-            fuzz::require(field.empty(), "a quote inside an unquoted CSV field");
-            quoted = true;
-        } else if (c == ',') {
-            row.push_back(std::move(field));
-            field.clear();
-        } else if (c == '\n') {
-            row.push_back(std::move(field));
-            field.clear();
-            rows.push_back(std::move(row));
-            row.clear();
-        } else {
-            fuzz::require(c != '\r', "a carriage return outside quotes");
-            field += c;
-        }
-    }
-    fuzz::require(!quoted, "an unterminated quoted CSV field");
-    fuzz::require(row.empty() && field.empty(), "the CSV text does not end with a line break");
-    return rows;
+    test::StrictCsv csv = test::readStrictCsv(text);
+    fuzz::require(csv.problem.empty(), csv.problem);
+    return std::move(csv.rows);
 }
 
 template <class T>
