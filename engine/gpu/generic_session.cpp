@@ -8,10 +8,10 @@
 #include "engine/gpu/generic_rnn.h"
 #include "engine/gpu/generic_transfer.h"
 #include "engine/gpu/gpu_info.h"
-#include "engine/problem.h"
 #include "engine/gpu/gpu_session_factory.h"
 #include "engine/gpu/phase_events.h"
 #include "engine/host_memory.h"
+#include "engine/problem.h"
 
 #include <thread>
 

@@ -1,8 +1,8 @@
 #include "gui/cli/headless_default.h"
 
 #include "cli/cli_common.h"
-#include "gui/cli/headless_app.h"
 #include "cli/sweep_command.h"
+#include "gui/cli/headless_app.h"
 #include "profiling/presets.h"
 
 #include <QDateTime>

@@ -1,7 +1,7 @@
 #include "gui/cli/plot_command.h"
 
-#include "gui/charts/render_all.h"
 #include "cli/cli_common.h"
+#include "gui/charts/render_all.h"
 #include "gui/cli/headless_app.h"
 #include "profiling/result_files.h"
 

@@ -18,12 +18,14 @@ SweepForm::SweepForm(FieldMarks& marks, QWidget* parent) : QWidget(parent) {
     auto* form = new QFormLayout(this);
     form->setContentsMargins(0, 0, 0, 0);
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
-    m_batches = new IntListEdit(Limits::maxBatch, {{QStringLiteral("Powers of two 1 … 64"), powersOfTwo(1, 64)},
+    m_batches = new IntListEdit(Limits::maxBatch,
+                                {{QStringLiteral("Powers of two 1 … 64"), powersOfTwo(1, 64)},
                                  {QStringLiteral("Powers of two 1 … 256"), powersOfTwo(1, 256)},
                                  {QStringLiteral("Powers of two 1 … 1024"), powersOfTwo(1, 1024)},
                                  {QStringLiteral("Powers of two 8 … 512"), powersOfTwo(8, 512)}},
                                 this);
-    m_seqLens = new IntListEdit(Limits::maxSeqLen, {{QStringLiteral("20, 100"), {20, 100}},
+    m_seqLens = new IntListEdit(Limits::maxSeqLen,
+                                {{QStringLiteral("20, 100"), {20, 100}},
                                  {QStringLiteral("10, 20, 50, 100, 200, 500"), {10, 20, 50, 100, 200, 500}},
                                  {QStringLiteral("Powers of two 8 … 512"), powersOfTwo(8, 512)},
                                  {QStringLiteral("Powers of two 16 … 1024"), powersOfTwo(16, 1024)}},
@@ -77,8 +79,7 @@ void SweepForm::load(const SweepPlan& plan) {
 
 std::vector<FieldIssue> SweepForm::localIssues() const {
     std::vector<FieldIssue> out;
-    if (const auto b = m_batches->parsed(); !b.ok())
-        out.push_back({"batch", "batch sizes: " + b.error});
+    if (const auto b = m_batches->parsed(); !b.ok()) out.push_back({"batch", "batch sizes: " + b.error});
     if (const auto s = m_seqLens->parsed(); !s.ok())
         out.push_back({"seq_len", "sequence lengths: " + s.error});
     return out;

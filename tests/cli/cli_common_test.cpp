@@ -1,8 +1,8 @@
 // The pieces shared by the headless commands: one-line error messages, the output folder checks
 // and StagedFiles' all-or-nothing writing.
+#include "cli/cli_common.h"
 #include "cli/cli_process.h"
 #include "engine/error.h"
-#include "cli/cli_common.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

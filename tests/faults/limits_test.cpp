@@ -5,11 +5,11 @@
 #include "oversized_config.h"
 #include "support/temp_dir.h"
 
+#include "cli/eval_command.h"
+#include "cli/sweep_options.h"
 #include "engine/cpu/cpu_libraries.h"
 #include "engine/error.h"
 #include "engine/npy.h"
-#include "cli/eval_command.h"
-#include "cli/sweep_options.h"
 #include "profiling/plan.h"
 #include "profiling/presets.h"
 

@@ -4,8 +4,8 @@
 // settings (no dropout or seed, model flags required), driven here through the same
 // QCommandLineParser setup with eval's path flags registered as plain values. Properties: every
 // problem is a message; a model accepted without problems validates.
-#include "fuzz_support.h"
 #include "cli/model_options.h"
+#include "fuzz_support.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>

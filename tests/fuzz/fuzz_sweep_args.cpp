@@ -1,9 +1,9 @@
 // libFuzzer target: the `rnnprof sweep` command line (parseSweepArguments), one argument per line
 // of the input. Properties: every problem is collected as a message (nothing thrown, nothing
 // run); a command line without problems yields a plan that validates and names its output file.
+#include "cli/sweep_options.h"
 #include "engine/backend.h"
 #include "fuzz_support.h"
-#include "cli/sweep_options.h"
 
 #include <QCoreApplication>
 

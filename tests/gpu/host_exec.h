@@ -79,8 +79,7 @@ public:
           m_arena(std::size_t(gpu::genericArenaElements(m_dims)), std::numeric_limits<float>::quiet_NaN()),
           m_buffers(gpu::bindGenericBuffers(m_dims, m_arena.data())) {
         if (m_buffers.zeroBias) std::fill(m_buffers.zeroBias, m_buffers.zeroBias + m_dims.DGH(), 0.0f);
-        gpu::uploadGenericProblem(m_dims, m_buffers, resolve(problem), problem.overrides,
-                                  copy);
+        gpu::uploadGenericProblem(m_dims, m_buffers, resolve(problem), problem.overrides, copy);
     }
 
     void run(PhaseHook& hook) {

@@ -166,7 +166,8 @@ TEST(ConfigFile, ListsMayBeWrittenInTheGrammarOfTheGuiAndCommandLine) {
     const SweepPlan p = planFromJson(R"({"sweep": {"batch": "1..20", "seq_len": "3-5, 100"}})", "c.json");
     EXPECT_EQ(p.batches, (std::vector<int>{1, 2, 4, 8, 16, 20}));
     EXPECT_EQ(p.seqLens, (std::vector<int>{3, 4, 5, 100}));
-    EXPECT_THAT(parseError(R"({"sweep": {"batch": "16, x"}})"), HasSubstr("sweep.batch: 'x' is not a whole number"));
+    EXPECT_THAT(parseError(R"({"sweep": {"batch": "16, x"}})"),
+                HasSubstr("sweep.batch: 'x' is not a whole number"));
     EXPECT_THAT(parseError(R"({"sweep": {"seq_len": "70000"}})"),
                 HasSubstr("sweep.seq_len: 70000 is out of range (1..65535)"));
 }
