@@ -5,6 +5,7 @@
 // returns a Session owning all buffers for one (config, shape, mode). Sessions are reused across
 // repeated run() calls and must be created, used and destroyed on one thread (GPU contexts are
 // per thread).
+#include "engine/device_queue.h"
 #include "engine/error.h"
 #include "engine/phase_hook.h"
 #include "engine/problem.h"
@@ -65,7 +66,8 @@ public:
     virtual ~Session() = default;
     // One iteration. Inference: forward. Training: forward keeping what backward needs, MSE loss,
     // backward through time, SGD update. Marks its phases and sub-steps on `hook`. Returns when the
-    // work is complete (GPU sessions synchronize).
+    // work is complete: GPU sessions enqueue everything and wait once, at the end; waiting at phase
+    // or step ends is the hook's choice (deviceQueue()).
     virtual void run(PhaseHook& hook) = 0;
     // The results of the last run(), copied to host memory in the canonical layouts.
     [[nodiscard]] virtual RunOutputs outputs() const = 0;
@@ -79,11 +81,9 @@ public:
         std::string why;
     };
     [[nodiscard]] virtual Comparability numericsComparable() const { return {}; }
-    // GPU sessions: device time of each phase of the last run() from CUDA events (ms, 0 where the
-    // phase did not run). CPU sessions: nullopt.
-    [[nodiscard]] virtual std::optional<std::array<double, kPhaseCount>> deviceEventMs() const {
-        return std::nullopt;
-    }
+    // GPU sessions: the queue their work runs on, through which the profiling layer times phases
+    // on the device and decides where to wait for it. CPU sessions: nullptr.
+    [[nodiscard]] virtual DeviceQueue* deviceQueue() { return nullptr; }
 };
 
 class Backend {

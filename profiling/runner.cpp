@@ -2,6 +2,7 @@
 
 #include "engine/error.h"
 #include "engine/host_memory.h"
+#include "profiling/device_phase_timer.h"
 #include "profiling/flops.h"
 #include "profiling/numerics.h"
 #include "profiling/phase_timer.h"
@@ -36,6 +37,11 @@ PointStatus statusFor(ErrorKind kind) {
         return PointStatus::Failed;
     }
 }
+
+// GPU points: runs of the per-step pass, and as many traced runs interleaved with them (fewer when
+// the timed runs were fewer). Enough for stable per-step medians and kernel statistics; few enough
+// that a point costs at most about twice its timed runs.
+constexpr int kDetailRuns = 10;
 
 // Thrown inside measurePoint when a stop is requested between runs.
 struct StopRequested {};
@@ -144,7 +150,10 @@ PointResult SweepRunner::measurePoint(const PointSpec& spec, const StopToken& st
     const auto memBefore = readProcessMemory();
     PhaseTimer timer;
     std::vector<double> samples;
-    std::vector<std::array<double, kPhaseCount>> eventMs;
+    std::optional<DevicePhaseTimer> device; // GPU sessions: device time of each phase
+    PhaseTimer stepTimer;                   // GPU sessions: the per-step pass
+    PhaseTimer tracedTimer;                 // GPU sessions: the traced runs of that pass
+    int tracedRuns = 0;
     try {
         std::unique_ptr<Session> session = backend->prepare(problem, verdict);
         r.memory = session->memory();
@@ -153,15 +162,17 @@ PointResult SweepRunner::measurePoint(const PointSpec& spec, const StopToken& st
             if (stop.stopRequested()) throw StopRequested{};
         };
         NullPhaseHook nullHook;
-        if (tracer) tracer->beginPoint();
         for (int w = 0; w < settings.warmup; ++w) {
             checkStop();
-            session->run(tracer ? tracer->hook() : static_cast<PhaseHook&>(nullHook));
+            session->run(nullHook);
         }
         r.warmupRuns = settings.warmup;
-        if (tracer) tracer->discardSoFar();
+
+        // The timed runs: never traced, so CPU and GPU points are measured alike.
+        DeviceQueue* queue = session->deviceQueue();
+        if (queue) device.emplace(*queue, DevicePhaseTimer::WaitAt::PhaseEnds);
         std::vector<PhaseHook*> hooks{&timer};
-        if (tracer) hooks.push_back(&tracer->hook());
+        if (device) hooks.push_back(&*device);
         FanOutHook hook(hooks);
         const auto measureStart = m_budgetClock();
         while (int(samples.size()) < settings.minRepeats ||
@@ -169,20 +180,35 @@ PointResult SweepRunner::measurePoint(const PointSpec& spec, const StopToken& st
                 secondsSince(measureStart, m_budgetClock()) * 1000.0 < settings.timeBudgetMs)) {
             checkStop();
             samples.push_back(timedRun(*session, timer, hook));
-            if (tracer) tracer->endIteration();
-            if (auto ev = session->deviceEventMs()) eventMs.push_back(*ev);
         }
-        if (tracer) {
-            gpu = tracer->endPoint(int(samples.size()));
-            // The collector's own cost: the same runs without tracing.
-            std::vector<double> untraced;
-            const int n = std::min<int>(int(samples.size()), 5);
-            for (int i = 0; i < n; ++i) {
-                const auto t0 = Clock::now();
-                session->run(nullHook);
-                untraced.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
+
+        // GPU sessions: a pass that waits after every step (what each step costs on the device),
+        // interleaved with the same runs traced by CUPTI after one traced warm-up run, so that the
+        // collector's overhead is the ratio of two medians taken under the same conditions.
+        if (queue) {
+            const int runs = std::clamp(int(samples.size()), 1, kDetailRuns);
+            DevicePhaseTimer stepWait(*queue, DevicePhaseTimer::WaitAt::StepEnds);
+            FanOutHook untracedHook({&stepTimer, &stepWait});
+            std::vector<double> untraced, traced;
+            if (tracer) {
+                tracer->beginPoint();
+                session->run(tracer->hook());
+                tracer->discardSoFar();
             }
-            gpu->untracedMedianMs = summarize(untraced).median;
+            for (int i = 0; i < runs; ++i) {
+                checkStop();
+                untraced.push_back(timedRun(*session, stepTimer, untracedHook));
+                if (!tracer) continue;
+                FanOutHook tracedHook({&tracedTimer, &tracer->hook(), &stepWait});
+                traced.push_back(timedRun(*session, tracedTimer, tracedHook));
+                tracer->endIteration();
+            }
+            if (tracer) {
+                tracedRuns = runs;
+                gpu = tracer->endPoint(runs);
+                gpu->tracedMedianMs = summarize(traced).median;
+                gpu->untracedMedianMs = summarize(untraced).median;
+            }
         }
     } catch (const StopRequested&) {
         if (tracer) (void)tracer->endPoint(0);
@@ -203,12 +229,13 @@ PointResult SweepRunner::measurePoint(const PointSpec& spec, const StopToken& st
     r.measuredRuns = int(samples.size());
     r.iteration = summarize(samples);
     r.phaseMedianMs = timer.phaseMedians();
-    r.steps = timer.stepStats();
+    r.steps = device ? stepTimer.stepStats() : timer.stepStats();
     r.noisy = r.iteration.cv > settings.noiseThreshold;
-    const int traced = timer.medianIteration();
-    r.trace = timer.trace(traced);
-    if (tracer && gpu && gpu->traced) {
-        // GPU slices are timed from the iteration's first phase; the CPU trace from its start.
+    if (tracer && gpu && gpu->traced && tracedRuns > 0) {
+        // The timeline of the median traced run: its host phases and steps, and its kernels, which
+        // are timed from that run's first phase.
+        const int traced = tracedTimer.medianIteration();
+        r.trace = tracedTimer.trace(traced);
         double origin = 0.0;
         for (const TraceSlice& s : r.trace)
             if (s.category == "phase") {
@@ -219,19 +246,18 @@ PointResult SweepRunner::measurePoint(const PointSpec& spec, const StopToken& st
             s.startUs += origin;
             r.trace.push_back(std::move(s));
         }
+    } else {
+        r.trace = timer.trace(timer.medianIteration());
     }
     r.sequencesPerSecond = sequencesPerSecond(spec.shape, r.iteration.median);
     r.tokensPerSecond = tokensPerSecond(spec.shape, r.iteration.median);
     r.gflopsPerSecond = achievedGflops(r.flopsPerIteration, r.iteration.median);
     if (gpu) {
-        if (!eventMs.empty())
-            for (int p = 0; p < kPhaseCount; ++p) {
-                std::vector<double> v;
-                for (const auto& e : eventMs)
-                    v.push_back(e[std::size_t(p)]);
-                gpu->eventMs[std::size_t(p)] = summarize(v).median;
-            }
-        if (gpu->traced) gpu->tracedMedianMs = r.iteration.median;
+        if (device) gpu->eventMs = device->phaseMedians();
+        // Peak device memory of each phase that ran: everything the session allocated in prepare()
+        // (live throughout) plus the peak of what CUPTI saw allocated during the phase.
+        for (int p = 0; p < kPhaseCount && device && r.memory.onDevice; ++p)
+            if (device->ran(Phase(p))) gpu->peakDeviceBytes[std::size_t(p)] += r.memory.total();
         if (r.memory.onDevice) { // the session's device footprint: reserve space is kept activations
             gpu->reserveBytes = spec.mode == Mode::Training ? r.memory.activations : 0;
             gpu->workspaceBytes = r.memory.workspace;

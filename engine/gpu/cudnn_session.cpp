@@ -9,7 +9,7 @@
 #include "engine/gpu/generic_buffers.h"
 #include "engine/gpu/gpu_info.h"
 #include "engine/gpu/gpu_session_factory.h"
-#include "engine/gpu/phase_events.h"
+#include "engine/gpu/stream_queue.h"
 #include "engine/host_memory.h"
 #include "engine/problem.h"
 
@@ -41,39 +41,28 @@ public:
 
     void run(PhaseHook& hook) override {
         requireOwnerThread();
-        const cudaStream_t s = m_stream.get();
-        m_events.reset();
         m_ran = false;
         {
             PhaseScope phase(hook, Phase::Forward);
-            m_events.begin(Phase::Forward, s);
             step(hook, "cudnnRNNForward", [&] { forward(); });
-            m_events.end(Phase::Forward, s);
-            m_stream.synchronize();
         }
         if (m_training) {
             {
                 PhaseScope phase(hook, Phase::Backward);
-                m_events.begin(Phase::Backward, s);
                 if (!m_problem.overrides.outputGrad) step(hook, "loss", [&] { lossGradient(); });
                 step(hook, "cudnnRNNBackwardData_v8", [&] { backwardData(); });
                 step(hook, "cudnnRNNBackwardWeights_v8", [&] { backwardWeights(); });
-                m_events.end(Phase::Backward, s);
-                m_stream.synchronize();
             }
             {
                 PhaseScope phase(hook, Phase::Update);
-                m_events.begin(Phase::Update, s);
                 step(hook, "SGD update", [&] {
                     launchElementwise(kernels::SgdKernel<float>{m_weights.as<float>(), m_dweights.as<float>(),
                                                                 float(m_problem.options.learningRate)},
-                                      kernels::Index(m_weights.bytes() / sizeof(float)), s);
+                                      kernels::Index(m_weights.bytes() / sizeof(float)), m_stream.get());
                 });
-                m_events.end(Phase::Update, s);
-                m_stream.synchronize();
             }
         }
-        m_eventMs = m_events.elapsedMs();
+        m_stream.synchronize();
         m_ran = true;
     }
 
@@ -138,16 +127,13 @@ public:
         return {};
     }
 
-    [[nodiscard]] std::optional<std::array<double, kPhaseCount>> deviceEventMs() const override {
-        return m_eventMs;
-    }
+    [[nodiscard]] DeviceQueue* deviceQueue() override { return &m_queue; }
 
 private:
     template <class F>
-    void step(PhaseHook& hook, const char* name, F&& work) {
+    static void step(PhaseHook& hook, const char* name, F&& work) {
         StepScope scope(hook, name);
         work();
-        m_stream.synchronize();
     }
 
     void requireOwnerThread() const {
@@ -275,6 +261,7 @@ private:
     bool m_lstm;
     std::thread::id m_owner = std::this_thread::get_id();
     CudaStream m_stream;
+    StreamQueue m_queue{m_stream};
     CudnnHandle m_handle;
     CudnnRnnSetup m_setup;
     MemoryFootprint m_memory;
@@ -283,8 +270,6 @@ private:
     DeviceBuffer m_x, m_y, m_hx, m_cx, m_hy, m_cy;
     DeviceBuffer m_target, m_dy, m_dx, m_dhx, m_dcx, m_dhy, m_dcy, m_lossNorm;
     std::vector<CudnnPlacedBlock> m_blocks;
-    PhaseEvents m_events;
-    std::array<double, kPhaseCount> m_eventMs{};
     bool m_ran = false;
 };
 

@@ -48,8 +48,4 @@ void DeviceExec::norm(const float* v, Index n, float* out) const {
     checkCublas(status, "cublasSnrm2");
 }
 
-void DeviceExec::endStep() const {
-    checkCuda(cudaStreamSynchronize(m_stream), "cudaStreamSynchronize");
-}
-
 } // namespace rnnprof::gpu

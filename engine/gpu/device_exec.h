@@ -1,7 +1,7 @@
 #pragma once
 // The executor that runs GenericRnn (engine/gpu/generic_rnn.h) on the GPU: cuBLAS SGEMM for the
-// row-major GEMMs, launchElementwise for the step kernels, async copies, all on one stream.
-// endStep() synchronises, so the CPU-side time of every marked step is the device's. CUDA only.
+// row-major GEMMs, launchElementwise for the step kernels, async copies, all on one stream; it
+// never waits for the stream (engine/device_queue.h says who does). CUDA only.
 #include "engine/gpu/elementwise_launch.h"
 
 #include <cublas_v2.h>
@@ -26,7 +26,6 @@ public:
     void zero(float* p, Index n) const;
     // *out = ||v||_2, written on the device (no synchronisation).
     void norm(const float* v, Index n, float* out) const;
-    void endStep() const;
 
 private:
     cudaStream_t m_stream;

@@ -13,7 +13,8 @@
 //   launch(functor, n)             functor(i) for i in [0, n)
 //   copyRows(dst, dld, src, sld, rows, cols) and zero(p, n)
 //   norm(v, n, out)                *out = ||v||_2 (out in executor memory)
-//   endStep()                      wait for the work issued so far (device: stream synchronize)
+// Work is only issued here, never waited for: the session waits at the end of run(), and whether
+// to wait at the end of each marked step is the profiling layer's choice (Session::deviceQueue).
 // Not for use with buffers other than bindGenericBuffers()'s for the same GenericDims.
 //
 // cpu-blas does not run on this class through a host executor, by decision (issue 12, item 5).
@@ -24,7 +25,7 @@
 // rows of W_hh with single-threaded GEMMs, runs the per-ISA unchecked kernels on its slice and
 // meets the others at one barrier per step, with both directions interleaved in that step. The
 // executor interface here is whole-operation (gemm over the full matrix, launch over all
-// elements, endStep per phase, one direction after the other), which on a CPU means a fork/join
+// elements, one direction after the other), which on a CPU means a fork/join
 // per operation, several per step, instead of one barrier, and checked kernels with null views
 // instead of stand-in buffers. Sharing would need slices and barriers in the executor interface,
 // which cuBLAS and kernel launches have no use for; no merge was made, so there is no benchmark.
@@ -89,10 +90,9 @@ public:
 
 private:
     template <class F>
-    void step(PhaseHook& hook, const char* name, F&& work) {
+    static void step(PhaseHook& hook, const char* name, F&& work) {
         StepScope scope(hook, name);
         work();
-        m_exec.endStep();
     }
 
     [[nodiscard]] Index offset(int l, int dir, ParamKind kind) const {

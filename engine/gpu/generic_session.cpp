@@ -9,7 +9,7 @@
 #include "engine/gpu/generic_transfer.h"
 #include "engine/gpu/gpu_info.h"
 #include "engine/gpu/gpu_session_factory.h"
-#include "engine/gpu/phase_events.h"
+#include "engine/gpu/stream_queue.h"
 #include "engine/host_memory.h"
 #include "engine/problem.h"
 
@@ -37,33 +37,22 @@ public:
 
     void run(PhaseHook& hook) override {
         requireOwnerThread();
-        const cudaStream_t s = m_stream.get();
-        m_events.reset();
         m_ran = false;
         {
             PhaseScope phase(hook, Phase::Forward);
-            m_events.begin(Phase::Forward, s);
             m_rnn.forward(hook);
-            m_events.end(Phase::Forward, s);
-            m_stream.synchronize();
         }
         if (m_dims.training) {
             {
                 PhaseScope phase(hook, Phase::Backward);
-                m_events.begin(Phase::Backward, s);
                 m_rnn.backward(hook);
-                m_events.end(Phase::Backward, s);
-                m_stream.synchronize();
             }
             {
                 PhaseScope phase(hook, Phase::Update);
-                m_events.begin(Phase::Update, s);
                 m_rnn.update(hook, float(m_problem.options.learningRate));
-                m_events.end(Phase::Update, s);
-                m_stream.synchronize();
             }
         }
-        m_eventMs = m_events.elapsedMs();
+        m_stream.synchronize();
         m_ran = true;
     }
 
@@ -97,9 +86,7 @@ public:
         return notes;
     }
 
-    [[nodiscard]] std::optional<std::array<double, kPhaseCount>> deviceEventMs() const override {
-        return m_eventMs;
-    }
+    [[nodiscard]] DeviceQueue* deviceQueue() override { return &m_queue; }
 
 private:
     void requireOwnerThread() const {
@@ -114,13 +101,12 @@ private:
     MemoryFootprint m_memory;
     std::thread::id m_owner = std::this_thread::get_id();
     CudaStream m_stream;
+    StreamQueue m_queue{m_stream};
     CublasHandle m_cublas;
     DeviceBuffer m_arena;
     GenericBuffers m_buffers;
     DeviceExec m_exec;
     GenericRnn<DeviceExec> m_rnn;
-    PhaseEvents m_events;
-    std::array<double, kPhaseCount> m_eventMs{};
     bool m_ran = false;
 };
 

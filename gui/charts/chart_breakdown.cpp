@@ -73,7 +73,12 @@ ChartData phaseBreakdown(const std::vector<SweepResult>& results, const ChartSel
                     if (!p.ok() || p.shape != sel->shape || p.mode != mode ||
                         p.backend != backend.toStdString())
                         continue;
+                    // GPU points: a bar of host wall time and one of device time (CUDA events)
+                    // per phase; the gap is launch and synchronisation overhead.
+                    const bool device = p.gpu && std::any_of(p.gpu->eventMs.begin(), p.gpu->eventMs.end(),
+                                                             [](double v) { return v > 0.0; });
                     QString category = seriesName(results, r, p.backend, p.mode);
+                    if (device) category += QStringLiteral(" host");
                     if (PointRef{r, i} == ref) category += QStringLiteral(" ◀");
                     d.categories.push_back(category);
                     for (int ph = 0; ph < kPhaseCount; ++ph) {
@@ -81,10 +86,25 @@ ChartData phaseBreakdown(const std::vector<SweepResult>& results, const ChartSel
                         auto& set = d.barSets[std::size_t(ph)];
                         set.values.push_back(std::isfinite(v) ? v : 0.0);
                         set.tooltips.push_back(
-                            QStringLiteral("%1\n%2: %3 (iteration %4)")
+                            QStringLiteral("%1\n%2: %3 host wall time (iteration %4)")
                                 .arg(pointTitle(p), set.name,
                                      std::isfinite(v) ? formatMs(v) : QStringLiteral("not run"),
                                      formatMs(p.iteration.median)));
+                        set.refs.push_back({r, i});
+                    }
+                    if (!device) continue;
+                    d.categories.push_back(seriesName(results, r, p.backend, p.mode) +
+                                           QStringLiteral(" device"));
+                    for (int ph = 0; ph < kPhaseCount; ++ph) {
+                        const double v = p.gpu->eventMs[std::size_t(ph)];
+                        const double host = p.phaseMedianMs[std::size_t(ph)];
+                        auto& set = d.barSets[std::size_t(ph)];
+                        set.values.push_back(v);
+                        set.tooltips.push_back(
+                            QStringLiteral("%1\n%2: %3 device time (CUDA events); host wall time %4")
+                                .arg(pointTitle(p), set.name,
+                                     v > 0.0 ? formatMs(v) : QStringLiteral("not run"),
+                                     std::isfinite(host) ? formatMs(host) : QStringLiteral("-")));
                         set.refs.push_back({r, i});
                     }
                 }

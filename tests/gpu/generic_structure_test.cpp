@@ -94,7 +94,7 @@ public:
     std::vector<std::string> events;
 };
 
-TEST(GenericStructure, MarksNamedStepsInsidePhasesAndWaitsForEach) {
+TEST(GenericStructure, MarksNamedStepsInsidePhases) {
     Problem p = smallProblem(CellType::Gru, Mode::Training, 3);
     p.config.layers = 2;
     p.config.dropout = 0.5;
@@ -102,7 +102,6 @@ TEST(GenericStructure, MarksNamedStepsInsidePhasesAndWaitsForEach) {
     HostGenericRun run(p);
     RecordingHook hook;
     run.run(hook);
-    EXPECT_EQ(run.exec.syncs, hook.steps);
     const std::vector<std::string> expected{"+forward",
                                             "step input GEMM",
                                             "step recurrent steps",

@@ -24,7 +24,6 @@ struct HostExec {
     using Index = kernels::Index;
     int gemms = 0;
     int launches = 0;
-    int syncs = 0;
     int invalidGemms = 0;           // calls cuBLAS would reject
     std::set<std::string> functors; // typeid names of every functor launched
 
@@ -68,7 +67,6 @@ struct HostExec {
             sum += double(v[i]) * double(v[i]);
         *out = float(std::sqrt(sum));
     }
-    void endStep() { ++syncs; }
 };
 
 // One gpu-generic session, emulated on the host.

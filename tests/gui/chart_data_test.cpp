@@ -194,6 +194,27 @@ TEST(PhaseBreakdown, ShowsEveryBackendAtTheSelectedShape) {
     EXPECT_TRUE(d.categories.back().contains(QStringLiteral("◀")));
 }
 
+TEST(PhaseBreakdown, AGpuPointShowsHostWallTimeAndDeviceTimeSideBySide) {
+    SweepResult r = fakeSweep();
+    PointResult p = okPoint("fast-gpu", Mode::Training, 2, 10, 1.3);
+    p.phaseMedianMs = {0.50, 0.70, 0.10}; // host wall time per phase
+    p.gpu.emplace();
+    p.gpu->eventMs = {0.20, 0.45, 0.02}; // device time per phase (CUDA events)
+    r.points.push_back(p);
+    ChartSelection s = selectionAt(10);
+    s.selected = {0, static_cast<int>(r.points.size()) - 1};
+    const ChartData d = phaseBreakdown({r}, s);
+    ASSERT_EQ(d.categories.size(), 2u);
+    EXPECT_TRUE(d.categories[0].contains(QStringLiteral("host"))) << d.categories[0].toStdString();
+    EXPECT_TRUE(d.categories[1].endsWith(QStringLiteral("device"))) << d.categories[1].toStdString();
+    ASSERT_EQ(d.barSets.size(), 3u);
+    for (int ph = 0; ph < 3; ++ph) {
+        EXPECT_DOUBLE_EQ(d.barSets[std::size_t(ph)].values[0], p.phaseMedianMs[std::size_t(ph)]);
+        EXPECT_DOUBLE_EQ(d.barSets[std::size_t(ph)].values[1], p.gpu->eventMs[std::size_t(ph)]);
+    }
+    EXPECT_TRUE(d.barSets[0].tooltips[1].contains(QStringLiteral("CUDA events")));
+}
+
 TEST(TopSubsteps, KeepsTheLargestAndSumsTheRestIntoOther) {
     SweepResult r = fakeSweep();
     PointResult p = okPoint("slow-cpu", Mode::Inference, 4, 10, 10.0);

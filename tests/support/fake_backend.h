@@ -8,6 +8,7 @@
 #include "engine/error.h"
 #include "profiling/plan.h"
 
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -81,6 +82,41 @@ private:
     bool m_released = false;
 };
 
+// The device queue of a fake GPU session: it knows how much simulated device work has been
+// enqueued and how much of it the host has waited for, so that a stopwatch's elapsed time is the
+// work enqueued between its marks, readable only once a synchronize() has passed its stop mark.
+class FakeDeviceQueue final : public DeviceQueue {
+public:
+    void enqueue(double ms) { m_enqueuedMs += ms; }
+    void synchronize() override {
+        ++m_syncs;
+        m_waitedMs = m_enqueuedMs;
+    }
+    [[nodiscard]] std::unique_ptr<DeviceStopwatch> makeStopwatch() override {
+        return std::make_unique<Watch>(*this);
+    }
+    [[nodiscard]] int syncs() const { return m_syncs; }
+    [[nodiscard]] int earlyReads() const { return m_earlyReads; } // elapsedMs() before the wait
+
+private:
+    struct Watch final : DeviceStopwatch {
+        explicit Watch(FakeDeviceQueue& q) : queue(q) {}
+        void start() override { startMs = queue.m_enqueuedMs; }
+        void stop() override { stopMs = queue.m_enqueuedMs; }
+        [[nodiscard]] double elapsedMs() const override {
+            if (queue.m_waitedMs < stopMs) ++queue.m_earlyReads;
+            return stopMs - startMs;
+        }
+        FakeDeviceQueue& queue;
+        double startMs = 0.0;
+        double stopMs = 0.0;
+    };
+    double m_enqueuedMs = 0.0;
+    double m_waitedMs = 0.0;
+    int m_syncs = 0;
+    int m_earlyReads = 0;
+};
+
 // What a fake backend does. The defaults make a backend that is available, supports everything
 // and runs in no time; a test sets what it is about.
 struct FakeBehaviour {
@@ -98,6 +134,11 @@ struct FakeBehaviour {
     std::atomic<int>* runs = nullptr;     // counts run() calls
     Gate* gate = nullptr;                 // holds the engine thread where the gate says
     std::string notComparable;            // non-empty: the session's numericsComparable().why
+    // gpu: the session's device queue (owned by the test); each step enqueues the device time of
+    // its phase (forward, backward, update) divided among the phase's steps.
+    FakeDeviceQueue* queue = nullptr;
+    std::array<double, kPhaseCount> deviceMs{2.0, 3.0, 1.0};
+    int stepsPerPhase = 1; // "work", then "more"
 };
 
 inline FakeBehaviour named(std::string id) {
@@ -122,10 +163,16 @@ public:
             PhaseScope scope(hook, ph);
             if (m_b.onPhase) m_b.onPhase(ph);
             if (firstMeasured && stageOf(ph) == m_b.gate->stage()) m_b.gate->arriveAndWait();
-            StepScope step(hook, "work");
-            if (ph == Phase::Forward && m_b.runTime.count() > 0) std::this_thread::sleep_for(m_b.runTime);
+            for (int i = 0; i < m_b.stepsPerPhase; ++i) {
+                StepScope step(hook, i == 0 ? "work" : "more");
+                if (ph == Phase::Forward && i == 0 && m_b.runTime.count() > 0)
+                    std::this_thread::sleep_for(m_b.runTime);
+                if (m_b.queue) m_b.queue->enqueue(m_b.deviceMs[std::size_t(ph)] / m_b.stepsPerPhase);
+            }
         }
+        if (m_b.queue) m_b.queue->synchronize(); // a GPU session's run() returns with its work done
     }
+    [[nodiscard]] DeviceQueue* deviceQueue() override { return m_b.queue; }
     [[nodiscard]] RunOutputs outputs() const override { return {}; }
     [[nodiscard]] Comparability numericsComparable() const override {
         return {m_b.notComparable.empty(), m_b.notComparable};
@@ -133,6 +180,7 @@ public:
     [[nodiscard]] MemoryFootprint memory() const override {
         MemoryFootprint m;
         m.workspace = m_b.estimateBytes;
+        m.onDevice = m_b.gpu;
         return m;
     }
 
