@@ -54,7 +54,6 @@ RNNPROF_CELL_KERNELS(ReluHard)
 
 template void launchElementwise(const kernels::InitialStateGradKernel<float>&, kernels::Index, cudaStream_t);
 template void launchElementwise(const kernels::MaskKernel<float>&, kernels::Index, cudaStream_t);
-template void launchElementwise(const kernels::ColumnSumKernel<float>&, kernels::Index, cudaStream_t);
 template void launchElementwise(const kernels::SgdKernel<float>&, kernels::Index, cudaStream_t);
 template void launchElementwise(const kernels::MseGradKernel<float>&, kernels::Index, cudaStream_t);
 

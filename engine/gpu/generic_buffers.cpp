@@ -41,6 +41,7 @@ GenericBuffers layout(const GenericDims& d, const Allocate& take) {
             if (d.lstm) b.dc0 = take(C::Io, states);
         }
         b.lossNorm = take(C::Io, 1);
+        if (d.config.bias) b.ones = take(C::Workspace, TB);
     }
     if (d.recurrentDropout)
         for (std::int64_t s = 0; s < slots; ++s)

@@ -50,6 +50,7 @@ struct GenericBuffers {
     float* dh0 = nullptr;              // inputGradients
     float* dc0 = nullptr;              // inputGradients, LSTM
     float* lossNorm = nullptr;         // training: ||dy|| (1 float)
+    float* ones = nullptr;             // training with biases: [T*B] ones, for the bias gradients
     std::vector<float*> recurrentMask; // [B, H] per (layer, dir)
     std::vector<float*> betweenMask;   // [T, B, D*H] per layer boundary (index layer-1)
     // activations kept for backward (training)

@@ -231,10 +231,7 @@ private:
         step(hook, "weight-gradient GEMM", [&] {
             m_exec.gemm(true, false, DGH, inW, TB, 1.0f, m_b.dXP, DGH, layerInput(l), inW, 0.0f,
                         gradient(l, 0, ParamKind::WeightIh), inW);
-            if (m_d.config.bias)
-                m_exec.launch(kernels::ColumnSumKernel<float>{CRows{m_b.dXP, DGH}, TB,
-                                                              gradient(l, 0, ParamKind::BiasIh), false},
-                              DGH);
+            if (m_d.config.bias) biasGradient(m_b.dXP, DGH, DGH, gradient(l, 0, ParamKind::BiasIh));
         });
         if (l == 0 && !m_d.inputGradients) return;
         float* dIn = inputGradientTarget(l);
@@ -347,10 +344,16 @@ private:
         } else {
             m_exec.gemm(true, false, GH, H, TB, 1.0f, dhp.p, dhp.ld, hRec, H, 0.0f, dWhh, H);
         }
-        if (m_d.config.bias)
-            m_exec.launch(kernels::ColumnSumKernel<float>{CRows{dhp.p, dhp.ld}, TB,
-                                                          gradient(l, dir, ParamKind::BiasHh), false},
-                          GH);
+        if (m_d.config.bias) biasGradient(dhp.p, dhp.ld, GH, gradient(l, dir, ParamKind::BiasHh));
+    }
+
+    // out[n] = the column sums of src [T*B rows, leading dimension ld]: one GEMM of a row of ones
+    // with src, which cuBLAS parallelises over the rows too. (One thread per column summing every
+    // row serially took 11.3 of 19.1 ms of a B=512 T=100 LSTM training iteration on an H100; a GEMV
+    // against ones took 0.095 ms there.)
+    void biasGradient(const float* src, Index ld, Index n, float* out) {
+        const Index TB = m_d.TB();
+        m_exec.gemm(false, false, 1, n, TB, 1.0f, m_b.ones, TB, src, ld, 0.0f, out, n);
     }
 
     GenericDims m_d;

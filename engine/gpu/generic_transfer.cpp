@@ -32,6 +32,10 @@ void uploadGenericProblem(const GenericDims& d, const GenericBuffers& b, const R
         put(toDevice, b.recurrentMask[i], host.data.masks.recurrent[i]);
     for (std::size_t i = 0; i < b.betweenMask.size(); ++i)
         put(toDevice, b.betweenMask[i], host.data.masks.between[i]);
+    if (b.ones) {
+        const std::vector<float> ones(std::size_t(d.TB()), 1.0f);
+        toDevice(b.ones, ones.data(), ones.size());
+    }
     if (d.outputGradGiven) put(toDevice, b.dy, *o.outputGrad);
     if (b.dhN) put(toDevice, b.dhN, *o.hNGrad);
     if (b.dcN) put(toDevice, b.dcN, *o.cNGrad);

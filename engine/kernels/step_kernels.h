@@ -309,22 +309,6 @@ struct MaskKernel {
     RNNPROF_HD void operator()(Index idx) const { at(idx / W, idx % W); }
 };
 
-// out[j] (+)= sum over rows of src(row, j): bias gradients. One index per column.
-template <class T>
-struct ColumnSumKernel {
-    CRows<T> src;
-    Index rows;
-    T* out;
-    bool accumulate;
-
-    RNNPROF_HD void operator()(Index j) const {
-        T sum = accumulate ? out[j] : T(0);
-        for (Index r = 0; r < rows; ++r)
-            sum += src(r, j);
-        out[j] = sum;
-    }
-};
-
 // w[i] -= lr * g[i]: the SGD update over the whole flat parameter buffer.
 template <class T>
 struct SgdKernel {

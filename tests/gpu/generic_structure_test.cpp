@@ -60,10 +60,11 @@ TEST(GenericStructure, TrainingComputesWeightGradientsOverAllStepsAtOnce) {
     NullPhaseHook hook;
     run.run(hook);
     // forward 1 + 7; backward: 6 recurrent-gradient GEMMs (none needed before step 0 without input
-    // gradients), dW_hh and dW_ih once each.
-    EXPECT_EQ(run.exec.gemms, (1 + 7) + 6 + 2);
-    // forward: h0 mask + 7 cells; backward: loss, 7 cells, 2 bias sums; update: SGD.
-    EXPECT_EQ(run.exec.launches, (1 + 7) + 1 + 7 + 2 + 1);
+    // gradients), dW_hh and dW_ih once each, and each bias gradient as one GEMM of a row of ones
+    // with all T*B rows (not a kernel summing them serially).
+    EXPECT_EQ(run.exec.gemms, (1 + 7) + 6 + 2 + 2);
+    // forward: h0 mask + 7 cells; backward: loss, 7 cells; update: SGD.
+    EXPECT_EQ(run.exec.launches, (1 + 7) + 1 + 7 + 1);
 }
 
 std::string mark(char sign, std::string_view phase) {
