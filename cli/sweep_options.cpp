@@ -136,6 +136,12 @@ SweepRequest parseSweepArguments(const QStringList& args, std::vector<std::strin
         {opt("gemm"), QStringLiteral("cpu-blas GEMM provider: onednn or openblas."), QStringLiteral("NAME")},
         {opt("learning-rate"), QStringLiteral("SGD learning rate in training."), QStringLiteral("X")},
         {opt("tf32"), QStringLiteral("Allow TF32 tensor cores on the GPU (default: strict FP32).")},
+        {opt("cudnn-algo"),
+         QStringLiteral(
+             "gpu-cudnn's RNN algorithms, each its own series: standard (default), persist_static, "
+             "persist_dynamic, persist_static_small_h. With two or more, gpu-cudnn[best] is the "
+             "fastest per point."),
+         QStringLiteral("LIST")},
         {opt("no-numerics"), QStringLiteral("Skip the numeric check against cpu-reference.")},
         {opt("no-gpu-trace"), QStringLiteral("Do not trace GPU kernels with CUPTI.")},
         {opt("out"), QStringLiteral("Write results to FILE.json (required)."), QStringLiteral("FILE")},
@@ -256,6 +262,16 @@ SweepRequest parseSweepArguments(const QStringList& args, std::vector<std::strin
             problems.push_back("--gemm must be " + spellingList(kGemmSpellings, " or ") + " (got " + g + ")");
     }
     if (parser.isSet(opt("tf32"))) m.allowTf32 = true;
+    if (parser.isSet(opt("cudnn-algo"))) {
+        m.cudnnAlgos.clear();
+        for (const std::string& name : splitList(parser.value(opt("cudnn-algo")).toStdString())) {
+            if (const auto algo = parseCudnnAlgo(name))
+                m.cudnnAlgos.push_back(*algo);
+            else
+                problems.push_back("--cudnn-algo: '" + name + "' is not a cuDNN algorithm; use " +
+                                   spellingList(kCudnnAlgoSpellings));
+        }
+    }
     if (parser.isSet(opt("no-numerics"))) m.checkNumerics = false;
     if (parser.isSet(opt("no-gpu-trace"))) m.gpuTrace = false;
     req.quiet = parser.isSet(opt("quiet"));

@@ -25,11 +25,29 @@ inline constexpr Spellings<GemmProvider, 2> kGemmSpellings{
     return parseSpelling(kGemmSpellings, s);
 }
 
+// gpu-cudnn's RNN algorithm (cudnnRNNAlgo_t): STANDARD (GEMMs and element-wise kernels per
+// step), or a persistent kernel that keeps W_hh on chip across steps. Which shapes a persistent
+// algorithm supports depends on the GPU and the cuDNN version: only cuDNN's own answer at prepare()
+// tells, and a refusal makes the point ineligible with cuDNN's status.
+enum class CudnnAlgo { Standard, PersistStatic, PersistDynamic, PersistStaticSmallH };
+inline constexpr Spellings<CudnnAlgo, 4> kCudnnAlgoSpellings{
+    {{CudnnAlgo::Standard, "standard"},
+     {CudnnAlgo::PersistStatic, "persist_static"},
+     {CudnnAlgo::PersistDynamic, "persist_dynamic"},
+     {CudnnAlgo::PersistStaticSmallH, "persist_static_small_h"}}};
+[[nodiscard]] inline std::string_view toString(CudnnAlgo a) {
+    return spellingOf(kCudnnAlgoSpellings, a);
+}
+[[nodiscard]] inline std::optional<CudnnAlgo> parseCudnnAlgo(std::string_view s) {
+    return parseSpelling(kCudnnAlgoSpellings, s);
+}
+
 struct BackendOptions {
-    int threads = 0;                          // CPU threads; 0 = all cores
-    double learningRate = 0.01;               // plain SGD in training mode
-    bool allowTf32 = false;                   // GPU: allow TF32 tensor cores (default: strict FP32)
-    GemmProvider gemm = GemmProvider::OneDnn; // cpu-blas: which SGEMM implementation
+    int threads = 0;                           // CPU threads; 0 = all cores
+    double learningRate = 0.01;                // plain SGD in training mode
+    bool allowTf32 = false;                    // GPU: allow TF32 tensor cores (default: strict FP32)
+    GemmProvider gemm = GemmProvider::OneDnn;  // cpu-blas: which SGEMM implementation
+    CudnnAlgo cudnnAlgo = CudnnAlgo::Standard; // gpu-cudnn: which RNN algorithm
     bool operator==(const BackendOptions&) const = default;
 };
 

@@ -86,6 +86,11 @@ void checkModes(IssueList& out, const SweepPlan& plan) {
 }
 
 void checkSettings(IssueList& out, const MeasureSettings& m) {
+    std::vector<std::string> algos;
+    for (CudnnAlgo a : m.cudnnAlgos)
+        algos.emplace_back(toString(a));
+    const std::string algo = "cuDNN algorithm (" + spellingList(kCudnnAlgoSpellings) + ")";
+    checkGrid(out, "cudnn_algos", algos, algo.c_str());
     out.intRange("warmup", m.warmup, 0, 1000);
     out.intRange("min_repeats", m.minRepeats, 1, 100000);
     out.intRange("max_repeats", m.maxRepeats, 1, 100000);
@@ -129,12 +134,15 @@ std::vector<FieldIssue> validate(const SweepPlan& plan, const std::vector<std::s
     checkModes(out, plan);
     checkSettings(out, plan.settings);
     checkLargestShape(out, plan);
-    const std::size_t count =
-        plan.batches.size() * plan.seqLens.size() * plan.backends.size() * plan.modes.size();
+    std::size_t runs = 0; // per (mode, shape): one per backend, gpu-cudnn one per algorithm
+    for (const auto& backend : plan.backends)
+        runs += runsPerCudnnAlgo(backend) ? plan.settings.cudnnAlgos.size() : 1;
+    const std::size_t count = plan.batches.size() * plan.seqLens.size() * plan.modes.size() * runs;
     if (count > kMaxPoints)
         out.add("points", "the grid has " + std::to_string(count) + " points, at most " +
                               std::to_string(kMaxPoints) +
-                              " are allowed (fewer batch sizes, sequence lengths, backends or modes)");
+                              " are allowed (fewer batch sizes, sequence lengths, backends, modes or cuDNN "
+                              "algorithms)");
     return out.take();
 }
 
@@ -144,9 +152,28 @@ std::vector<PointSpec> points(const SweepPlan& plan) {
     for (Mode mode : plan.modes)
         for (int seqLen : plan.seqLens)
             for (int batch : plan.batches)
-                for (const auto& backend : plan.backends)
-                    out.push_back({backend, mode, Shape{batch, seqLen}});
+                for (const auto& backend : plan.backends) {
+                    if (!runsPerCudnnAlgo(backend)) {
+                        out.push_back({backend, mode, Shape{batch, seqLen}});
+                        continue;
+                    }
+                    for (CudnnAlgo algo : plan.settings.cudnnAlgos)
+                        out.push_back({backend, mode, Shape{batch, seqLen}, algo});
+                }
     return out;
+}
+
+bool runsPerCudnnAlgo(std::string_view backend) {
+    return backend == "gpu-cudnn";
+}
+
+std::string_view registryIdOf(std::string_view seriesId) {
+    return seriesId.substr(0, seriesId.find('['));
+}
+
+std::string seriesId(const PointSpec& point) {
+    if (!runsPerCudnnAlgo(point.backend) || point.cudnnAlgo == CudnnAlgo::Standard) return point.backend;
+    return point.backend + "[" + std::string(toString(point.cudnnAlgo)) + "]";
 }
 
 Problem problemFor(const SweepPlan& plan, const PointSpec& point) {
@@ -158,11 +185,12 @@ Problem problemFor(const SweepPlan& plan, const PointSpec& point) {
     p.options.learningRate = plan.settings.learningRate;
     p.options.allowTf32 = plan.settings.allowTf32;
     p.options.gemm = plan.settings.gemm;
+    p.options.cudnnAlgo = point.cudnnAlgo;
     return p;
 }
 
 std::string describe(const PointSpec& point) {
-    return point.backend + " " + std::string(toString(point.mode)) +
+    return seriesId(point) + " " + std::string(toString(point.mode)) +
            " B=" + std::to_string(point.shape.batch) + " T=" + std::to_string(point.shape.seqLen);
 }
 

@@ -25,6 +25,8 @@ struct MeasureSettings {
     double numericsMaxWork = 2e8;
     double noiseThreshold = 0.10; // CV above which a point is flagged noisy
     bool gpuTrace = true;         // CUPTI kernel trace on GPU backends
+    // gpu-cudnn runs once per algorithm listed, each its own series (seriesId()).
+    std::vector<CudnnAlgo> cudnnAlgos{CudnnAlgo::Standard};
     bool operator==(const MeasureSettings&) const = default;
 };
 
@@ -40,19 +42,33 @@ struct SweepPlan {
 };
 
 struct PointSpec {
-    std::string backend;
+    std::string backend; // the registry's id
     Mode mode = Mode::Inference;
     Shape shape;
+    CudnnAlgo cudnnAlgo = CudnnAlgo::Standard; // gpu-cudnn only
     bool operator==(const PointSpec&) const = default;
 };
 
+// The backend as results name it, one series per name: the registry id, and for gpu-cudnn with a
+// persistent algorithm the algorithm too ("gpu-cudnn[persist_static]"; STANDARD keeps the plain
+// id, so results of earlier versions and of plans with one algorithm compare with these).
+[[nodiscard]] std::string seriesId(const PointSpec& point);
+// The registry id of a series id: "gpu-cudnn" for "gpu-cudnn[persist_static]".
+[[nodiscard]] std::string_view registryIdOf(std::string_view seriesId);
+// The series id of gpu-cudnn's fastest algorithm per point, a series derived from the others.
+inline constexpr std::string_view kCudnnBestSeries = "gpu-cudnn[best]";
+// Whether a backend runs once per algorithm of MeasureSettings::cudnnAlgos.
+[[nodiscard]] bool runsPerCudnnAlgo(std::string_view backend);
+
 // Every problem of the plan: empty grid, duplicates, unknown backend ids (against `knownBackends`),
 // out-of-range settings, and the model configuration's own issues.
-[[nodiscard]] std::vector<FieldIssue> validate(const SweepPlan& plan, const std::vector<std::string>& knownBackends);
-// Modes outermost, then sequence lengths, then batch sizes, then backends innermost.
+[[nodiscard]] std::vector<FieldIssue> validate(const SweepPlan& plan,
+                                               const std::vector<std::string>& knownBackends);
+// Modes outermost, then sequence lengths, then batch sizes, then backends innermost (gpu-cudnn once
+// per algorithm, in the settings' order).
 [[nodiscard]] std::vector<PointSpec> points(const SweepPlan& plan);
 [[nodiscard]] Problem problemFor(const SweepPlan& plan, const PointSpec& point);
-// "cpu-blas train B=64 T=100"
+// "cpu-blas train B=64 T=100", "gpu-cudnn[persist_static] infer B=1 T=20"
 [[nodiscard]] std::string describe(const PointSpec& point);
 
 } // namespace rnnprof

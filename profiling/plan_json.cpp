@@ -46,6 +46,7 @@ void fields(Io& io, Ref<Io, MeasureSettings> m) {
     io("numerics_max_work", m.numericsMaxWork);
     io("noise_threshold", m.noiseThreshold);
     io("gpu_trace", m.gpuTrace);
+    io("cudnn_algos", m.cudnnAlgos, kCudnnAlgoSpellings);
 }
 
 namespace {

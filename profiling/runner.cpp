@@ -2,6 +2,7 @@
 
 #include "engine/error.h"
 #include "engine/host_memory.h"
+#include "profiling/cudnn_best.h"
 #include "profiling/device_phase_timer.h"
 #include "profiling/flops.h"
 #include "profiling/numerics.h"
@@ -69,6 +70,7 @@ SweepResult SweepRunner::run(const StopToken& stop) {
     const auto start = Clock::now();
     SweepProgress progress;
     progress.total = int(grid.size());
+    int measured = 0; // grid points finished (not counting derived ones nor a cancelled one)
     bool stopped = false;
     for (std::size_t i = 0; i < grid.size(); ++i) {
         if (stop.stopRequested()) {
@@ -88,10 +90,17 @@ SweepResult SweepRunner::run(const StopToken& stop) {
             stopped = true;
             break;
         }
+        ++measured;
+        // After the last algorithm of gpu-cudnn at this (mode, shape): the derived best point.
+        const auto& algos = m_plan.settings.cudnnAlgos;
+        if (algos.size() >= 2 && runsPerCudnnAlgo(grid[i].backend) && grid[i].cudnnAlgo == algos.back()) {
+            const std::vector<PointResult> siblings(result.points.end() - std::ptrdiff_t(algos.size()),
+                                                    result.points.end());
+            result.points.push_back(bestCudnnPoint(siblings));
+            if (m_callbacks.onPoint) m_callbacks.onPoint(result.points.back());
+        }
     }
-    progress.done =
-        int(result.points.size()) -
-        (stopped && !result.points.empty() && result.points.back().status == PointStatus::Cancelled ? 1 : 0);
+    progress.done = measured;
     progress.elapsedSeconds = secondsSince(start);
     progress.etaSeconds = 0.0;
     progress.current.clear();
@@ -104,7 +113,7 @@ PointResult SweepRunner::measurePoint(const PointSpec& spec, const StopToken& st
     const auto start = Clock::now();
     const MeasureSettings& settings = m_plan.settings;
     PointResult r;
-    r.backend = spec.backend;
+    r.backend = seriesId(spec);
     r.mode = spec.mode;
     r.shape = spec.shape;
     r.noiseThreshold = settings.noiseThreshold;

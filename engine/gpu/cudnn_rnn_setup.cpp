@@ -7,6 +7,20 @@
 namespace rnnprof::gpu {
 namespace {
 
+cudnnRNNAlgo_t cudnnAlgoOf(CudnnAlgo algo) {
+    switch (algo) {
+    case CudnnAlgo::Standard:
+        return CUDNN_RNN_ALGO_STANDARD;
+    case CudnnAlgo::PersistStatic:
+        return CUDNN_RNN_ALGO_PERSIST_STATIC;
+    case CudnnAlgo::PersistDynamic:
+        return CUDNN_RNN_ALGO_PERSIST_DYNAMIC;
+    case CudnnAlgo::PersistStaticSmallH:
+        return CUDNN_RNN_ALGO_PERSIST_STATIC_SMALL_H;
+    }
+    return CUDNN_RNN_ALGO_STANDARD;
+}
+
 int bindStream(cudnnHandle_t handle, cudaStream_t stream) {
     checkCudnn(cudnnSetStream(handle, stream), "cudnnSetStream");
     return 1;
@@ -17,13 +31,19 @@ int bindStream(cudnnHandle_t handle, cudaStream_t stream) {
 CudnnRnnSetup::CudnnRnnSetup(cudnnHandle_t handle, cudaStream_t stream, const Problem& problem)
     : m_handle(handle), m_streamBound(bindStream(handle, stream)), m_config(problem.config),
       m_mode(problem.mode == Mode::Training ? CUDNN_FWD_MODE_TRAINING : CUDNN_FWD_MODE_INFERENCE),
-      m_mathType(problem.options.allowTf32 ? CUDNN_DEFAULT_MATH : CUDNN_FMA_MATH) {
+      m_mathType(problem.options.allowTf32 ? CUDNN_DEFAULT_MATH : CUDNN_FMA_MATH),
+      m_algo(problem.options.cudnnAlgo) {
     describeDropout(problem);
     describeRnn(problem);
     describeData(problem);
+    // PERSIST_DYNAMIC compiles its kernels for this GPU and batch size once, before any use.
+    if (m_algo == CudnnAlgo::PersistDynamic)
+        checkCudnn(cudnnBuildRNNDynamic(m_handle, m_rnn.get(), problem.shape.batch), "cudnnBuildRNNDynamic");
     std::size_t weightBytes = 0, workBytes = 0, reserveBytes = 0;
     checkCudnn(cudnnGetRNNWeightSpaceSize(m_handle, m_rnn.get(), &weightBytes), "cudnnGetRNNWeightSpaceSize");
-    // Sizes depend on the mode and are not monotonic in T and B: asked for exactly this run.
+    // Sizes depend on the mode and are not monotonic in T and B: asked for exactly this run. A
+    // persistent algorithm that cannot run this shape here says NOT_SUPPORTED now: the point is
+    // then ineligible, with cuDNN's status in the reason.
     checkCudnn(cudnnGetRNNTempSpaceSizes(m_handle, m_rnn.get(), m_mode, m_x.get(), &workBytes, &reserveBytes),
                "cudnnGetRNNTempSpaceSizes");
     m_spaces.weightSpace = weightBytes;
@@ -49,7 +69,7 @@ void CudnnRnnSetup::describeDropout(const Problem& problem) {
 void CudnnRnnSetup::describeRnn(const Problem& problem) {
     const RnnConfig& c = problem.config;
     checkCudnn(cudnnSetRNNDescriptor_v8(
-                   m_rnn.get(), CUDNN_RNN_ALGO_STANDARD, c.cell == CellType::Lstm ? CUDNN_LSTM : CUDNN_GRU,
+                   m_rnn.get(), cudnnAlgoOf(m_algo), c.cell == CellType::Lstm ? CUDNN_LSTM : CUDNN_GRU,
                    c.bias ? CUDNN_RNN_DOUBLE_BIAS : CUDNN_RNN_NO_BIAS,
                    c.bidirectional ? CUDNN_BIDIRECTIONAL : CUDNN_UNIDIRECTIONAL, CUDNN_LINEAR_INPUT,
                    CUDNN_DATA_FLOAT, CUDNN_DATA_FLOAT, m_mathType, c.inputSize, c.hiddenSize,

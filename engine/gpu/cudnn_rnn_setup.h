@@ -1,6 +1,6 @@
 #pragma once
-// The cuDNN description of one (configuration, shape, mode): dropout, RNN (v8: STANDARD algorithm,
-// DOUBLE_BIAS, LINEAR_INPUT, FP32, projection off, padded I/O), SEQ_MAJOR_UNPACKED x/y data
+// The cuDNN description of one (configuration, shape, mode): dropout, RNN (v8: the options'
+// algorithm, DOUBLE_BIAS, LINEAR_INPUT, FP32, projection off, padded I/O), SEQ_MAJOR_UNPACKED x/y data
 // descriptors and the [L*D, B, H] h/c descriptors, plus the sizes cuDNN asks for at this shape and
 // mode, and the place of every canonical gate block in the weight space. Allocates only the
 // dropout states; everything big is allocated by the session after the memory check.
@@ -28,6 +28,7 @@ public:
     [[nodiscard]] cudnnTensorDescriptor_t cDesc() const { return m_c.get(); }
     [[nodiscard]] cudnnForwardMode_t forwardMode() const { return m_mode; }
     [[nodiscard]] cudnnMathType_t mathType() const { return m_mathType; }
+    [[nodiscard]] CudnnAlgo algo() const { return m_algo; }
     [[nodiscard]] const CudnnSpaceSizes& spaces() const { return m_spaces; }
     [[nodiscard]] float dropout() const { return m_dropoutP; }
     // Where cudnnGetRNNWeightParams puts every gate block in a weight space at `weightSpace`
@@ -44,6 +45,7 @@ private:
     RnnConfig m_config;
     cudnnForwardMode_t m_mode;
     cudnnMathType_t m_mathType;
+    CudnnAlgo m_algo;
     float m_dropoutP = 0.0f;
     float m_paddingFill = 0.0f;
     DropoutDescriptor m_dropout;

@@ -10,7 +10,8 @@ namespace {
 
 int registryRank(const QString& id) {
     const auto ids = builtinBackends().ids();
-    const auto it = std::find(ids.begin(), ids.end(), id.toStdString());
+    const std::string series = id.toStdString();
+    const auto it = std::find(ids.begin(), ids.end(), registryIdOf(series));
     return it == ids.end() ? static_cast<int>(ids.size()) : static_cast<int>(it - ids.begin());
 }
 

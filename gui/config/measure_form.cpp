@@ -6,8 +6,11 @@
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
+#include <QGridLayout>
 #include <QSignalBlocker>
 #include <QSpinBox>
+
+#include <algorithm>
 
 namespace rnnprof::gui {
 
@@ -42,6 +45,21 @@ MeasureForm::MeasureForm(FieldMarks& marks, QWidget* parent) : QWidget(parent) {
     m_gemm->addItem(QStringLiteral("oneDNN sgemm"), int(GemmProvider::OneDnn));
     m_gemm->addItem(QStringLiteral("OpenBLAS"), int(GemmProvider::OpenBlas));
     m_gemm->setToolTip(QStringLiteral("Which SGEMM cpu-blas uses"));
+    auto* algos = new QWidget(this);
+    auto* algoLayout = new QGridLayout(algos);
+    algoLayout->setContentsMargins(0, 0, 0, 0);
+    for (const auto& spelling : kCudnnAlgoSpellings) {
+        auto* box =
+            new QCheckBox(QString::fromUtf8(spelling.text.data(), qsizetype(spelling.text.size())), algos);
+        box->setToolTip(
+            QStringLiteral("gpu-cudnn runs once per checked algorithm, each its own series "
+                           "(gpu-cudnn[%1]); with two or more, gpu-cudnn[best] is the fastest "
+                           "per point. Persistent algorithms are much faster at small batches; "
+                           "where cuDNN cannot run one, the point is ineligible with cuDNN's status.")
+                .arg(box->text()));
+        algoLayout->addWidget(box, int(m_cudnnAlgos.size()) / 2, int(m_cudnnAlgos.size()) % 2);
+        m_cudnnAlgos.push_back(box);
+    }
     m_numerics = new QCheckBox(QStringLiteral("check numerics against cpu-reference"), this);
     m_trace = new QCheckBox(QStringLiteral("trace GPU kernels (CUPTI)"), this);
     m_noise = new QDoubleSpinBox(this);
@@ -57,6 +75,7 @@ MeasureForm::MeasureForm(FieldMarks& marks, QWidget* parent) : QWidget(parent) {
     marks.addRow(form, QStringLiteral("CPU threads"), m_threads, {QStringLiteral("threads")});
     marks.addRow(form, QStringLiteral("GEMM (cpu-blas)"), m_gemm, {QStringLiteral("gemm")});
     marks.addRow(form, QString(), m_tf32, {QStringLiteral("allow_tf32")});
+    marks.addRow(form, QStringLiteral("cuDNN algorithms"), algos, {QStringLiteral("cudnn_algos")});
     marks.addRow(form, QString(), m_numerics,
                  {QStringLiteral("check_numerics"), QStringLiteral("numerics_max_work")});
     marks.addRow(form, QString(), m_trace, {QStringLiteral("gpu_trace")});
@@ -67,6 +86,8 @@ MeasureForm::MeasureForm(FieldMarks& marks, QWidget* parent) : QWidget(parent) {
     for (QDoubleSpinBox* s : {m_budget, m_noise})
         connect(s, &QDoubleSpinBox::valueChanged, this, &MeasureForm::changed);
     for (QCheckBox* c : {m_tf32, m_numerics, m_trace})
+        connect(c, &QCheckBox::toggled, this, &MeasureForm::changed);
+    for (QCheckBox* c : m_cudnnAlgos)
         connect(c, &QCheckBox::toggled, this, &MeasureForm::changed);
     connect(m_gemm, &QComboBox::currentIndexChanged, this, &MeasureForm::changed);
     setSettings(MeasureSettings{});
@@ -82,6 +103,9 @@ MeasureSettings MeasureForm::settings(MeasureSettings m) const {
     m.threads = m_threads->value();
     m.allowTf32 = m_tf32->isChecked();
     m.gemm = static_cast<GemmProvider>(m_gemm->currentData().toInt());
+    m.cudnnAlgos.clear();
+    for (std::size_t i = 0; i < m_cudnnAlgos.size(); ++i)
+        if (m_cudnnAlgos[i]->isChecked()) m.cudnnAlgos.push_back(kCudnnAlgoSpellings[i].value);
     m.checkNumerics = m_numerics->isChecked();
     m.gpuTrace = m_trace->isChecked();
     m.noiseThreshold = m_noise->value();
@@ -98,6 +122,12 @@ void MeasureForm::setSettings(const MeasureSettings& m) {
     m_threads->setValue(m.threads);
     m_tf32->setChecked(m.allowTf32);
     m_gemm->setCurrentIndex(m_gemm->findData(int(m.gemm)));
+    for (std::size_t i = 0; i < m_cudnnAlgos.size(); ++i) {
+        const QSignalBlocker block(m_cudnnAlgos[i]);
+        const CudnnAlgo algo = kCudnnAlgoSpellings[i].value;
+        m_cudnnAlgos[i]->setChecked(std::find(m.cudnnAlgos.begin(), m.cudnnAlgos.end(), algo) !=
+                                    m.cudnnAlgos.end());
+    }
     m_numerics->setChecked(m.checkNumerics);
     m_trace->setChecked(m.gpuTrace);
     m_noise->setValue(m.noiseThreshold);

@@ -5,6 +5,8 @@
 
 #include <QWidget>
 
+#include <vector>
+
 QT_BEGIN_NAMESPACE
 class QCheckBox;
 class QComboBox;
@@ -36,6 +38,7 @@ private:
     QSpinBox* m_threads = nullptr;
     QCheckBox* m_tf32 = nullptr;
     QComboBox* m_gemm = nullptr;
+    std::vector<QCheckBox*> m_cudnnAlgos; // one per CudnnAlgo, in kCudnnAlgoSpellings order
     QCheckBox* m_numerics = nullptr;
     QCheckBox* m_trace = nullptr;
     QDoubleSpinBox* m_noise = nullptr;

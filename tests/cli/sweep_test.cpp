@@ -79,6 +79,26 @@ TEST(SweepCommand, ReportsGpuPointsUnavailableWithTheReasonWhenThereIsNoGpu) {
     }
 }
 
+TEST(SweepCommand, RunsGpuCudnnOncePerAlgorithmWhateverTheBackends) {
+    TempDir dir;
+    const auto cpuOnly =
+        sweep({"--backend", "cpu-blas", "--batch", "1", "--seq-len", "2", "--repeats", "1", "--cudnn-algo",
+               "standard,persist_static", "--no-numerics", "--quiet", "--out", dir.path("cpu.json")});
+    ASSERT_EQ(cpuOnly.status, 0) << cpuOnly.err;
+    EXPECT_EQ(loadResultFile(dir.path("cpu.json")).plan.settings.cudnnAlgos,
+              (std::vector<CudnnAlgo>{CudnnAlgo::Standard, CudnnAlgo::PersistStatic}));
+
+    const auto run =
+        sweep({"--backend", "gpu-cudnn", "--batch", "1", "--seq-len", "2", "--mode", "infer", "--cudnn-algo",
+               "persist_static,persist_dynamic", "--quiet", "--out", dir.path("r.json")});
+    ASSERT_EQ(run.status, 0) << run.err;
+    std::vector<std::string> series;
+    for (const auto& p : loadResultFile(dir.path("r.json")).points)
+        series.push_back(p.backend);
+    EXPECT_EQ(series, (std::vector<std::string>{"gpu-cudnn[persist_static]", "gpu-cudnn[persist_dynamic]",
+                                                "gpu-cudnn[best]"}));
+}
+
 class EveryPreset : public ::testing::TestWithParam<std::string> {};
 
 // Each preset loads and runs headless (on a one-point grid per backend and mode, to stay quick).
@@ -149,6 +169,13 @@ const RefusedCase kRefused[] = {
     {"NegativeWarmup", {"--warmup", "-1", "--out", "OUT"}, "--warmup must be a whole number from 0"},
     {"TooManyThreads", {"--threads", "100000", "--out", "OUT"}, "--threads must be a whole number"},
     {"BadGemm", {"--gemm", "mkl", "--out", "OUT"}, "--gemm must be onednn or openblas"},
+    {"BadCudnnAlgo",
+     {"--cudnn-algo", "standard,fastest", "--out", "OUT"},
+     "--cudnn-algo: 'fastest' is not a cuDNN algorithm; use standard, persist_static, persist_dynamic, "
+     "persist_static_small_h"},
+    {"DuplicateCudnnAlgo",
+     {"--cudnn-algo", "standard,standard", "--out", "OUT"},
+     "lists standard more than once"},
     {"BadCell", {"--cell", "rnn", "--out", "OUT"}, "--cell"},
     {"ZeroHidden", {"--hidden-size", "0", "--out", "OUT"}, "--hidden-size"},
     {"NoOut", {"--batch", "1"}, "--out FILE.json is required"},

@@ -221,7 +221,7 @@ TEST(Limits, ASweepHasAtMost100000Points) {
     EXPECT_THAT(
         messagesFor(issuesOf(p), "points"),
         Contains("the grid has 100001 points, at most 100000 are allowed (fewer batch sizes, sequence "
-                 "lengths, backends or modes)"));
+                 "lengths, backends, modes or cuDNN algorithms)"));
 }
 
 TEST(Limits, AConfigFileIsCheckedAgainstTheSameBoundsWithTheKeyPath) {

@@ -111,8 +111,27 @@ TEST(ConfigPanel, RoundTripsAPlan) {
     p.settings.threads = 1;
     p.settings.allowTf32 = true;
     p.settings.timeBudgetMs = 500;
+    p.settings.cudnnAlgos = {CudnnAlgo::Standard, CudnnAlgo::PersistDynamic};
     panel.setPlan(p);
     EXPECT_EQ(panel.plan(), p);
+}
+
+TEST(ConfigPanel, NoCudnnAlgorithmCheckedIsMarkedAtTheToggles) {
+    const auto registry = fakeRegistry();
+    ConfigPanel panel(registry);
+    panel.setPlan(validPlan());
+    QWidget* algos = panel.fieldEditor(QStringLiteral("cudnn_algos"));
+    ASSERT_NE(algos, nullptr);
+    const auto boxes = algos->findChildren<QCheckBox*>();
+    ASSERT_EQ(boxes.size(), 4);
+    EXPECT_EQ(boxes[0]->text(), QStringLiteral("standard"));
+    EXPECT_TRUE(boxes[0]->isChecked()) << "STANDARD is the default";
+    boxes[0]->setChecked(false);
+    EXPECT_FALSE(panel.isValid());
+    EXPECT_TRUE(panel.fieldMessage(QStringLiteral("cudnn_algos")).contains(QStringLiteral("at least one")));
+    boxes[2]->setChecked(true);
+    EXPECT_TRUE(panel.isValid());
+    EXPECT_EQ(panel.plan().settings.cudnnAlgos, std::vector<CudnnAlgo>{CudnnAlgo::PersistDynamic});
 }
 
 TEST(ConfigPanel, APresetFillsThePanel) {

@@ -192,8 +192,38 @@ TEST(PlanPoints, ProblemCarriesTheModelShapeModeAndSettings) {
     EXPECT_EQ(problem.config, p.config);
     EXPECT_EQ(problem.shape, (Shape{8, 30}));
     EXPECT_EQ(problem.mode, Mode::Training);
-    EXPECT_EQ(problem.options, (BackendOptions{1, 0.5, true, GemmProvider::OpenBlas}));
+    EXPECT_EQ(problem.options, (BackendOptions{1, 0.5, true, GemmProvider::OpenBlas, CudnnAlgo::Standard}));
     EXPECT_FALSE(problem.inputGradients);
+}
+
+TEST(PlanPoints, GpuCudnnRunsOncePerAlgorithmAsItsOwnSeries) {
+    SweepPlan p;
+    p.modes = {Mode::Inference};
+    p.seqLens = {20};
+    p.batches = {1, 8};
+    p.backends = {"cpu-blas", "gpu-cudnn"};
+    p.settings.cudnnAlgos = {CudnnAlgo::Standard, CudnnAlgo::PersistStatic};
+    std::vector<std::string> got;
+    for (const auto& pt : points(p))
+        got.push_back(describe(pt));
+    EXPECT_EQ(got, (std::vector<std::string>{"cpu-blas infer B=1 T=20", "gpu-cudnn infer B=1 T=20",
+                                             "gpu-cudnn[persist_static] infer B=1 T=20",
+                                             "cpu-blas infer B=8 T=20", "gpu-cudnn infer B=8 T=20",
+                                             "gpu-cudnn[persist_static] infer B=8 T=20"}));
+    const Problem problem = problemFor(p, points(p)[2]);
+    EXPECT_EQ(problem.options.cudnnAlgo, CudnnAlgo::PersistStatic);
+    EXPECT_EQ(problemFor(p, points(p)[0]).options.cudnnAlgo, CudnnAlgo::Standard);
+}
+
+TEST(PlanValidation, CudnnAlgorithmsMustBeAListWithoutDuplicates) {
+    SweepPlan p = validPlan();
+    p.settings.cudnnAlgos.clear();
+    EXPECT_THAT(
+        issuesFor(p, "cudnn_algos"),
+        HasSubstr("cudnn_algos is empty: give at least one cuDNN algorithm (standard, persist_static, "
+                  "persist_dynamic, persist_static_small_h)"));
+    p.settings.cudnnAlgos = {CudnnAlgo::PersistDynamic, CudnnAlgo::PersistDynamic};
+    EXPECT_THAT(issuesFor(p, "cudnn_algos"), HasSubstr("lists persist_dynamic more than once"));
 }
 
 TEST(PlanPoints, DescribeNamesBackendModeAndShape) {

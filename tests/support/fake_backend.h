@@ -139,6 +139,8 @@ struct FakeBehaviour {
     FakeDeviceQueue* queue = nullptr;
     std::array<double, kPhaseCount> deviceMs{2.0, 3.0, 1.0};
     int stepsPerPhase = 1; // "work", then "more"
+    // prepare() refuses these cuDNN algorithms as cuDNN does a shape it cannot run.
+    std::vector<CudnnAlgo> refusedAlgos;
 };
 
 inline FakeBehaviour named(std::string id) {
@@ -222,6 +224,10 @@ protected:
                                                        const MemoryFootprint&) const override {
         const bool gated = m_b.gate && m_prepared++ == m_b.gate->point();
         if (gated && m_b.gate->stage() == Stage::Prepare) m_b.gate->arriveAndWait();
+        for (CudnnAlgo a : m_b.refusedAlgos)
+            if (p.options.cudnnAlgo == a)
+                throw Error(ErrorKind::Unsupported,
+                            "cudnnGetRNNTempSpaceSizes failed: CUDNN_STATUS_NOT_SUPPORTED (3000)");
         if (p.shape.batch == m_b.failAtBatch)
             throw Error(ErrorKind::BackendFailure,
                         "scripted failure in prepare() at batch " + std::to_string(p.shape.batch));
