@@ -114,9 +114,10 @@ public:
         notes.push_back(m_setup.mathType() == CUDNN_FMA_MATH
                             ? "math type: FMA (strict FP32, CUDNN_FMA_MATH)"
                             : "math type: TF32 allowed (CUDNN_DEFAULT_MATH)");
-        notes.push_back(
-            "cuDNN RNN: CUDNN_RNN_ALGO_STANDARD, DOUBLE_BIAS, SEQ_MAJOR_UNPACKED with padded I/O, " +
-            std::string(m_training ? "CUDNN_FWD_MODE_TRAINING" : "CUDNN_FWD_MODE_INFERENCE"));
+        notes.push_back("cuDNN RNN: CUDNN_RNN_ALGO_STANDARD, " +
+                        std::string(cudnnBiasModeName(cudnnBiasMode(m_problem.config))) +
+                        ", SEQ_MAJOR_UNPACKED with padded I/O, " +
+                        std::string(m_training ? "CUDNN_FWD_MODE_TRAINING" : "CUDNN_FWD_MODE_INFERENCE"));
         const CudnnSpaceSizes& sp = m_setup.spaces();
         notes.push_back("cuDNN workspace: " + formatBytes(sp.workspace) + ", reserve space: " +
                         (m_training ? formatBytes(sp.reserve) : std::string("none (inference)")) +
