@@ -44,18 +44,20 @@ TEST(FrameworkFastPath, ReluActivationLeavesBoth) {
     const FrameworkFastPath v = frameworkFastPath(c);
     EXPECT_EQ(v.keras.text(),
               "no: activation=relu (Keras needs tanh for cuDNN and falls back to the generic kernel)");
-    EXPECT_EQ(v.pytorch.text(), "no: activation=relu (nn.LSTM has no activation option: it always uses tanh)");
+    EXPECT_EQ(v.pytorch.text(),
+              "no: activation=relu (nn.LSTM has no activation option: it always uses tanh)");
 }
 
 TEST(FrameworkFastPath, HardSigmoidLeavesBoth) {
     RnnConfig c = defaults(CellType::Gru);
     c.recurrentActivation = RecurrentActivation::HardSigmoid;
     const FrameworkFastPath v = frameworkFastPath(c);
-    EXPECT_EQ(v.keras.reasons, std::vector<std::string>{"recurrent_activation=hard_sigmoid (Keras needs sigmoid "
-                                                        "for cuDNN and falls back to the generic kernel)"});
-    EXPECT_EQ(v.pytorch.reasons,
-              std::vector<std::string>{"recurrent_activation=hard_sigmoid (nn.GRU has no recurrent activation "
-                                       "option: its gates always use sigmoid)"});
+    EXPECT_EQ(v.keras.reasons,
+              std::vector<std::string>{"recurrent_activation=hard_sigmoid (Keras needs sigmoid "
+                                       "for cuDNN and falls back to the generic kernel)"});
+    EXPECT_EQ(v.pytorch.reasons, std::vector<std::string>{
+                                     "recurrent_activation=hard_sigmoid (nn.GRU has no recurrent activation "
+                                     "option: its gates always use sigmoid)"});
 }
 
 TEST(FrameworkFastPath, RecurrentDropoutLeavesBoth) {
@@ -64,8 +66,9 @@ TEST(FrameworkFastPath, RecurrentDropoutLeavesBoth) {
     const FrameworkFastPath v = frameworkFastPath(c);
     EXPECT_EQ(v.keras.text(),
               "no: recurrent_dropout=0.2 (Keras needs 0 for cuDNN and falls back to the generic kernel)");
-    EXPECT_EQ(v.pytorch.text(),
-              "no: recurrent_dropout=0.2 (nn.LSTM has no recurrent dropout: its dropout acts between layers)");
+    EXPECT_EQ(
+        v.pytorch.text(),
+        "no: recurrent_dropout=0.2 (nn.LSTM has no recurrent dropout: its dropout acts between layers)");
 }
 
 // Keras' use_bias rule; nn.LSTM(bias=False) still runs on cuDNN (CUDNN_RNN_NO_BIAS).
@@ -74,8 +77,9 @@ TEST(FrameworkFastPath, NoBiasLeavesKerasOnly) {
         RnnConfig c = defaults(cell);
         c.bias = false;
         const FrameworkFastPath v = frameworkFastPath(c);
-        EXPECT_EQ(v.keras.text(),
-                  "no: bias=false (Keras needs use_bias=True for cuDNN and falls back to the generic kernel)");
+        EXPECT_EQ(
+            v.keras.text(),
+            "no: bias=false (Keras needs use_bias=True for cuDNN and falls back to the generic kernel)");
         EXPECT_EQ(v.pytorch.text(), "yes");
     }
 }
@@ -84,8 +88,9 @@ TEST(FrameworkFastPath, GruResetBeforeLeavesBoth) {
     RnnConfig c = defaults(CellType::Gru);
     c.resetAfter = false;
     const FrameworkFastPath v = frameworkFastPath(c);
-    EXPECT_EQ(v.keras.text(), "no: reset_after=false (Keras needs reset_after=True for cuDNN and falls back to "
-                              "the generic kernel)");
+    EXPECT_EQ(v.keras.text(),
+              "no: reset_after=false (Keras needs reset_after=True for cuDNN and falls back to "
+              "the generic kernel)");
     EXPECT_EQ(v.pytorch.text(), "no: reset_after=false (nn.GRU has no reset-before form: its reset gate acts "
                                 "after the recurrent product)");
 }
@@ -107,11 +112,12 @@ TEST(FrameworkFastPath, SeveralBrokenRulesGiveOneSentenceEach) {
     c.resetAfter = false;
     const FrameworkFastPath v = frameworkFastPath(c);
     ASSERT_EQ(v.keras.reasons.size(), 4u);
-    EXPECT_EQ(v.keras.text(),
-              "no: activation=relu (Keras needs tanh for cuDNN and falls back to the generic kernel); "
-              "recurrent_dropout=0.25 (Keras needs 0 for cuDNN and falls back to the generic kernel); "
-              "bias=false (Keras needs use_bias=True for cuDNN and falls back to the generic kernel); "
-              "reset_after=false (Keras needs reset_after=True for cuDNN and falls back to the generic kernel)");
+    EXPECT_EQ(
+        v.keras.text(),
+        "no: activation=relu (Keras needs tanh for cuDNN and falls back to the generic kernel); "
+        "recurrent_dropout=0.25 (Keras needs 0 for cuDNN and falls back to the generic kernel); "
+        "bias=false (Keras needs use_bias=True for cuDNN and falls back to the generic kernel); "
+        "reset_after=false (Keras needs reset_after=True for cuDNN and falls back to the generic kernel)");
     ASSERT_EQ(v.pytorch.reasons.size(), 3u);
     EXPECT_EQ(v.pytorch.text(),
               "no: activation=relu (nn.GRU has no activation option: it always uses tanh); "

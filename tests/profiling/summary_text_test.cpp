@@ -18,12 +18,13 @@ TEST(SummaryText, EndsWithTheFrameworkVerdictsOfTheModel) {
     r.plan.config.bidirectional = true;
     r.plan.config.activation = Activation::Relu;
     const std::string text = summaryTable(r);
-    EXPECT_TRUE(endsWith(text, "0 of 0 points measured\n"
-                               "cuDNN in the frameworks, for this model (LSTM 128->256 x2 bi, relu/sigmoid):\n"
-                               "  Keras: no: activation=relu (Keras needs tanh for cuDNN and falls back to "
-                               "the generic kernel)\n"
-                               "  PyTorch: no: activation=relu (nn.LSTM has no activation option: it always "
-                               "uses tanh)\n"))
+    EXPECT_TRUE(endsWith(text,
+                         "0 of 0 points measured\n"
+                         "cuDNN in the frameworks, for this model (LSTM 128->256 x2 bi, relu/sigmoid):\n"
+                         "  Keras: no: activation=relu (Keras needs tanh for cuDNN and falls back to "
+                         "the generic kernel)\n"
+                         "  PyTorch: no: activation=relu (nn.LSTM has no activation option: it always "
+                         "uses tanh)\n"))
         << text;
 }
 
