@@ -61,8 +61,10 @@ auto members(const PointResult& p) {
 }
 
 // `label` is how a loaded file is shown, not part of the data: it is neither saved nor compared.
+// The recorded verdicts are compared by their value, fastPath() (SweepResult::operator==).
 auto members(const SweepResult& r) {
-    const auto& [schemaVersion, createdAt, host, plan, points, complete, label] = r;
+    const auto& [schemaVersion, createdAt, host, plan, points, complete, recordedFastPath, label] = r;
+    (void)recordedFastPath;
     (void)label;
     return std::tie(schemaVersion, createdAt, host, plan, points, complete);
 }
@@ -90,7 +92,20 @@ bool PointResult::operator==(const PointResult& o) const {
 }
 
 bool SweepResult::operator==(const SweepResult& o) const {
-    return sameMembers(members(*this), members(o));
+    return sameMembers(members(*this), members(o)) && fastPath() == o.fastPath();
+}
+
+FastPathTexts fastPathTexts(const RnnConfig& config) {
+    const FrameworkFastPath v = frameworkFastPath(config);
+    return {v.keras.text(), v.pytorch.text()};
+}
+
+std::vector<std::string> fastPathLines(const FastPathTexts& texts) {
+    return {"Keras: " + texts.keras, "PyTorch: " + texts.pytorch};
+}
+
+FastPathTexts SweepResult::fastPath() const {
+    return recordedFastPath ? *recordedFastPath : fastPathTexts(plan.config);
 }
 
 std::string isoTimestampUtc() {

@@ -4,6 +4,7 @@
 #include "engine/backend.h"
 #include "engine/config.h"
 #include "engine/enum_names.h"
+#include "engine/framework_fast_path.h"
 #include "profiling/host_info.h"
 #include "profiling/plan.h"
 #include "profiling/statistics.h"
@@ -137,6 +138,18 @@ struct PointResult {
     bool operator==(const PointResult&) const;
 };
 
+// Would Keras and PyTorch run the sweep's model on cuDNN (engine/framework_fast_path.h), as the
+// result files write it: "yes", or "no: " and one sentence per broken rule. One model per sweep,
+// so one verdict per result, in the header of the JSON file and on every CSV row.
+struct FastPathTexts {
+    std::string keras;   // "keras_cudnn"
+    std::string pytorch; // "pytorch_cudnn"
+    bool operator==(const FastPathTexts&) const = default;
+};
+[[nodiscard]] FastPathTexts fastPathTexts(const RnnConfig& config);
+// {"Keras: <keras>", "PyTorch: <pytorch>"}: how the summary, the command line and the GUI show them.
+[[nodiscard]] std::vector<std::string> fastPathLines(const FastPathTexts& texts);
+
 struct SweepResult {
     static constexpr int kSchemaVersion = 1;
     int schemaVersion = kSchemaVersion;
@@ -145,9 +158,17 @@ struct SweepResult {
     SweepPlan plan;
     std::vector<PointResult> points;
     bool complete = false; // false when stopped early or recovered from a journal
-    std::string label;     // for overlays: set when loaded (file name and host), not saved
+    // The verdicts as a results file or journal recorded them. Empty for a sweep measured here and
+    // for files written before the verdicts existed: fastPath() then derives them from
+    // plan.config, the only thing they depend on.
+    std::optional<FastPathTexts> recordedFastPath;
+    std::string label; // for overlays: set when loaded (file name and host), not saved
 
-    bool operator==(const SweepResult&) const; // every member but `label`, as PointResult's
+    // The recorded verdicts, or those of plan.config.
+    [[nodiscard]] FastPathTexts fastPath() const;
+    // Every member but `label`, as PointResult's; the verdicts by fastPath(), so a result and the
+    // same result read back from its file (where they are recorded) compare equal.
+    bool operator==(const SweepResult&) const;
 };
 
 // "2026-11-21T21:34:10Z"

@@ -19,9 +19,10 @@ enum class Shown {
     Checked,  // ok points whose numerics were checked
 };
 
-// What a cell is read from: the sweep's model and the point.
+// What a cell is read from: the sweep's model, its framework verdicts and the point.
 struct Source {
     const RnnConfig& model;
+    const FastPathTexts& fastPath;
     const PointResult& point;
 };
 
@@ -52,7 +53,7 @@ CsvValue phaseMs(const PointResult& p, Phase phase) {
 }
 
 // The columns in file order: the list, then the columns added after it.
-const std::array<Column, 38> kColumns{{
+const std::array<Column, 40> kColumns{{
     {"backend", Shown::Always, [](const Source& s) { return text(s.point.backend); }},
     {"mode", Shown::Always, [](const Source& s) { return text(toString(s.point.mode)); }},
     {"cell", Shown::Always, [](const Source& s) { return text(toString(s.model.cell)); }},
@@ -92,6 +93,9 @@ const std::array<Column, 38> kColumns{{
     {"io_bytes", Shown::Measured, [](const Source& s) { return count(s.point.memory.io); }},
     {"memory_on_device", Shown::Measured, [](const Source& s) { return flag(s.point.memory.onDevice); }},
     {"numerics_note", Shown::Measured, [](const Source& s) { return text(s.point.numerics.note); }},
+    // Whether Keras and PyTorch would run this model on cuDNN: the sweep's, on every row.
+    {"keras_cudnn", Shown::Always, [](const Source& s) { return text(s.fastPath.keras); }},
+    {"pytorch_cudnn", Shown::Always, [](const Source& s) { return text(s.fastPath.pytorch); }},
 }};
 
 struct TextOf {
@@ -134,7 +138,8 @@ const std::vector<std::string>& csvColumns() {
 std::vector<CsvValue> csvRow(const SweepResult& result, const PointResult& point) {
     const bool measured = point.ok();
     const bool checked = measured && point.numerics.checked;
-    const Source source{result.plan.config, point};
+    const FastPathTexts fastPath = result.fastPath();
+    const Source source{result.plan.config, fastPath, point};
     std::vector<CsvValue> row;
     row.reserve(kColumns.size());
     for (const Column& c : kColumns) {

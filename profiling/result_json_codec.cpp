@@ -180,6 +180,25 @@ void checkSchema(int version, const std::string& source, const std::string& path
                                std::to_string(version) + ")");
 }
 
+// The framework verdicts of the plan's model (SweepResult::fastPath()), after the plan. Written
+// for every result; read back as recorded. A file written before they existed has neither key and
+// loads without them (fastPath() derives them from the plan); a file with one key gets the other
+// derived. Schema 1 either way: readers ignore keys they do not know.
+template <class Io>
+void fastPathFields(Io& io, Ref<Io, SweepResult> r) {
+    constexpr const char* kKerasKey = "keras_cudnn";
+    constexpr const char* kPytorchKey = "pytorch_cudnn";
+    FastPathTexts texts = r.fastPath(); // the plan is read by now
+    if constexpr (Io::kReading) {
+        const bool keras = io(kKerasKey, texts.keras);
+        const bool pytorch = io(kPytorchKey, texts.pytorch);
+        if (keras || pytorch) r.recordedFastPath = std::move(texts);
+    } else {
+        io(kKerasKey, texts.keras);
+        io(kPytorchKey, texts.pytorch);
+    }
+}
+
 // The header after "format" (which headerToJson() writes first and readFormat() checks).
 template <class Io>
 void headerFields(Io& io, Ref<Io, SweepResult> r, const std::string& source) {
@@ -191,6 +210,7 @@ void headerFields(Io& io, Ref<Io, SweepResult> r, const std::string& source) {
     io("complete", r.complete);
     io("host", r.host, Need::Required);
     io.via("plan", r.plan, planToJsonValue, readPlan, Need::Required);
+    fastPathFields(io, r);
 }
 
 } // namespace

@@ -15,7 +15,8 @@ inline constexpr const char* kFormatKey = "format";
 inline constexpr std::string_view kResultsFormat = "rnnprof-results";
 inline constexpr std::string_view kJournalFormat = "rnnprof-journal";
 
-// {"format": <format>, "schema_version", "created_at", "complete", "host", "plan"}
+// {"format": <format>, "schema_version", "created_at", "complete", "host", "plan", "keras_cudnn",
+//  "pytorch_cudnn"}
 [[nodiscard]] Json headerToJson(const SweepResult& result, std::string_view format);
 // Reports a "format" other than `expected` (and a missing one when `need` is Required).
 void readFormat(ObjectReader& r, std::string_view expected, Need need);

@@ -110,6 +110,9 @@ std::string summaryTable(const SweepResult& result) {
         ok += p.ok() ? 1 : 0;
     s << ok << " of " << result.points.size() << " points measured"
       << (result.complete ? "" : " (sweep stopped early)") << "\n";
+    s << "cuDNN in the frameworks, for this model (" << describe(result.plan.config) << "):\n";
+    for (const std::string& line : fastPathLines(result.fastPath()))
+        s << "  " << line << "\n";
     return s.str();
 }
 

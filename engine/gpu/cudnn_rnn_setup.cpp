@@ -70,7 +70,7 @@ void CudnnRnnSetup::describeRnn(const Problem& problem) {
     const RnnConfig& c = problem.config;
     checkCudnn(cudnnSetRNNDescriptor_v8(
                    m_rnn.get(), cudnnAlgoOf(m_algo), c.cell == CellType::Lstm ? CUDNN_LSTM : CUDNN_GRU,
-                   c.bias ? CUDNN_RNN_DOUBLE_BIAS : CUDNN_RNN_NO_BIAS,
+                   cudnnBiasMode(c) == CudnnBiasMode::DoubleBias ? CUDNN_RNN_DOUBLE_BIAS : CUDNN_RNN_NO_BIAS,
                    c.bidirectional ? CUDNN_BIDIRECTIONAL : CUDNN_UNIDIRECTIONAL, CUDNN_LINEAR_INPUT,
                    CUDNN_DATA_FLOAT, CUDNN_DATA_FLOAT, m_mathType, c.inputSize, c.hiddenSize,
                    /*projSize = hidden: no projection*/ c.hiddenSize, c.layers, m_dropout.get(),

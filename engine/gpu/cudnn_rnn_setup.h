@@ -1,9 +1,10 @@
 #pragma once
 // The cuDNN description of one (configuration, shape, mode): dropout, RNN (v8: the options'
-// algorithm, DOUBLE_BIAS, LINEAR_INPUT, FP32, projection off, padded I/O), SEQ_MAJOR_UNPACKED x/y data
-// descriptors and the [L*D, B, H] h/c descriptors, plus the sizes cuDNN asks for at this shape and
-// mode, and the place of every canonical gate block in the weight space. Allocates only the
-// dropout states; everything big is allocated by the session after the memory check.
+// algorithm, DOUBLE_BIAS or NO_BIAS (cudnnBiasMode), LINEAR_INPUT, FP32, projection off, padded
+// I/O), SEQ_MAJOR_UNPACKED x/y data descriptors and the [L*D, B, H] h/c descriptors, plus the sizes
+// cuDNN asks for at this shape and mode, and the place of every canonical gate block in the weight
+// space. Allocates only the dropout states; everything big is allocated by the session after the
+// memory check.
 // CUDA + cuDNN builds only; used by cudnn_session.cpp.
 #include "engine/gpu/cuda_resources.h"
 #include "engine/gpu/cudnn_memory.h"

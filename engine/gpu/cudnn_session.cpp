@@ -103,8 +103,9 @@ public:
         notes.push_back(m_setup.mathType() == CUDNN_FMA_MATH
                             ? "math type: FMA (strict FP32, CUDNN_FMA_MATH)"
                             : "math type: TF32 allowed (CUDNN_DEFAULT_MATH)");
-        notes.push_back("cuDNN RNN: algorithm " + std::string(toString(m_setup.algo())) +
-                        ", DOUBLE_BIAS, SEQ_MAJOR_UNPACKED with padded I/O, " +
+        notes.push_back("cuDNN RNN: algorithm " + std::string(toString(m_setup.algo())) + ", " +
+                        std::string(cudnnBiasModeName(cudnnBiasMode(m_problem.config))) +
+                        ", SEQ_MAJOR_UNPACKED with padded I/O, " +
                         std::string(m_training ? "CUDNN_FWD_MODE_TRAINING" : "CUDNN_FWD_MODE_INFERENCE"));
         const CudnnSpaceSizes& sp = m_setup.spaces();
         notes.push_back("cuDNN workspace: " + formatBytes(sp.workspace) + ", reserve space: " +

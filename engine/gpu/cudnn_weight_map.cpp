@@ -91,9 +91,21 @@ std::string describeBlock(const RnnConfig& config, const CanonicalGateBlock& b) 
     return paramName(b.layer, b.direction, b.kind) + " gate " + gateName(config.cell, b.gate);
 }
 
+CudnnBiasMode cudnnBiasMode(const RnnConfig& config) {
+    return config.bias ? CudnnBiasMode::DoubleBias : CudnnBiasMode::NoBias;
+}
+
+std::string_view cudnnBiasModeName(CudnnBiasMode mode) {
+    return mode == CudnnBiasMode::DoubleBias ? "DOUBLE_BIAS" : "NO_BIAS";
+}
+
+int biasVectorsPerGate(CudnnBiasMode mode) {
+    return mode == CudnnBiasMode::DoubleBias ? 2 : 0;
+}
+
 std::int64_t cudnnDenseParameterCount(const RnnConfig& config) {
     const std::int64_t G = gateCount(config.cell), H = config.hiddenSize, D = directionCount(config);
-    const std::int64_t nb = config.bias ? 2 : 0;
+    const std::int64_t nb = biasVectorsPerGate(cudnnBiasMode(config));
     std::int64_t total = 0;
     for (int layer = 0; layer < config.layers; ++layer) {
         const std::int64_t in = layerInputSize(config, layer);

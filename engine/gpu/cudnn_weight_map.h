@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace rnnprof::gpu {
@@ -70,9 +71,20 @@ void scatterToWeightSpace(const std::vector<CudnnPlacedBlock>& placed, const Par
 [[nodiscard]] ParamSet<float> gatherFromWeightSpace(const std::vector<CudnnPlacedBlock>& placed,
                                                     const RnnConfig& config, const std::vector<float>& space);
 
+// cuDNN's bias mode for a configuration: with bias, two vectors per gate (CUDNN_RNN_DOUBLE_BIAS:
+// bias_ih on the input GEMM, bias_hh on the recurrent one, as PyTorch); without, none
+// (CUDNN_RNN_NO_BIAS), and the weight space then holds no bias blocks: cudnnWeightBlocks() lists
+// none, so none is asked of cudnnGetRNNWeightParams (which would return a null address).
+enum class CudnnBiasMode { NoBias, DoubleBias };
+[[nodiscard]] CudnnBiasMode cudnnBiasMode(const RnnConfig& config);
+// "NO_BIAS" | "DOUBLE_BIAS": cuDNN's name without the CUDNN_RNN_ prefix.
+[[nodiscard]] std::string_view cudnnBiasModeName(CudnnBiasMode mode);
+// Bias vectors per gate: 0 (NO_BIAS) or 2 (DOUBLE_BIAS).
+[[nodiscard]] int biasVectorsPerGate(CudnnBiasMode mode);
+
 // Dense parameter count of cuDNN's weight space (without padding), summed over pseudo-layers:
-// G*H*in + G*H*H + nb*G*H with nb = 2 (DOUBLE_BIAS) when bias is on, 0 (NO_BIAS) otherwise; no
-// LSTM projection. Used as a sanity check against cudnnGetRNNWeightSpaceSize and for estimates.
+// G*H*in + G*H*H + nb*G*H with nb = biasVectorsPerGate(cudnnBiasMode(config)); no LSTM
+// projection. Used as a sanity check against cudnnGetRNNWeightSpaceSize and for estimates.
 [[nodiscard]] std::int64_t cudnnDenseParameterCount(const RnnConfig& config);
 
 } // namespace rnnprof::gpu

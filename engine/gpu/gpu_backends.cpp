@@ -49,8 +49,8 @@ Availability GpuCudnnBackend::availability() const {
     return {};
 }
 
-std::vector<std::string> GpuCudnnBackend::unsupportedReasons(const RnnConfig& config, Mode) const {
-    return gpu::cudnnEligibility(config);
+std::vector<std::string> GpuCudnnBackend::unsupportedReasons(const RnnConfig& config, Mode mode) const {
+    return gpu::cudnnEligibility(config, mode);
 }
 
 MemoryFootprint GpuCudnnBackend::estimateMemory(const Problem& problem) const {

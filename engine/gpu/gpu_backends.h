@@ -28,7 +28,7 @@ protected:
 };
 
 // "gpu-cudnn": cuDNN's RNN API (v8/v9), CUDNN_FWD_MODE_TRAINING with reserve space or
-// CUDNN_FWD_MODE_INFERENCE without. Only configurations meeting cuDNN's criteria.
+// CUDNN_FWD_MODE_INFERENCE without. Every configuration cuDNN can run (engine/gpu/cudnn_eligibility.h).
 class GpuCudnnBackend final : public Backend {
 public:
     [[nodiscard]] std::string_view id() const override { return "gpu-cudnn"; }

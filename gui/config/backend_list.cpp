@@ -1,6 +1,7 @@
 #include "gui/config/backend_list.h"
 
 #include "gui/charts/chart_theme.h"
+#include "profiling/result.h"
 
 #include <QCheckBox>
 #include <QGridLayout>
@@ -48,6 +49,15 @@ BackendList::BackendList(const BackendRegistry& registry, QWidget* parent) : QWi
         connect(row.toggle, &QCheckBox::toggled, this, &BackendList::selectionChanged);
         m_rows.push_back(std::move(row));
     }
+    m_fastPath = new QLabel(this);
+    m_fastPath->setObjectName(QStringLiteral("frameworkFastPath"));
+    m_fastPath->setWordWrap(true);
+    m_fastPath->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_fastPath->setToolTip(
+        QStringLiteral("Would the frameworks run this model on cuDNN? Keras (layers.LSTM/GRU) only chooses "
+                       "its cuDNN kernel for tanh, sigmoid, no recurrent dropout, bias and (GRU) "
+                       "reset_after; PyTorch (nn.LSTM/GRU) runs cuDNN for everything it can express."));
+    grid->addWidget(m_fastPath, r, 0, 1, 2);
     setContext(RnnConfig{}, {Mode::Inference});
 }
 
@@ -62,6 +72,17 @@ void BackendList::setContext(const RnnConfig& config, const std::vector<Mode>& m
         row.state = backendState(row.availability, *row.backend, config, modes);
         showState(row);
     }
+    showFastPath(config);
+}
+
+void BackendList::showFastPath(const RnnConfig& config) {
+    m_fastPathLines.clear();
+    QString html = QStringLiteral("Frameworks on cuDNN:");
+    for (const std::string& line : rnnprof::fastPathLines(fastPathTexts(config))) {
+        m_fastPathLines << QString::fromStdString(line);
+        html += QStringLiteral("<br>") + m_fastPathLines.back().toHtmlEscaped();
+    }
+    m_fastPath->setText(html);
 }
 
 void BackendList::showState(Row& row) {

@@ -1,7 +1,9 @@
 #pragma once
 // The backend toggles: one per registered backend (never a hard-coded list), each with its state
 // for the current configuration and modes, updated live by setContext(). Unavailable backends are
-// greyed out and cannot be selected; ineligible ones can (their points record the reason).
+// greyed out and cannot be selected; ineligible ones can (their points record the reason). Below
+// them, the other question: would Keras and PyTorch run this model on cuDNN (framework fast path,
+// engine/framework_fast_path.h), also live.
 #include "engine/backend.h"
 #include "gui/config/backend_state.h"
 
@@ -33,6 +35,10 @@ public:
     [[nodiscard]] const BackendState& stateAt(int row) const { return m_rows[std::size_t(row)].state; }
     [[nodiscard]] QCheckBox* toggleAt(int row) const { return m_rows[std::size_t(row)].toggle; }
     [[nodiscard]] QLabel* stateLabelAt(int row) const { return m_rows[std::size_t(row)].label; }
+    // "Keras: yes" and "PyTorch: no: activation=relu (...)" for the current configuration, one line
+    // each, and the label showing them.
+    [[nodiscard]] const QStringList& fastPathLines() const { return m_fastPathLines; }
+    [[nodiscard]] QLabel* fastPathLabel() const { return m_fastPath; }
 
 signals:
     void selectionChanged();
@@ -46,7 +52,10 @@ private:
         QLabel* label = nullptr;
     };
     void showState(Row& row);
+    void showFastPath(const RnnConfig& config);
     std::vector<Row> m_rows;
+    QLabel* m_fastPath = nullptr;
+    QStringList m_fastPathLines;
 };
 
 } // namespace rnnprof::gui

@@ -65,6 +65,24 @@ TEST(SweepCommand, WritesResultsCsvTraceAndASummaryTable) {
         << "the journal is removed";
 }
 
+// After the table: would Keras and PyTorch run this model on cuDNN? Also in the results file.
+TEST(SweepCommand, SaysWhetherKerasAndPytorchWouldRunTheModelOnCudnn) {
+    TempDir dir;
+    Args args = tinyGrid(dir);
+    args.insert(args.end(), {"--recurrent-dropout", "0.2"});
+    const auto run = sweep(args);
+    ASSERT_EQ(run.status, 0) << run.err;
+    const std::string keras =
+        "no: recurrent_dropout=0.2 (Keras needs 0 for cuDNN and falls back to the generic kernel)";
+    EXPECT_NE(run.out.find("  Keras: " + keras + "\n"), std::string::npos) << run.out;
+    EXPECT_NE(run.out.find("  PyTorch: no: recurrent_dropout=0.2 (nn.LSTM has no recurrent dropout"),
+              std::string::npos)
+        << run.out;
+    const SweepResult result = loadResultFile(dir.path("r.json"));
+    ASSERT_TRUE(result.recordedFastPath.has_value());
+    EXPECT_EQ(result.recordedFastPath->keras, keras);
+}
+
 TEST(SweepCommand, ReportsGpuPointsUnavailableWithTheReasonWhenThereIsNoGpu) {
     if (gpuInfo().available) GTEST_SKIP() << "this machine has a GPU: " << gpuInfo().summary();
     TempDir dir;

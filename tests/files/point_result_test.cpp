@@ -146,7 +146,8 @@ TEST(PointResultEquality, NotThereEqualsNotThereInEachComparedDouble) {
 
 TEST(SweepResultEquality, EachDataMemberAloneMakesADifference) {
     const SweepResult a = test::sampleResult();
-    [[maybe_unused]] const auto& [schemaVersion, createdAt, host, plan, points, complete, label] = a;
+    [[maybe_unused]] const auto& [schemaVersion, createdAt, host, plan, points, complete, recordedFastPath,
+                                  label] = a;
     using Change = void (*)(SweepResult&);
     const std::vector<std::pair<const char*, Change>> changes{
         {"schemaVersion", [](SweepResult& r) { r.schemaVersion += 1; }},
@@ -155,12 +156,28 @@ TEST(SweepResultEquality, EachDataMemberAloneMakesADifference) {
         {"plan", [](SweepResult& r) { r.plan.settings.warmup += 1; }},
         {"points", [](SweepResult& r) { r.points[0].iteration.median += 1; }},
         {"complete", [](SweepResult& r) { r.complete = !r.complete; }},
+        {"recordedFastPath",
+         [](SweepResult& r) {
+             r.recordedFastPath = FastPathTexts{"no: recorded", "yes"};
+         }},
     };
     for (const auto& [name, change] : changes) {
         SweepResult b = a;
         change(b);
         EXPECT_FALSE(a == b) << name;
     }
+}
+
+// The verdicts compare by value: recorded ones equal to those of the model are the same data.
+TEST(SweepResultEquality, RecordedVerdictsEqualToTheModelsAreTheSame) {
+    const SweepResult a = test::sampleResult();
+    SweepResult b = a;
+    b.recordedFastPath = fastPathTexts(a.plan.config);
+    EXPECT_EQ(a, b);
+    b.plan.config.bias = false; // the recorded verdicts stay; the derived ones would change
+    SweepResult c = b;
+    c.recordedFastPath.reset();
+    EXPECT_NE(b, c);
 }
 
 TEST(SweepResultEquality, TheLabelIsNotData) {

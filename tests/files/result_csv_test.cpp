@@ -36,9 +36,9 @@ std::size_t column(const std::string& name) {
     return std::size_t(std::find(cols.begin(), cols.end(), name) - cols.begin());
 }
 
-const std::set<std::string> kTextColumns{"backend",      "mode",  "cell",   "bidirectional",
-                                         "status",       "noisy", "reason", "memory_on_device",
-                                         "numerics_note"};
+const std::set<std::string> kTextColumns{"backend",       "mode",        "cell",         "bidirectional",
+                                         "status",        "noisy",       "reason",       "memory_on_device",
+                                         "numerics_note", "keras_cudnn", "pytorch_cudnn"};
 
 TEST(ResultCsv, HeaderStartsExactlyWithTheDocumentedColumns) {
     const std::string documented =
@@ -151,6 +151,36 @@ TEST(ResultCsv, EachFieldIsTheTextOfItsTypedCell) {
     for (const char* name : {"median_ms", "weights_bytes", "noisy", "repeats", "numerics_note"})
         EXPECT_TRUE(std::holds_alternative<std::monostate>(failed[column(name)])) << name;
     EXPECT_EQ(std::get<std::string>(failed[column("reason")]), r.points[3].reason);
+}
+
+// The last two columns: whether Keras and PyTorch would run the sweep's model on cuDNN, the same
+// on every row, measured or not. Here an LSTM with relu and without bias.
+TEST(ResultCsv, EveryRowEndsWithTheFrameworkVerdictsOfTheModel) {
+    SweepResult r = test::sampleResult();
+    r.plan.config.cell = CellType::Lstm;
+    r.plan.config.activation = Activation::Relu;
+    r.plan.config.bias = false;
+    const std::string keras =
+        "no: activation=relu (Keras needs tanh for cuDNN and falls back to the generic kernel); bias=false "
+        "(Keras needs use_bias=True for cuDNN and falls back to the generic kernel)";
+    const std::string pytorch = "no: activation=relu (nn.LSTM has no activation option: it always uses tanh)";
+    const auto& cols = csvColumns();
+    ASSERT_GE(cols.size(), 2u);
+    EXPECT_EQ(cols[cols.size() - 2], "keras_cudnn");
+    EXPECT_EQ(cols.back(), "pytorch_cudnn");
+    const auto rows = parseCsv(toCsv(r));
+    ASSERT_EQ(rows.size(), r.points.size() + 1);
+    for (std::size_t i = 1; i < rows.size(); ++i) {
+        EXPECT_EQ(rows[i][column("keras_cudnn")], keras) << "row " << i;
+        EXPECT_EQ(rows[i][column("pytorch_cudnn")], pytorch) << "row " << i;
+        EXPECT_EQ(std::get<std::string>(csvRow(r, r.points[i - 1])[column("keras_cudnn")]), keras);
+    }
+    // The sample's default GRU is on both fast paths; a recorded verdict is written as recorded.
+    const auto sample = parseCsv(toCsv(test::sampleResult()));
+    EXPECT_EQ(sample[1][column("keras_cudnn")], "yes");
+    EXPECT_EQ(sample[4][column("pytorch_cudnn")], "yes");
+    r.recordedFastPath = FastPathTexts{"no: as recorded", "yes"};
+    EXPECT_EQ(parseCsv(toCsv(r))[2][column("keras_cudnn")], "no: as recorded");
 }
 
 TEST(ResultCsv, CellTextIsExactAndEmptyForValuesThatAreNotThere) {

@@ -72,6 +72,62 @@ TEST(ResultJson, NotApplicableValuesAreWrittenAsNullAndReadBackAsNaN) {
     EXPECT_TRUE(std::isnan(back.points[0].iteration.cv));
 }
 
+// The header records whether Keras and PyTorch would run the sweep's model on cuDNN; the model
+// here, a GRU with recurrent dropout, is off both fast paths.
+TEST(ResultJson, RecordsTheFrameworkVerdictsOfTheModel) {
+    SweepResult r = test::sampleResult();
+    r.plan.config.recurrentDropout = 0.2;
+    const Json doc = Json::parse(toJson(r));
+    EXPECT_EQ(doc["keras_cudnn"],
+              "no: recurrent_dropout=0.2 (Keras needs 0 for cuDNN and falls back to the generic kernel)");
+    EXPECT_EQ(doc["pytorch_cudnn"],
+              "no: recurrent_dropout=0.2 (nn.GRU has no recurrent dropout: its dropout acts between layers)");
+    EXPECT_EQ(sampleDocument()["keras_cudnn"], "yes"); // the sample's default GRU
+    EXPECT_EQ(sampleDocument()["pytorch_cudnn"], "yes");
+
+    const SweepResult back = resultFromJson(doc.dump(), "r");
+    ASSERT_TRUE(back.recordedFastPath.has_value());
+    EXPECT_EQ(back.recordedFastPath->keras, doc["keras_cudnn"]);
+    EXPECT_EQ(back.recordedFastPath->pytorch, doc["pytorch_cudnn"]);
+    EXPECT_EQ(back, r);
+}
+
+// Files written before the verdicts existed have neither key: they load, and the verdicts are
+// those of their model.
+TEST(ResultJson, AFileWithoutTheVerdictsGetsThoseOfItsModel) {
+    SweepResult r = test::sampleResult();
+    r.plan.config.bias = false;
+    Json doc = Json::parse(toJson(r));
+    doc.erase("keras_cudnn");
+    doc.erase("pytorch_cudnn");
+    const SweepResult back = resultFromJson(doc.dump(), "old.json");
+    EXPECT_FALSE(back.recordedFastPath.has_value());
+    EXPECT_EQ(back.fastPath().keras,
+              "no: bias=false (Keras needs use_bias=True for cuDNN and falls back to the generic kernel)");
+    EXPECT_EQ(back.fastPath().pytorch, "yes");
+    EXPECT_EQ(back, r);
+    EXPECT_EQ(Json::parse(toJson(back))["keras_cudnn"], back.fastPath().keras); // saved again: written
+}
+
+// A recorded verdict is what the file says, even where this build would word it differently; a
+// missing one of the two is that of the model.
+TEST(ResultJson, RecordedVerdictsAreReadAsWritten) {
+    Json doc = sampleDocument();
+    doc["keras_cudnn"] = "no: an older wording";
+    doc.erase("pytorch_cudnn");
+    const SweepResult back = resultFromJson(doc.dump(), "r");
+    EXPECT_EQ(back.fastPath().keras, "no: an older wording");
+    EXPECT_EQ(back.fastPath().pytorch, "yes");
+    EXPECT_NE(back, test::sampleResult());
+    EXPECT_EQ(resultFromJson(toJson(back), "r"), back);
+}
+
+TEST(ResultJson, VerdictsOfTheWrongTypeNameTheirKey) {
+    Json doc = sampleDocument();
+    doc["keras_cudnn"] = true;
+    EXPECT_THAT(loadError(doc.dump()), HasSubstr("keras_cudnn: expected a string, got boolean"));
+}
+
 TEST(ResultJson, TheLabelIsNotSaved) {
     SweepResult r = test::sampleResult();
     r.label = "laptop";

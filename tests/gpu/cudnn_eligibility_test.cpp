@@ -1,4 +1,6 @@
-// cudnnEligibility(): every rule with its sentence, and every combination of broken rules.
+// cudnnEligibility(): cuDNN's own limits, each with its sentence, and every combination of them.
+// Not a framework's rules: bias off and recurrent dropout in inference are configurations cuDNN
+// runs (what Keras or PyTorch would choose is engine/framework_fast_path.h).
 #include "engine/backend.h"
 #include "engine/gpu/cudnn_eligibility.h"
 
@@ -16,8 +18,10 @@ RnnConfig eligible(CellType cell) {
 }
 
 TEST(CudnnEligibility, DefaultLstmAndGruAreEligible) {
-    EXPECT_TRUE(cudnnEligibility(eligible(CellType::Lstm)).empty());
-    EXPECT_TRUE(cudnnEligibility(eligible(CellType::Gru)).empty());
+    for (Mode mode : {Mode::Inference, Mode::Training}) {
+        EXPECT_TRUE(cudnnEligibility(eligible(CellType::Lstm), mode).empty());
+        EXPECT_TRUE(cudnnEligibility(eligible(CellType::Gru), mode).empty());
+    }
 }
 
 TEST(CudnnEligibility, EligibilityIgnoresSizesDirectionsAndDropoutBetweenLayers) {
@@ -27,57 +31,71 @@ TEST(CudnnEligibility, EligibilityIgnoresSizesDirectionsAndDropoutBetweenLayers)
     c.inputSize = 3;
     c.hiddenSize = 1000;
     c.dropout = 0.5; // cuDNN supports it (with its own mask)
-    EXPECT_TRUE(cudnnEligibility(c).empty());
+    EXPECT_TRUE(cudnnEligibility(c, Mode::Training).empty());
 }
 
-TEST(CudnnEligibility, ReluActivationIsRefusedWithItsSentence) {
+// CUDNN_RNN_NO_BIAS: Keras' use_bias rule is not a cuDNN limit.
+TEST(CudnnEligibility, ModelsWithoutBiasAreEligible) {
+    for (CellType cell : {CellType::Lstm, CellType::Gru})
+        for (Mode mode : {Mode::Inference, Mode::Training}) {
+            RnnConfig c = eligible(cell);
+            c.bias = false;
+            EXPECT_TRUE(cudnnEligibility(c, mode).empty()) << describe(c);
+        }
+}
+
+TEST(CudnnEligibility, ReluActivationIsACudnnLimitWithItsSentence) {
     RnnConfig c = eligible(CellType::Lstm);
     c.activation = Activation::Relu;
-    EXPECT_EQ(cudnnEligibility(c),
-              std::vector<std::string>{"cuDNN LSTM requires activation=tanh (got relu); the "
-                                       "generic GPU kernel will be used"});
+    EXPECT_EQ(cudnnEligibility(c, Mode::Inference),
+              std::vector<std::string>{
+                  "cuDNN's LSTM has no activation but tanh (got activation=relu); gpu-generic runs it"});
 }
 
-TEST(CudnnEligibility, HardSigmoidIsRefusedWithItsSentence) {
+TEST(CudnnEligibility, HardSigmoidIsACudnnLimitWithItsSentence) {
     RnnConfig c = eligible(CellType::Gru);
     c.recurrentActivation = RecurrentActivation::HardSigmoid;
-    EXPECT_EQ(
-        cudnnEligibility(c),
-        std::vector<std::string>{"cuDNN GRU requires recurrent_activation=sigmoid (got hard_sigmoid); the "
-                                 "generic GPU kernel will be used"});
+    EXPECT_EQ(cudnnEligibility(c, Mode::Training),
+              std::vector<std::string>{"cuDNN's GRU gates have no activation but sigmoid (got "
+                                       "recurrent_activation=hard_sigmoid); gpu-generic runs it"});
 }
 
-TEST(CudnnEligibility, RecurrentDropoutIsRefusedWithItsSentence) {
+TEST(CudnnEligibility, RecurrentDropoutInTrainingIsACudnnLimitWithItsSentence) {
     RnnConfig c = eligible(CellType::Lstm);
     c.recurrentDropout = 0.3;
-    EXPECT_EQ(cudnnEligibility(c),
-              std::vector<std::string>{"cuDNN LSTM requires recurrent_dropout=0 (got 0.3); "
-                                       "the generic GPU kernel will be used"});
+    EXPECT_EQ(cudnnEligibility(c, Mode::Training),
+              std::vector<std::string>{"cuDNN has no dropout inside the recurrence, only between layers (got "
+                                       "recurrent_dropout=0.3 in training); gpu-generic runs it"});
 }
 
-TEST(CudnnEligibility, GruResetBeforeIsRefusedWithItsSentence) {
+// Recurrent dropout acts in training only: the inference network is the plain one.
+TEST(CudnnEligibility, RecurrentDropoutInInferenceIsEligible) {
+    for (CellType cell : {CellType::Lstm, CellType::Gru}) {
+        RnnConfig c = eligible(cell);
+        c.recurrentDropout = 0.5;
+        EXPECT_TRUE(cudnnEligibility(c, Mode::Inference).empty()) << describe(c);
+    }
+}
+
+TEST(CudnnEligibility, GruResetBeforeIsACudnnLimitWithItsSentence) {
     RnnConfig c = eligible(CellType::Gru);
     c.resetAfter = false;
-    EXPECT_EQ(cudnnEligibility(c),
-              std::vector<std::string>{"cuDNN GRU requires reset_after=true (got false); the "
-                                       "generic GPU kernel will be used"});
+    EXPECT_EQ(cudnnEligibility(c, Mode::Inference),
+              std::vector<std::string>{"cuDNN's GRU applies the reset gate after the recurrent product only "
+                                       "(got reset_after=false); gpu-generic runs it"});
 }
 
 TEST(CudnnEligibility, ResetAfterDoesNotMatterForLstm) {
     RnnConfig c = eligible(CellType::Lstm);
     c.resetAfter = false;
-    EXPECT_TRUE(cudnnEligibility(c).empty());
+    EXPECT_TRUE(cudnnEligibility(c, Mode::Training).empty());
 }
 
-TEST(CudnnEligibility, MissingBiasIsRefusedWithItsSentence) {
-    RnnConfig c = eligible(CellType::Lstm);
-    c.bias = false;
-    EXPECT_EQ(cudnnEligibility(c), std::vector<std::string>{"cuDNN LSTM requires bias=true (got false); the "
-                                                            "generic GPU kernel will be used"});
-}
-
-// All 2^5 combinations of the five rules: one sentence per broken rule, in rule order.
-TEST(CudnnEligibility, ReportsEveryBrokenRuleOfEveryCombination) {
+// All 2^5 combinations of the four limits and bias (never a limit) in training: one sentence per
+// limit hit, in rule order, each naming the setting it got.
+TEST(CudnnEligibility, ReportsEveryLimitOfEveryCombination) {
+    const char* got[] = {"activation=relu", "recurrent_activation=hard_sigmoid", "recurrent_dropout=0.25",
+                         "reset_after=false"};
     for (int mask = 0; mask < 32; ++mask) {
         RnnConfig c = eligible(CellType::Gru);
         if (mask & 1) c.activation = Activation::Relu;
@@ -85,29 +103,31 @@ TEST(CudnnEligibility, ReportsEveryBrokenRuleOfEveryCombination) {
         if (mask & 4) c.recurrentDropout = 0.25;
         if (mask & 8) c.resetAfter = false;
         if (mask & 16) c.bias = false;
-        const auto reasons = cudnnEligibility(c);
-        ASSERT_EQ(int(reasons.size()), __builtin_popcount(unsigned(mask))) << "mask " << mask;
+        const auto reasons = cudnnEligibility(c, Mode::Training);
+        ASSERT_EQ(int(reasons.size()), __builtin_popcount(unsigned(mask & 15))) << "mask " << mask;
         std::size_t i = 0;
-        const char* keys[] = {"activation=tanh", "recurrent_activation=sigmoid", "recurrent_dropout=0",
-                              "reset_after=true", "bias=true"};
-        for (int rule = 0; rule < 5; ++rule) {
+        for (int rule = 0; rule < 4; ++rule) {
             if (!(mask & (1 << rule))) continue;
             ASSERT_LT(i, reasons.size());
-            EXPECT_NE(reasons[i].find(keys[rule]), std::string::npos) << reasons[i];
-            EXPECT_EQ(reasons[i].rfind("cuDNN GRU requires ", 0), 0u) << reasons[i];
+            EXPECT_NE(reasons[i].find(std::string("(got ") + got[rule]), std::string::npos) << reasons[i];
+            EXPECT_EQ(reasons[i].rfind("cuDNN", 0), 0u) << reasons[i];
+            EXPECT_NE(reasons[i].find("; gpu-generic runs it"), std::string::npos) << reasons[i];
             ++i;
         }
     }
 }
 
-TEST(CudnnEligibility, GpuCudnnBackendReportsTheseReasonsInBothModes) {
+TEST(CudnnEligibility, GpuCudnnBackendReportsTheseReasonsInEachMode) {
     const Backend* backend = builtinBackends().find("gpu-cudnn");
     ASSERT_NE(backend, nullptr);
     RnnConfig c = eligible(CellType::Lstm);
     c.activation = Activation::Relu;
+    c.recurrentDropout = 0.2;
     c.bias = false;
     for (Mode mode : {Mode::Inference, Mode::Training})
-        EXPECT_EQ(backend->unsupportedReasons(c, mode), cudnnEligibility(c));
+        EXPECT_EQ(backend->unsupportedReasons(c, mode), cudnnEligibility(c, mode));
+    EXPECT_EQ(backend->unsupportedReasons(c, Mode::Inference).size(), 1u);
+    EXPECT_EQ(backend->unsupportedReasons(c, Mode::Training).size(), 2u);
 }
 
 TEST(CudnnEligibility, GpuGenericSupportsEveryOption) {

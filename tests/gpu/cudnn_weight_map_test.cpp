@@ -65,6 +65,71 @@ TEST(CudnnWeightMap, MappingRoundTripsForEveryBlock) {
             }
 }
 
+// bias=false runs with CUDNN_RNN_NO_BIAS: the weight space holds the matrices alone, so no bias
+// block may be asked of cudnnGetRNNWeightParams (it has none to give: a null address).
+TEST(CudnnWeightMap, BiasModeIsDoubleWithBiasAndNoneWithout) {
+    RnnConfig c = config(CellType::Gru, 1, false);
+    EXPECT_EQ(gpu::cudnnBiasMode(c), gpu::CudnnBiasMode::DoubleBias);
+    EXPECT_EQ(gpu::cudnnBiasModeName(gpu::cudnnBiasMode(c)), "DOUBLE_BIAS");
+    EXPECT_EQ(gpu::biasVectorsPerGate(gpu::CudnnBiasMode::DoubleBias), 2);
+    c.bias = false;
+    EXPECT_EQ(gpu::cudnnBiasMode(c), gpu::CudnnBiasMode::NoBias);
+    EXPECT_EQ(gpu::cudnnBiasModeName(gpu::cudnnBiasMode(c)), "NO_BIAS");
+    EXPECT_EQ(gpu::biasVectorsPerGate(gpu::CudnnBiasMode::NoBias), 0);
+}
+
+TEST(CudnnWeightMap, WithoutBiasOnlyTheMatricesAreLocatedAndTheyTileTheParameters) {
+    for (CellType cell : {CellType::Lstm, CellType::Gru})
+        for (bool bi : {false, true})
+            for (int layers : {1, 3}) {
+                RnnConfig c = config(cell, layers, bi);
+                c.bias = false;
+                SCOPED_TRACE(describe(c));
+                const auto blocks = gpu::cudnnWeightBlocks(c);
+                // L*D pseudo-layers, G input and G recurrent matrices each, no bias.
+                const int G = gateCount(cell), D = bi ? 2 : 1;
+                ASSERT_EQ(int(blocks.size()), layers * D * 2 * G);
+                std::set<std::pair<int, int>> slots;
+                for (const auto& b : blocks) {
+                    EXPECT_FALSE(b.slot.bias) << describeBlock(c, b.canonical);
+                    EXPECT_TRUE(b.canonical.kind == ParamKind::WeightIh ||
+                                b.canonical.kind == ParamKind::WeightHh);
+                    EXPECT_EQ(gpu::fromCudnnSlot(c, b.slot), b.canonical);
+                    slots.insert({b.slot.pseudoLayer, b.slot.linLayerId});
+                }
+                EXPECT_EQ(int(slots.size()), layers * D * 2 * G);
+                // The matrices cover the bias-free canonical layout exactly once, and the dense
+                // weight space has exactly as many floats.
+                const ParamLayout layout(c);
+                std::vector<int> covered(std::size_t(layout.totalSize()), 0);
+                for (const auto& b : blocks)
+                    for (std::int64_t i = 0; i < b.size(); ++i)
+                        ++covered[std::size_t(b.canonicalOffset + i)];
+                EXPECT_TRUE(std::all_of(covered.begin(), covered.end(), [](int n) { return n == 1; }));
+                EXPECT_EQ(gpu::cudnnDenseParameterCount(c), layout.totalSize());
+            }
+}
+
+// The weight space of a no-bias GRU packed densely as cuDNN would (matrices only): scatter then
+// gather gives the parameters back, and nothing is written past the matrices.
+TEST(CudnnWeightMap, NoBiasScatterAndGatherRoundTrip) {
+    RnnConfig c = config(CellType::Gru, 2, true);
+    c.bias = false;
+    const ParamSet<float> params = initParams<float>(c, 9);
+    std::vector<gpu::CudnnPlacedBlock> placed;
+    std::int64_t offset = 0;
+    for (const auto& b : gpu::cudnnWeightBlocks(c)) {
+        placed.push_back({b, offset});
+        offset += b.size();
+    }
+    ASSERT_EQ(offset, gpu::cudnnDenseParameterCount(c));
+    gpu::checkPlacement(c, placed, offset);
+    std::vector<float> space(std::size_t(offset) + 4, -99.0f);
+    gpu::scatterToWeightSpace(placed, params, space);
+    EXPECT_EQ(space[std::size_t(offset)], -99.0f);
+    EXPECT_EQ(gpu::gatherFromWeightSpace(placed, c, space).values, params.values);
+}
+
 TEST(CudnnWeightMap, BlocksTileTheCanonicalParametersExactly) {
     for (CellType cell : {CellType::Lstm, CellType::Gru}) {
         RnnConfig c = config(cell, 2, true);

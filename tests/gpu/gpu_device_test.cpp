@@ -113,6 +113,41 @@ TEST(GpuDevice, CudnnAndGenericMatchTheReferenceAndEachOtherInStrictFp32) {
     }
 }
 
+// bias=false runs on cuDNN with CUDNN_RNN_NO_BIAS: a weight space of matrices only, located
+// without bias blocks. LSTM and GRU, one and two directions, inference and training.
+TEST(GpuDevice, CudnnWithoutBiasMatchesTheReference) {
+    REQUIRE_DEVICE();
+    for (Problem p : eligibleProblems()) {
+        p.config.bias = false;
+        SCOPED_TRACE(describe(p.config) + (p.mode == Mode::Training ? " train" : " infer"));
+        ASSERT_TRUE(backend("gpu-cudnn").unsupportedReasons(p.config, p.mode).empty());
+        auto session = backend("gpu-cudnn").prepare(p);
+        NullPhaseHook hook;
+        session->run(hook);
+        expectSameResults(p, session->outputs(), referenceOutputs(p), "gpu-cudnn vs cpu-reference");
+        const auto notes = session->notes();
+        EXPECT_TRUE(std::any_of(notes.begin(), notes.end(), [](const std::string& n) {
+            return n.find("CUDNN_RNN_ALGO_STANDARD, NO_BIAS,") != std::string::npos;
+        }));
+        // The weight space holds the matrices (cuDNN may pad), and less than they and the biases.
+        RnnConfig withBias = p.config;
+        withBias.bias = true;
+        EXPECT_GE(session->memory().weights, std::uint64_t(parameterCount(p.config)) * sizeof(float));
+        EXPECT_LT(session->memory().weights, std::uint64_t(parameterCount(withBias)) * sizeof(float));
+    }
+}
+
+// Recurrent dropout acts in training only, so gpu-cudnn runs it in inference: the plain network.
+TEST(GpuDevice, CudnnRunsRecurrentDropoutInInference) {
+    REQUIRE_DEVICE();
+    for (Problem p : eligibleProblems()) {
+        if (p.mode != Mode::Inference) continue;
+        p.config.recurrentDropout = 0.4;
+        SCOPED_TRACE(describe(p.config));
+        expectSameResults(p, runOnce("gpu-cudnn", p), referenceOutputs(p), "gpu-cudnn vs cpu-reference");
+    }
+}
+
 TEST(GpuDevice, GenericMatchesTheReferenceWithEveryOption) {
     REQUIRE_DEVICE();
     Problem p;
@@ -238,7 +273,9 @@ TEST(GpuDevice, IneligibleConfigurationsAreRefusedAsUnsupported) {
         ADD_FAILURE() << "gpu-cudnn prepared a relu LSTM";
     } catch (const Error& e) {
         EXPECT_EQ(e.kind(), ErrorKind::Unsupported);
-        EXPECT_NE(std::string(e.what()).find("activation=tanh"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("cuDNN's LSTM has no activation but tanh (got activation=relu)"),
+                  std::string::npos)
+            << e.what();
     }
 }
 

@@ -10,6 +10,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QLabel>
 #include <QLineEdit>
 #include <QSpinBox>
@@ -185,6 +186,46 @@ TEST(BackendList, ShowsAvailabilityAndIneligibilityLive) {
     EXPECT_TRUE(list->toggleAt(1)->isEnabled()); // ineligible points are recorded with their reason
     activation->setCurrentIndex(activation->findText(QStringLiteral("tanh")));
     EXPECT_EQ(list->stateAt(1).status, BackendStatus::Available);
+}
+
+// The second question next to the backends: would Keras and PyTorch run this model on cuDNN?
+// Recurrent dropout takes the model off Keras' cuDNN kernel and out of what nn.LSTM can express.
+TEST(BackendList, ShowsTheFrameworkFastPathLive) {
+    const auto registry = fakeRegistry();
+    ConfigPanel panel(registry);
+    panel.setPlan(validPlan());
+    BackendList* list = panel.backendList();
+    EXPECT_EQ(list->fastPathLines(),
+              (QStringList{QStringLiteral("Keras: yes"), QStringLiteral("PyTorch: yes")}));
+
+    auto* recurrentDropout =
+        qobject_cast<QDoubleSpinBox*>(panel.fieldEditor(QStringLiteral("recurrent_dropout")));
+    ASSERT_NE(recurrentDropout, nullptr);
+    recurrentDropout->setValue(0.2);
+    const QString keras = QStringLiteral(
+        "Keras: no: recurrent_dropout=0.2 (Keras needs 0 for cuDNN and falls back to the generic kernel)");
+    const QString pytorch = QStringLiteral("PyTorch: no: recurrent_dropout=0.2 (nn.LSTM has no recurrent "
+                                           "dropout: its dropout acts between layers)");
+    EXPECT_EQ(list->fastPathLines(), (QStringList{keras, pytorch}));
+    ASSERT_NE(list->fastPathLabel(), nullptr);
+    EXPECT_TRUE(list->fastPathLabel()->text().contains(keras)) << list->fastPathLabel()->text().toStdString();
+    EXPECT_TRUE(list->fastPathLabel()->text().contains(pytorch));
+
+    recurrentDropout->setValue(0.0);
+    EXPECT_EQ(list->fastPathLines().front(), QStringLiteral("Keras: yes"));
+}
+
+TEST(BackendList, TheBilstmReluPresetShowsItIsOffBothFastPaths) {
+    const auto registry = fakeRegistry();
+    ConfigPanel panel(registry);
+    ASSERT_TRUE(panel.applyPreset(QStringLiteral("bilstm-relu")));
+    const QStringList lines = panel.backendList()->fastPathLines();
+    ASSERT_EQ(lines.size(), 2);
+    EXPECT_TRUE(lines[0].startsWith(QStringLiteral("Keras: no: activation=relu (")))
+        << lines[0].toStdString();
+    EXPECT_TRUE(
+        lines[1].startsWith(QStringLiteral("PyTorch: no: activation=relu (nn.LSTM has no activation")))
+        << lines[1].toStdString();
 }
 
 TEST(BackendList, UnavailableBackendsOfAPlanAreLeftOutAndNamed) {

@@ -1,5 +1,6 @@
 // The built-in presets and the config-file schema they share with `--config FILE.json`.
 #include "engine/error.h"
+#include "engine/framework_fast_path.h"
 #include "profiling/presets.h"
 
 #include <gmock/gmock.h>
@@ -118,6 +119,30 @@ TEST(Presets, BiLstmReluLeavesTheCudnnPath) {
     EXPECT_EQ(p.config.inputSize, 128);
     EXPECT_EQ(p.config.hiddenSize, 256);
     EXPECT_EQ(p.modes, (std::vector<Mode>{Mode::Training}));
+}
+
+// Its description says what the verdicts of its model say: neither framework runs it on cuDNN.
+TEST(Presets, BiLstmReluShowsItIsOffBothFrameworkFastPaths) {
+    const Preset* preset = findPreset("bilstm-relu");
+    ASSERT_NE(preset, nullptr);
+    const FrameworkFastPath v = frameworkFastPath(preset->plan.config);
+    EXPECT_EQ(v.keras.text(),
+              "no: activation=relu (Keras needs tanh for cuDNN and falls back to the generic kernel)");
+    EXPECT_EQ(v.pytorch.text(),
+              "no: activation=relu (nn.LSTM has no activation option: it always uses tanh)");
+    EXPECT_THAT(preset->description, HasSubstr("Keras: no: activation=relu ("));
+    EXPECT_THAT(preset->description, HasSubstr("PyTorch: no: activation=relu (nn.LSTM has no activation"));
+}
+
+// The Keras CuDNNLSTM comparison and the other LSTM/GRU presets are on both fast paths.
+TEST(Presets, EveryOtherPresetIsOnBothFrameworkFastPaths) {
+    for (const Preset& p : builtinPresets()) {
+        if (p.name == "bilstm-relu") continue;
+        SCOPED_TRACE(p.name);
+        const FrameworkFastPath v = frameworkFastPath(p.plan.config);
+        EXPECT_EQ(v.keras.text(), "yes");
+        EXPECT_EQ(v.pytorch.text(), "yes");
+    }
 }
 
 TEST(Presets, DeepBenchUsesInputEqualToHidden) {

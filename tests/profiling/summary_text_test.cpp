@@ -1,0 +1,39 @@
+// The summary `rnnprof sweep` prints after the table: whether Keras and PyTorch would run the
+// sweep's model on cuDNN, as the result records it.
+#include "profiling/summary_text.h"
+
+#include <gtest/gtest.h>
+
+namespace rnnprof {
+namespace {
+
+bool endsWith(const std::string& text, const std::string& tail) {
+    return text.size() >= tail.size() && text.compare(text.size() - tail.size(), tail.size(), tail) == 0;
+}
+
+TEST(SummaryText, EndsWithTheFrameworkVerdictsOfTheModel) {
+    SweepResult r;
+    r.complete = true;
+    r.plan.config.layers = 2;
+    r.plan.config.bidirectional = true;
+    r.plan.config.activation = Activation::Relu;
+    const std::string text = summaryTable(r);
+    EXPECT_TRUE(endsWith(text,
+                         "0 of 0 points measured\n"
+                         "cuDNN in the frameworks, for this model (LSTM 128->256 x2 bi, relu/sigmoid):\n"
+                         "  Keras: no: activation=relu (Keras needs tanh for cuDNN and falls back to "
+                         "the generic kernel)\n"
+                         "  PyTorch: no: activation=relu (nn.LSTM has no activation option: it always "
+                         "uses tanh)\n"))
+        << text;
+}
+
+TEST(SummaryText, ShowsRecordedVerdictsAsRecorded) {
+    SweepResult r;
+    r.recordedFastPath = FastPathTexts{"yes", "no: as an older file says"};
+    const std::string text = summaryTable(r);
+    EXPECT_TRUE(endsWith(text, "  Keras: yes\n  PyTorch: no: as an older file says\n")) << text;
+}
+
+} // namespace
+} // namespace rnnprof
