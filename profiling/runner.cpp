@@ -145,10 +145,12 @@ PointResult SweepRunner::measurePoint(const PointSpec& spec, const StopToken& st
     PhaseTimer timer;
     std::vector<double> samples;
     std::vector<std::array<double, kPhaseCount>> eventMs;
+    std::string mathType;
     try {
         std::unique_ptr<Session> session = backend->prepare(problem, verdict);
         r.memory = session->memory();
         r.notes = session->notes();
+        mathType = session->mathType();
         auto checkStop = [&] {
             if (stop.stopRequested()) throw StopRequested{};
         };
@@ -232,10 +234,12 @@ PointResult SweepRunner::measurePoint(const PointSpec& spec, const StopToken& st
                 gpu->eventMs[std::size_t(p)] = summarize(v).median;
             }
         if (gpu->traced) gpu->tracedMedianMs = r.iteration.median;
-        if (r.memory.onDevice) { // the session's device footprint: reserve space is kept activations
-            gpu->reserveBytes = spec.mode == Mode::Training ? r.memory.activations : 0;
-            gpu->workspaceBytes = r.memory.workspace;
-        }
+        // The library buffers the session named in its footprint (engine/backend.h).
+        gpu->cudnnWorkspaceBytes = r.memory.part(kBufferCudnnWorkspace);
+        gpu->cudnnReserveBytes = r.memory.part(kBufferCudnnReserve);
+        gpu->dropoutStateBytes = r.memory.part(kBufferCudnnDropoutStates);
+        gpu->cublasWorkspaceBytes = r.memory.part(kBufferCublasWorkspace);
+        gpu->mathType = mathType;
         r.gpu = std::move(gpu);
     }
     if (settings.checkNumerics && !stop.stopRequested())

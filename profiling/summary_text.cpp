@@ -2,6 +2,7 @@
 
 #include "engine/host_memory.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <sstream>
@@ -110,6 +111,14 @@ std::string summaryTable(const SweepResult& result) {
         ok += p.ok() ? 1 : 0;
     s << ok << " of " << result.points.size() << " points measured"
       << (result.complete ? "" : " (sweep stopped early)") << "\n";
+    // Warnings about the GPU trace (the same for every traced point): once each, after the table.
+    std::vector<std::string> warnings;
+    for (const auto& p : result.points)
+        if (p.gpu)
+            for (const std::string& w : p.gpu->warnings)
+                if (std::find(warnings.begin(), warnings.end(), w) == warnings.end()) warnings.push_back(w);
+    for (const std::string& w : warnings)
+        s << "warning: " << w << "\n";
     return s.str();
 }
 

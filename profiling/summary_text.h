@@ -1,6 +1,7 @@
 #pragma once
-// A plain-text table of a sweep's points for terminals (`rnnprof sweep` prints it on stdout), and
-// the progress line. Reads the SweepResult only; derives nothing new.
+// A plain-text table of a sweep's points for terminals (`rnnprof sweep` prints it on stdout),
+// followed by the GPU trace's warnings, and the progress line. Reads the SweepResult only;
+// derives nothing new.
 #include "profiling/result.h"
 #include "profiling/runner.h"
 

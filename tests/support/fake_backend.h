@@ -98,6 +98,8 @@ struct FakeBehaviour {
     std::atomic<int>* runs = nullptr;     // counts run() calls
     Gate* gate = nullptr;                 // holds the engine thread where the gate says
     std::string notComparable;            // non-empty: the session's numericsComparable().why
+    std::vector<NamedBytes> detail;       // the session's named buffers, added to its memory()
+    std::string mathType;                 // the session's mathType()
 };
 
 inline FakeBehaviour named(std::string id) {
@@ -133,8 +135,11 @@ public:
     [[nodiscard]] MemoryFootprint memory() const override {
         MemoryFootprint m;
         m.workspace = m_b.estimateBytes;
+        for (const NamedBytes& d : m_b.detail)
+            m.addNamed(d.name, d.category, d.bytes);
         return m;
     }
+    [[nodiscard]] std::string mathType() const override { return m_b.mathType; }
 
 private:
     static Stage stageOf(Phase ph) {
