@@ -30,15 +30,17 @@ constexpr std::uint64_t kDropoutStatesEstimate = std::uint64_t(8) << 20;
 //   workspace    = 17/16 * (8 MiB * L*D + W + 4*B*H*L*D*(G + 2D) + 4*T*B*S + P)
 //       8 MiB per pseudo-layer and a copy of the weights: what remains at T = 0, B = 1.
 //       4*B*H*L*D*(G + 2D): the part that grows with B alone (an upper bound of it).
-//       S floats per (step, row):
-//         STANDARD    inference  D*G*H + 4(D-1)*H          (the projections of the input and,
-//                                                           bidirectional, both halves of y)
-//                     training   max(that, D*D*I + 2*D*H)  (wider inputs need more: dx)
+//       S floats per (step, row), read off the table (what cuDNN keeps there is not documented;
+//       the first term looks like the input projections of all steps):
+//         STANDARD    inference  D*G*H + 4(D-1)*H
+//                     training   max(that, D*D*I + 2*D*H)  (wide inputs take more in training)
 //         PERSIST_*   inference  D*G*H + 4(D-1)*H + 4*G*H
 //                     training   that + D*D*I + 2*L*D*H, and P = 5 KiB * H more
 //       The fit is exact to within alignment on most rows (median estimate/cuDNN 1.001 for
-//       STANDARD) and up to 1.41 above where it is an upper bound; the 17/16 margin covers GPUs
-//       with other SM counts and other cuDNN versions, which the table does not.
+//       STANDARD) and up to 1.41 above where it is an upper bound. Layers beyond 2 are
+//       extrapolated linearly (the table has 1 and 2; the reserve rule also holds at 4). The 17/16
+//       margin is for GPUs with other SM counts and other cuDNN versions, which the table does not
+//       cover; prepare() asks cuDNN and checks the device memory again with its answer.
 // Ratios estimate / cuDNN over the rows with status 0, with the margin: STANDARD median 1.063,
 // max 1.49; PERSIST_STATIC median 1.080, max 1.70; PERSIST_STATIC_SMALL_H median 1.084, max 1.70.
 constexpr std::uint64_t kWorkspacePerPseudoLayer = 8 * kMiB;
