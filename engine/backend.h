@@ -6,6 +6,7 @@
 // repeated run() calls and must be created, used and destroyed on one thread (GPU contexts are
 // per thread).
 #include "engine/device_queue.h"
+#include "engine/enum_names.h"
 #include "engine/error.h"
 #include "engine/phase_hook.h"
 #include "engine/problem.h"
@@ -24,6 +25,29 @@ struct Verdict;
 
 // What a buffer is for; a backend's list of its buffers tags each one (see MemoryFootprint).
 enum class BufferCategory { Weights, Gradients, Activations, Workspace, Io };
+// Its spellings in result files (see engine/enum_names.h).
+inline constexpr Spellings<BufferCategory, 5> kBufferCategorySpellings{
+    {{BufferCategory::Weights, "weights"},
+     {BufferCategory::Gradients, "gradients"},
+     {BufferCategory::Activations, "activations"},
+     {BufferCategory::Workspace, "workspace"},
+     {BufferCategory::Io, "io"}}};
+
+// One named part of a footprint category: a buffer whose size a library decides (cuDNN's
+// workspace, reserve space and dropout states, cuBLAS's workspace) or a group of a backend's own
+// buffers. Sessions list them so that results can say what a category holds without guessing.
+struct NamedBytes {
+    std::string name; // one of the kBuffer* names below for the library buffers
+    BufferCategory category = BufferCategory::Workspace;
+    std::uint64_t bytes = 0;
+    bool operator==(const NamedBytes&) const = default;
+};
+
+// The names of the buffers libraries size, as sessions list them (profiling reads them by name).
+inline constexpr std::string_view kBufferCudnnWorkspace = "cuDNN workspace";
+inline constexpr std::string_view kBufferCudnnReserve = "cuDNN reserve space";
+inline constexpr std::string_view kBufferCudnnDropoutStates = "cuDNN dropout states";
+inline constexpr std::string_view kBufferCublasWorkspace = "cuBLAS workspace";
 
 // Bytes by category. For GPU backends the numbers are device memory (onDevice = true).
 struct MemoryFootprint {
@@ -33,7 +57,22 @@ struct MemoryFootprint {
     std::uint64_t workspace = 0;   // scratch: gate buffers, projections, library workspaces
     std::uint64_t io = 0;          // inputs, outputs, states, targets
     bool onDevice = false;
+    // Named parts of the categories above (each part's bytes are also in its category; the parts
+    // need not cover a category). Empty for backends that have nothing to name.
+    std::vector<NamedBytes> detail;
     [[nodiscard]] std::uint64_t total() const { return weights + gradients + activations + workspace + io; }
+    // The bytes of the part named `name`, 0 when there is none.
+    [[nodiscard]] std::uint64_t part(std::string_view name) const {
+        std::uint64_t bytes = 0;
+        for (const NamedBytes& d : detail)
+            if (d.name == name) bytes += d.bytes;
+        return bytes;
+    }
+    // Adds `bytes` to `category` and lists them as the part `name`.
+    void addNamed(std::string name, BufferCategory category, std::uint64_t bytes) {
+        add(category, bytes);
+        detail.push_back({std::move(name), category, bytes});
+    }
     void add(BufferCategory category, std::uint64_t bytes) {
         switch (category) {
         case BufferCategory::Weights:
@@ -74,6 +113,9 @@ public:
     [[nodiscard]] virtual MemoryFootprint memory() const = 0;
     // Facts worth recording with the measurement, e.g. "GEMM: oneDNN sgemm, 2 threads".
     [[nodiscard]] virtual std::vector<std::string> notes() const { return {}; }
+    // GPU sessions: the floating-point math their libraries were told to use, e.g. "strict FP32
+    // (CUDNN_FMA_MATH)" or "TF32 allowed (CUDNN_DEFAULT_MATH)". Empty for CPU sessions.
+    [[nodiscard]] virtual std::string mathType() const { return {}; }
     // Whether outputs() can be compared with cpu-reference's run of the same problem: not when
     // the session draws randomness of its own (cuDNN's dropout between layers); `why` says so.
     struct Comparability {

@@ -16,6 +16,21 @@ QString bytes(std::uint64_t b) {
     return formatBytesQ(double(b));
 }
 
+// "cuDNN workspace 8.1 MiB, cuDNN reserve space 12.0 MiB": the buffers libraries sized, which the
+// workspace and activations above include; empty when there are none (CPU, older files).
+QString libraryBuffers(const GpuProfile& g) {
+    QStringList parts;
+    auto add = [&](std::string_view name, std::uint64_t b) {
+        if (b > 0)
+            parts << QString::fromUtf8(name.data(), qsizetype(name.size())) + QLatin1Char(' ') + bytes(b);
+    };
+    add(kBufferCudnnWorkspace, g.cudnnWorkspaceBytes);
+    add(kBufferCudnnReserve, g.cudnnReserveBytes);
+    add(kBufferCudnnDropoutStates, g.dropoutStateBytes);
+    add(kBufferCublasWorkspace, g.cublasWorkspaceBytes);
+    return parts.join(QStringLiteral(", "));
+}
+
 } // namespace
 
 QString pointDetailsHtml(const std::vector<SweepResult>& results, const PointRef& ref) {
@@ -74,14 +89,18 @@ QString pointDetailsHtml(const std::vector<SweepResult>& results, const PointRef
             if (g.traced)
                 html +=
                     row(QStringLiteral("GPU"),
-                        QStringLiteral(
-                            "%1 kernels, busy %2 of %3 per iteration, math: %4, tracing overhead: %5 vs %6")
+                        QStringLiteral("%1 kernels, busy %2 of %3 per iteration, tracing overhead: %4 vs %5")
                             .arg(g.kernels.size())
                             .arg(formatMs(g.gpuBusyUs / 1000.0), formatMs(g.wallUs / 1000.0),
-                                 QString::fromStdString(g.mathType), formatMs(g.tracedMedianMs),
-                                 formatMs(g.untracedMedianMs)));
+                                 formatMs(g.tracedMedianMs), formatMs(g.untracedMedianMs)));
             else
                 html += row(QStringLiteral("GPU"), QString::fromStdString(g.unavailableReason));
+            for (const std::string& warning : g.warnings)
+                html += row(QStringLiteral("GPU trace warning"), QString::fromStdString(warning));
+            if (!g.mathType.empty())
+                html += row(QStringLiteral("math type"), QString::fromStdString(g.mathType));
+            const QString buffers = libraryBuffers(g);
+            if (!buffers.isEmpty()) html += row(QStringLiteral("library buffers"), buffers);
         }
     }
     for (const auto& note : p.notes)

@@ -63,6 +63,7 @@ HostInfo currentHost() {
     h.os = readOs();
     h.cpuLibraries = cpuLibraryVersions();
     h.gpu = gpuInfo();
+    measureFreeMemory(h.gpu); // now, not when the GPU was first probed
     describeCupti(h.gpu);
     h.rnnprofVersion = RNNPROF_VERSION;
     return h;
@@ -77,6 +78,7 @@ std::string describeHost(const HostInfo& h) {
       << "OS:        " << h.os << "\n"
       << "CPU libs:  " << h.cpuLibraries << "\n"
       << "GPU:       " << h.gpu.summary() << "\n"
+      << "GPU free:  " << h.gpu.freeMemorySummary() << "\n"
       << "GPU libs:  " << h.gpu.toolkitSummary() << "\n";
     return s.str();
 }

@@ -15,7 +15,7 @@ struct HostInfo {
     std::uint64_t memoryBytes = 0; // MemTotal
     std::string os;                // e.g. "Debian GNU/Linux 12 (bookworm), Linux 6.1.0"
     std::string cpuLibraries;      // OpenBLAS and oneDNN versions
-    GpuInfo gpu;
+    GpuInfo gpu; // with each device's free memory when the record was made (measureFreeMemory)
     std::string rnnprofVersion;
 
     bool operator==(const HostInfo&) const = default;

@@ -87,6 +87,8 @@ public:
     }
     // A key that readers accept but that is neither kept nor written.
     void ignored(const char*) {}
+    // A key of older files, accepted with any value, neither kept nor written.
+    void retired(const char*) {}
     // A value with converters of its own: write(value) -> Json, read(json, path, problems, value).
     template <class T, class Write, class Read>
     void via(const char* key, const T& value, Write write, Read, Need = Need::Optional) {
@@ -186,6 +188,7 @@ public:
         std::string unused;
         m_reader.get(key, unused);
     }
+    void retired(const char* key) { (void)m_reader.find(key); }
     template <class T, class Write, class Read>
     void via(const char* key, T& value, Write, Read readValue, Need need = Need::Optional) {
         if (const Json* v = m_reader.find(key, need)) readValue(*v, pathOf(key), problems(), value);
@@ -235,6 +238,7 @@ public:
         m_paths.insert(m_paths.end(), section.m_paths.begin(), section.m_paths.end());
     }
     void ignored(const char* key) { add(key); }
+    void retired(const char*) {} // not written, so not listed
     template <class T, class Write, class Read>
     void via(const char* key, const T&, Write, Read, Need = Need::Optional) {
         add(key);

@@ -70,19 +70,26 @@ struct MemcpyStat {
     bool operator==(const MemcpyStat&) const = default;
 };
 
-// What CUPTI saw for a point, or why it could not look.
+// What CUPTI saw for a point, or why it could not look, and the device buffers libraries sized.
 struct GpuProfile {
     bool traced = false;
-    std::string unavailableReason; // "kernel trace unavailable: <reason>" when !traced
-    std::string mathType;          // "FMA (strict FP32)" | "TF32 allowed"
+    std::string unavailableReason;     // "kernel trace unavailable: <reason>" when !traced
+    std::vector<std::string> warnings; // about the trace, e.g. a CUPTI release with known bugs
+    std::string mathType; // what the session told its libraries: "strict FP32 (CUDNN_FMA_MATH)", ...
     std::vector<KernelStat> kernels;
     std::vector<MemcpyStat> memcpys;
     double gpuBusyUs = 0.0;                    // per iteration, union of kernel/memcpy intervals
     double wallUs = 0.0;                       // per iteration
     std::array<double, kPhaseCount> eventMs{}; // CUDA-event time per phase (median), 0 = n/a
     std::array<std::uint64_t, kPhaseCount> peakDeviceBytes{}; // from CUPTI MEMORY2 records
-    std::uint64_t workspaceBytes = 0;                         // cuDNN workspace for this shape
-    std::uint64_t reserveBytes = 0;                           // cuDNN reserve space (training)
+    // The session's library buffers (MemoryFootprint::detail), 0 where it has none. Each is also
+    // counted in its category of PointResult::memory: the reserve space in activations, the rest
+    // in workspace. (Files before these fields had workspace_bytes = memory.workspace and
+    // reserve_bytes = memory.activations; readers accept and drop those keys.)
+    std::uint64_t cudnnWorkspaceBytes = 0;  // cudnnGetRNNTempSpaceSizes for this shape and mode
+    std::uint64_t cudnnReserveBytes = 0;    // training: what cuDNN keeps for backward
+    std::uint64_t dropoutStateBytes = 0;    // cuDNN's RNG states for dropout between layers
+    std::uint64_t cublasWorkspaceBytes = 0; // the workspace given to cuBLAS (gpu-generic)
     std::uint64_t droppedRecords = 0;
     std::uint64_t unattributedRecords = 0;
     double tracedMedianMs = 0.0;   // collector overhead: median with tracing ...

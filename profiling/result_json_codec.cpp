@@ -28,6 +28,13 @@ void fields(Io& io, Ref<Io, SampleStats> s) {
 }
 
 template <class Io>
+void fields(Io& io, Ref<Io, NamedBytes> n) {
+    io("name", n.name, Need::Required);
+    io("category", n.category, kBufferCategorySpellings);
+    io("bytes", n.bytes);
+}
+
+template <class Io>
 void fields(Io& io, Ref<Io, MemoryFootprint> m) {
     io("weights", m.weights);
     io("gradients", m.gradients);
@@ -35,6 +42,7 @@ void fields(Io& io, Ref<Io, MemoryFootprint> m) {
     io("workspace", m.workspace);
     io("io", m.io);
     io("on_device", m.onDevice);
+    io("detail", m.detail);
 }
 
 template <class Io>
@@ -87,6 +95,7 @@ template <class Io>
 void fields(Io& io, Ref<Io, GpuProfile> g) {
     io("traced", g.traced);
     io("unavailable_reason", g.unavailableReason);
+    io("warnings", g.warnings);
     io("math_type", g.mathType);
     io("kernels", g.kernels);
     io("memcpys", g.memcpys);
@@ -94,8 +103,13 @@ void fields(Io& io, Ref<Io, GpuProfile> g) {
     io("wall_us", g.wallUs);
     perPhase(io, "event_ms", g.eventMs);
     perPhase(io, "peak_device_bytes", g.peakDeviceBytes);
-    io("workspace_bytes", g.workspaceBytes);
-    io("reserve_bytes", g.reserveBytes);
+    io("cudnn_workspace_bytes", g.cudnnWorkspaceBytes);
+    io("cudnn_reserve_bytes", g.cudnnReserveBytes);
+    io("dropout_state_bytes", g.dropoutStateBytes);
+    io("cublas_workspace_bytes", g.cublasWorkspaceBytes);
+    // Older files: the whole workspace and activations categories, which memory_bytes holds too.
+    io.retired("workspace_bytes");
+    io.retired("reserve_bytes");
     io("dropped_records", g.droppedRecords);
     io("unattributed_records", g.unattributedRecords);
     io("traced_median_ms", g.tracedMedianMs);

@@ -163,10 +163,12 @@ PointResult SweepRunner::measurePoint(const PointSpec& spec, const StopToken& st
     PhaseTimer stepTimer;                   // GPU sessions: the per-step pass
     PhaseTimer tracedTimer;                 // GPU sessions: the traced runs of that pass
     int tracedRuns = 0;
+    std::string mathType;
     try {
         std::unique_ptr<Session> session = backend->prepare(problem, verdict);
         r.memory = session->memory();
         r.notes = session->notes();
+        mathType = session->mathType();
         auto checkStop = [&] {
             if (stop.stopRequested()) throw StopRequested{};
         };
@@ -267,10 +269,12 @@ PointResult SweepRunner::measurePoint(const PointSpec& spec, const StopToken& st
         // (live throughout) plus the peak of what CUPTI saw allocated during the phase.
         for (int p = 0; p < kPhaseCount && device && r.memory.onDevice; ++p)
             if (device->ran(Phase(p))) gpu->peakDeviceBytes[std::size_t(p)] += r.memory.total();
-        if (r.memory.onDevice) { // the session's device footprint: reserve space is kept activations
-            gpu->reserveBytes = spec.mode == Mode::Training ? r.memory.activations : 0;
-            gpu->workspaceBytes = r.memory.workspace;
-        }
+        // The library buffers the session named in its footprint (engine/backend.h).
+        gpu->cudnnWorkspaceBytes = r.memory.part(kBufferCudnnWorkspace);
+        gpu->cudnnReserveBytes = r.memory.part(kBufferCudnnReserve);
+        gpu->dropoutStateBytes = r.memory.part(kBufferCudnnDropoutStates);
+        gpu->cublasWorkspaceBytes = r.memory.part(kBufferCublasWorkspace);
+        gpu->mathType = mathType;
         r.gpu = std::move(gpu);
     }
     if (settings.checkNumerics && !stop.stopRequested())

@@ -2,6 +2,7 @@
 
 #include "engine/host_memory.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <sstream>
@@ -113,6 +114,14 @@ std::string summaryTable(const SweepResult& result) {
     s << "cuDNN in the frameworks, for this model (" << describe(result.plan.config) << "):\n";
     for (const std::string& line : fastPathLines(result.fastPath()))
         s << "  " << line << "\n";
+    // Warnings about the GPU trace (the same for every traced point): once each, after the table.
+    std::vector<std::string> warnings;
+    for (const auto& p : result.points)
+        if (p.gpu)
+            for (const std::string& w : p.gpu->warnings)
+                if (std::find(warnings.begin(), warnings.end(), w) == warnings.end()) warnings.push_back(w);
+    for (const std::string& w : warnings)
+        s << "warning: " << w << "\n";
     return s.str();
 }
 

@@ -1,7 +1,7 @@
 #pragma once
 // A plain-text table of a sweep's points for terminals (`rnnprof sweep` prints it on stdout), then
-// whether Keras and PyTorch would run the model on cuDNN, and the progress line. Reads the
-// SweepResult only; derives nothing new.
+// whether Keras and PyTorch would run the model on cuDNN and the GPU trace's warnings, and the
+// progress line. Reads the SweepResult only; derives nothing new.
 #include "profiling/result.h"
 #include "profiling/runner.h"
 

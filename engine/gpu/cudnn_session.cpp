@@ -1,14 +1,15 @@
 // The gpu-cudnn session: cudnnRNNForward (training or inference mode), then in training the MSE
 // loss gradient, cudnnRNNBackwardData_v8, cudnnRNNBackwardWeights_v8 into a zeroed dweight space,
-// and SGD on the weight space, all on one stream.
+// and SGD on the weight space, all on one stream. The loss is summed by rnnprof's own reduction
+// kernel (engine/gpu/reduce_launch.h): the session creates no cuBLAS handle and no cuBLAS workspace.
 #include "engine/error.h"
 #include "engine/gpu/cuda_check.h"
 #include "engine/gpu/cuda_resources.h"
 #include "engine/gpu/cudnn_rnn_setup.h"
 #include "engine/gpu/elementwise_launch.h"
-#include "engine/gpu/generic_buffers.h"
 #include "engine/gpu/gpu_info.h"
 #include "engine/gpu/gpu_session_factory.h"
+#include "engine/gpu/reduce_launch.h"
 #include "engine/gpu/stream_queue.h"
 #include "engine/host_memory.h"
 #include "engine/problem.h"
@@ -79,9 +80,9 @@ public:
         if (m_lstm) out.cN = download(states, m_cy);
         if (!m_training) return out;
         if (!m_problem.overrides.outputGrad) {
-            float norm = 0.0f;
-            copyToHost(&norm, m_lossNorm.get(), sizeof norm, m_stream.get());
-            out.loss = double(norm) * double(norm) * double(out.y.size()) / 4.0; // dy = 2 (y - target) / N
+            float sum = 0.0f;
+            copyToHost(&sum, m_lossSum.get(), sizeof sum, m_stream.get());
+            out.loss = double(sum) / double(out.y.size()); // the mean of the squared errors
         }
         out.gradients.dParams = gatherFromWeightSpace(m_blocks, c, downloadSpace(m_dweights));
         if (m_problem.inputGradients) {
@@ -100,17 +101,18 @@ public:
         const GpuInfo& info = gpuInfo();
         if (!info.devices.empty())
             notes.push_back("device: " + info.summary() + ", cuDNN " + info.cudnnVersion);
-        notes.push_back(m_setup.mathType() == CUDNN_FMA_MATH
-                            ? "math type: FMA (strict FP32, CUDNN_FMA_MATH)"
-                            : "math type: TF32 allowed (CUDNN_DEFAULT_MATH)");
+        notes.push_back("math type: " + mathType());
         notes.push_back("cuDNN RNN: algorithm " + std::string(toString(m_setup.algo())) + ", " +
                         std::string(cudnnBiasModeName(cudnnBiasMode(m_problem.config))) +
                         ", SEQ_MAJOR_UNPACKED with padded I/O, " +
                         std::string(m_training ? "CUDNN_FWD_MODE_TRAINING" : "CUDNN_FWD_MODE_INFERENCE"));
         const CudnnSpaceSizes& sp = m_setup.spaces();
-        notes.push_back("cuDNN workspace: " + formatBytes(sp.workspace) + ", reserve space: " +
-                        (m_training ? formatBytes(sp.reserve) : std::string("none (inference)")) +
-                        ", weight space: " + formatBytes(sp.weightSpace));
+        notes.push_back(
+            "cuDNN workspace: " + formatBytes(sp.workspace) +
+            ", reserve space: " + (m_training ? formatBytes(sp.reserve) : std::string("none (inference)")) +
+            ", weight space: " + formatBytes(sp.weightSpace) +
+            (sp.dropoutStates > 0 ? ", dropout states: " + formatBytes(sp.dropoutStates) : std::string()) +
+            " (sizes cuDNN asked for at this shape); no cuBLAS handle or workspace");
         if (sp.weightSpace != std::uint64_t(cudnnDenseParameterCount(m_problem.config)) * sizeof(float))
             notes.push_back("cuDNN weight space is larger than the dense parameter count (" +
                             std::to_string(cudnnDenseParameterCount(m_problem.config)) + " floats): padding");
@@ -121,6 +123,11 @@ public:
             notes.push_back(s.str());
         }
         return notes;
+    }
+
+    [[nodiscard]] std::string mathType() const override {
+        return m_setup.mathType() == CUDNN_FMA_MATH ? "strict FP32 (CUDNN_FMA_MATH)"
+                                                    : "TF32 allowed (CUDNN_DEFAULT_MATH)";
     }
 
     [[nodiscard]] Comparability numericsComparable() const override {
@@ -152,7 +159,6 @@ private:
         const std::size_t xBytes = T * B * std::size_t(c.inputSize) * f, yBytes = T * B * D * H * f;
         const std::size_t states = std::size_t(c.layers) * D * B * H * f;
         const CudnnSpaceSizes& sp = m_setup.spaces();
-        m_cublas.emplace(m_stream.get(), false);
         m_weights = DeviceBuffer(sp.weightSpace, "the cuDNN weight space");
         m_workspace = DeviceBuffer(sp.workspace, "the cuDNN workspace");
         m_reserve = DeviceBuffer(sp.reserve, "the cuDNN reserve space");
@@ -170,7 +176,10 @@ private:
         if (!m_problem.overrides.outputGrad) m_target = DeviceBuffer(yBytes, "the training target");
         m_dy = DeviceBuffer(yBytes, "dy");
         m_dx = DeviceBuffer(xBytes, "dx");
-        m_lossNorm = DeviceBuffer(f, "the loss");
+        if (!m_problem.overrides.outputGrad) {
+            m_lossSum = DeviceBuffer(f, "the loss");
+            m_lossPartials = DeviceBuffer(kernels::kReducePartialsBytes, "the loss partial sums");
+        }
         if (m_problem.inputGradients) {
             m_dhx = DeviceBuffer(states, "dh0");
             if (m_lstm) m_dcx = DeviceBuffer(states, "dc0");
@@ -213,11 +222,9 @@ private:
         launchElementwise(kernels::MseGradKernel<float>{m_y.as<float>(), m_target.as<float>(),
                                                         m_dy.as<float>(), float(2.0 / double(n))},
                           n, m_stream.get());
-        const cublasHandle_t h = m_cublas->get();
-        checkCublas(cublasSetPointerMode(h, CUBLAS_POINTER_MODE_DEVICE), "cublasSetPointerMode");
-        const cublasStatus_t status = cublasSnrm2(h, int(n), m_dy.as<float>(), 1, m_lossNorm.as<float>());
-        checkCublas(cublasSetPointerMode(h, CUBLAS_POINTER_MODE_HOST), "cublasSetPointerMode");
-        checkCublas(status, "cublasSnrm2");
+        // The sum of squared errors, read back by outputs(); the mean divides it by N.
+        launchSum(kernels::SquaredErrorTerm<float>{m_y.as<float>(), m_target.as<float>()}, n,
+                  m_lossPartials.as<float>(), m_lossSum.as<float>(), m_stream.get());
     }
 
     void backwardData() {
@@ -266,10 +273,9 @@ private:
     CudnnHandle m_handle;
     CudnnRnnSetup m_setup;
     MemoryFootprint m_memory;
-    std::optional<CublasHandle> m_cublas; // for the loss; created after the memory check
     DeviceBuffer m_weights, m_dweights, m_workspace, m_reserve, m_seqLengths;
     DeviceBuffer m_x, m_y, m_hx, m_cx, m_hy, m_cy;
-    DeviceBuffer m_target, m_dy, m_dx, m_dhx, m_dcx, m_dhy, m_dcy, m_lossNorm;
+    DeviceBuffer m_target, m_dy, m_dx, m_dhx, m_dcx, m_dhy, m_dcy, m_lossSum, m_lossPartials;
     std::vector<CudnnPlacedBlock> m_blocks;
     bool m_ran = false;
 };

@@ -135,7 +135,7 @@ MemoryFootprint genericFootprint(const GenericDims& dims) {
         m.add(c, bytes);
         return nullptr;
     });
-    m.workspace += kCublasWorkspaceBytes;
+    m.addNamed(std::string(kBufferCublasWorkspace), BufferCategory::Workspace, kCublasWorkspaceBytes);
     return m;
 }
 

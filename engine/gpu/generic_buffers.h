@@ -81,7 +81,8 @@ struct GenericBuffers {
 [[nodiscard]] std::int64_t genericArenaElements(const GenericDims& dims);
 // The buffers inside an arena of genericArenaElements(dims) floats starting at `base`.
 [[nodiscard]] GenericBuffers bindGenericBuffers(const GenericDims& dims, float* base);
-// Device bytes by category: the arena plus the cuBLAS workspace (counted as workspace).
+// Device bytes by category: the arena plus the cuBLAS workspace (counted as workspace and listed
+// in `detail` as kBufferCublasWorkspace).
 [[nodiscard]] MemoryFootprint genericFootprint(const GenericDims& dims);
 
 } // namespace rnnprof::gpu

@@ -74,9 +74,7 @@ public:
         std::vector<std::string> notes;
         const GpuInfo& info = gpuInfo();
         if (!info.devices.empty()) notes.push_back("device: " + info.summary());
-        notes.push_back(m_problem.options.allowTf32
-                            ? "math type: TF32 allowed (cuBLAS CUBLAS_TF32_TENSOR_OP_MATH)"
-                            : "math type: strict FP32 (cuBLAS CUBLAS_DEFAULT_MATH, no tensor cores)");
+        notes.push_back("math type: " + mathType());
         notes.push_back("GEMM: cuBLAS SGEMM (input projection of every step per layer, one per step for the "
                         "recurrence, weight gradients over all steps)");
         notes.push_back("element-wise kernels: rnnprof step kernels, " +
@@ -87,6 +85,12 @@ public:
     }
 
     [[nodiscard]] DeviceQueue* deviceQueue() override { return &m_queue; }
+
+    // What CublasHandle was told (engine/gpu/cuda_resources.h); the step kernels are plain FP32.
+    [[nodiscard]] std::string mathType() const override {
+        return m_problem.options.allowTf32 ? "TF32 allowed (CUBLAS_TF32_TENSOR_OP_MATH)"
+                                           : "strict FP32 (CUBLAS_DEFAULT_MATH, no tensor cores)";
+    }
 
 private:
     void requireOwnerThread() const {

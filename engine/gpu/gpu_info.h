@@ -33,14 +33,25 @@ struct GpuInfo {
     std::vector<GpuDevice> devices;
     bool operator==(const GpuInfo&) const = default;
 
-    // "NVIDIA H100 (sm_90, 79.2 GiB)" or "unavailable: no NVIDIA driver"
+    // "NVIDIA H100 (sm_90, 79.2 GiB)" or "unavailable: no NVIDIA driver"; with the free memory
+    // when it was measured: "NVIDIA H100 (sm_90, 79.2 GiB, 78.6 GiB free)"
     [[nodiscard]] std::string summary() const;
+    // "78.6 GiB free of 79.2 GiB on NVIDIA H100", one clause per device, or why there is none to
+    // report: "none: no GPU (unavailable: no NVIDIA driver)"
+    [[nodiscard]] std::string freeMemorySummary() const;
     // "CUDA 13.0 · cuDNN 9.19.0 · CUPTI 130001" or "built without CUDA"
     [[nodiscard]] std::string toolkitSummary() const;
 };
 
-// Queries once per process (thread-safe) and returns the cached answer.
+// Queries once per process (thread-safe) and returns the cached answer; freeMemory is 0 there (it
+// changes: see measureFreeMemory).
 [[nodiscard]] const GpuInfo& gpuInfo();
+// Sets freeMemory of every device in `info` to the driver's answer now (cuMemGetInfo). Each
+// device's primary context is retained for the question and released after it, so a device no
+// one uses is left without a context (and without the memory one takes), while one in use (a
+// session's) is untouched. A device the driver does not answer for keeps 0; without a GPU there
+// are no devices. Builds without CUDA do nothing.
+void measureFreeMemory(GpuInfo& info);
 // Queries now; for tests.
 [[nodiscard]] GpuInfo queryGpuInfo();
 

@@ -10,8 +10,21 @@ std::string GpuInfo::summary() const {
     if (!available || devices.empty()) return "unavailable: " + reason;
     const GpuDevice& d = devices.front();
     std::string s = d.name + " (sm_" + std::to_string(d.computeMajor) + std::to_string(d.computeMinor) +
-                    ", " + formatBytes(d.totalMemory) + ")";
+                    ", " + formatBytes(d.totalMemory) +
+                    (d.freeMemory > 0 ? ", " + formatBytes(d.freeMemory) + " free" : std::string()) + ")";
     if (devices.size() > 1) s += " +" + std::to_string(devices.size() - 1) + " more";
+    return s;
+}
+
+std::string GpuInfo::freeMemorySummary() const {
+    if (!available || devices.empty()) return "none: no GPU (" + summary() + ")";
+    std::string s;
+    for (const GpuDevice& d : devices) {
+        if (!s.empty()) s += "; ";
+        s += d.freeMemory > 0 ? formatBytes(d.freeMemory) + " free of " + formatBytes(d.totalMemory)
+                              : std::string("not known (the driver did not answer)");
+        s += " on device " + std::to_string(d.index) + " (" + d.name + ")";
+    }
     return s;
 }
 

@@ -25,7 +25,34 @@ std::string_view toString(ActivityKind kind) {
     return "?";
 }
 
-ActivityTracer::ActivityTracer(std::unique_ptr<ActivityApi> api) : m_api(std::move(api)) {
+CuptiVersionCheck checkCuptiVersion(std::uint32_t version) {
+    CuptiVersionCheck check;
+    const std::string named = "CUPTI API version " + std::to_string(version);
+    if (version < kCupti130Ga)
+        check.refusal = named + " is older than " + std::to_string(kCupti130Ga) +
+                        " (CUDA 13.0), whose activity record layouts this build decodes: install CUPTI " +
+                        std::to_string(kCupti130Update1) + " (CUDA 13.0 Update 1) or newer";
+    else if (version < kCupti130Update1)
+        check.warning = named + " (CUDA 13.0 GA) lacks the fixes of 13.0 Update 1 (" +
+                        std::to_string(kCupti130Update1) +
+                        "): a possible deadlock when disabling CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, a "
+                        "possible crash in cuptiActivityFlushAll; tracing anyway (if a sweep hangs or "
+                        "crashes while tracing, update CUPTI or use --no-gpu-trace)";
+    return check;
+}
+
+std::unique_ptr<ActivityTracer> makeActivityTracer(std::uint32_t version, const OpenActivityApi& open) {
+    CuptiVersionCheck check = checkCuptiVersion(version);
+    if (!check.refusal.empty()) return std::make_unique<ActivityTracer>(std::move(check.refusal));
+    std::string error;
+    std::unique_ptr<ActivityApi> api = open(error);
+    if (!api)
+        return std::make_unique<ActivityTracer>(error.empty() ? "opening CUPTI failed" : std::move(error));
+    return std::make_unique<ActivityTracer>(std::move(api), std::move(check.warning));
+}
+
+ActivityTracer::ActivityTracer(std::unique_ptr<ActivityApi> api, std::string warning)
+    : m_api(std::move(api)), m_warning(std::move(warning)) {
     if (!m_api) m_unavailable = std::string(kUnavailablePrefix) + "no CUPTI activity interface";
 }
 
@@ -145,6 +172,12 @@ void ActivityTracer::endIteration() {
 }
 
 GpuProfile ActivityTracer::endPoint(int iterations) {
+    GpuProfile profile = collect(iterations);
+    if (!m_warning.empty()) profile.warnings.push_back(m_warning);
+    return profile;
+}
+
+GpuProfile ActivityTracer::collect(int iterations) {
     GpuProfile profile;
     if (!m_unavailable.empty()) {
         profile.unavailableReason = m_unavailable;

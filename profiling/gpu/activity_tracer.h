@@ -16,6 +16,8 @@
 #include "profiling/gpu/gpu_trace_model.h"
 #include "profiling/runner.h"
 
+#include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -25,10 +27,34 @@ namespace rnnprof::gpu {
 
 inline constexpr std::string_view kUnavailablePrefix = "kernel trace unavailable: ";
 
+// CUPTI API versions (CUPTI_API_VERSION, cuptiGetVersion(); xxyyzz from CUDA 13.0 on, a small
+// integer before: 12.9 Update 1 is 28).
+inline constexpr std::uint32_t kCupti130Ga = 130000;      // CUDA 13.0: the record layouts decoded here
+inline constexpr std::uint32_t kCupti130Update1 = 130001; // CUDA 13.0 Update 1
+
+// What a CUPTI library of API `version` means for tracing. Below 13.0 it is refused: its records
+// have other layouts than the 13.0 headers this build decodes. 13.0 GA traces with a warning
+// naming what 13.0 Update 1 fixed (shared/design/gpu-cupti.md, 3.5); from Update 1 on, quietly.
+struct CuptiVersionCheck {
+    std::string refusal; // not empty: do not trace, for this reason
+    std::string warning; // not empty: trace, and record this with every point
+};
+[[nodiscard]] CuptiVersionCheck checkCuptiVersion(std::uint32_t version);
+
+class ActivityTracer;
+// Opens the activity interface (subscribes); on failure returns null and sets `error`.
+using OpenActivityApi = std::function<std::unique_ptr<ActivityApi>(std::string& error)>;
+// The tracer for a CUPTI library of API `version`: unavailable with the refusal (then `open` is
+// not called) or with `open`'s error, otherwise tracing through what `open` returned, with the
+// version's warning, if any.
+[[nodiscard]] std::unique_ptr<ActivityTracer> makeActivityTracer(std::uint32_t version,
+                                                                 const OpenActivityApi& open);
+
 class ActivityTracer final : public KernelTracer {
 public:
-    // Traces through `api`; a null api makes an unavailable tracer.
-    explicit ActivityTracer(std::unique_ptr<ActivityApi> api);
+    // Traces through `api`; a null api makes an unavailable tracer. A `warning` (about the CUPTI
+    // library) goes into GpuProfile::warnings of every point.
+    explicit ActivityTracer(std::unique_ptr<ActivityApi> api, std::string warning = {});
     // Never traces; `reason` says why ("built without CUPTI").
     explicit ActivityTracer(std::string reason);
     ~ActivityTracer() override;
@@ -36,6 +62,7 @@ public:
     ActivityTracer& operator=(const ActivityTracer&) = delete;
 
     [[nodiscard]] std::string unavailableReason() const override { return m_unavailable; }
+    [[nodiscard]] const std::string& warning() const { return m_warning; }
     void beginPoint() override;
     void discardSoFar() override;
     [[nodiscard]] PhaseHook& hook() override { return m_hook; }
@@ -66,9 +93,11 @@ private:
     void popAll();
     void disableAll();
     void makeUnavailable(const std::string& reason);
+    [[nodiscard]] GpuProfile collect(int iterations);
 
     std::unique_ptr<ActivityApi> m_api;
     std::string m_unavailable; // empty while tracing works
+    std::string m_warning;
     CorrelationHook m_hook{*this};
 
     bool m_active = false; // between beginPoint and endPoint

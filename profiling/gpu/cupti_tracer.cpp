@@ -18,9 +18,6 @@ namespace rnnprof {
 namespace gpu {
 namespace {
 
-// 13.0 Update 1 fixed a deadlock when disabling CONCURRENT_KERNEL and a crash in FlushAll.
-constexpr std::uint32_t kMinCuptiVersion = 130001;
-
 // CUPTI's buffer callbacks are plain functions without user data, so they reach the buffers
 // through this process-wide pool, which outlives every tracer.
 ActivityBufferPool& processBufferPool() {
@@ -153,21 +150,10 @@ private:
     CUpti_SubscriberHandle m_subscriber;
 };
 
-// Claims CUPTI in the order NVIDIA asks for: subscribe before any other call, attributes before a
-// CUDA context exists, then the buffer callbacks. On failure `error` names the call and status.
+// Claims CUPTI in the order NVIDIA asks for: subscribe before any other activity call (only
+// cuptiGetVersion, in makeKernelTracer(), comes first), attributes before a CUDA context exists,
+// then the buffer callbacks. On failure `error` names the call and status.
 std::unique_ptr<ActivityApi> openCupti(std::string& error) {
-    std::uint32_t version = 0;
-    if (const ApiStatus s = check(cuptiGetVersion(&version), "cuptiGetVersion"); !s.ok()) {
-        error = s.error;
-        return nullptr;
-    }
-    if (version < kMinCuptiVersion) {
-        error = "CUPTI API version " + std::to_string(version) + " is older than " +
-                std::to_string(kMinCuptiVersion) +
-                " (CUDA 13.0 Update 1, which fixes a deadlock in cuptiActivityDisable and a crash in "
-                "cuptiActivityFlushAll): install that CUPTI or newer";
-        return nullptr;
-    }
     std::array<char, CUPTI_OLD_SUBSCRIBER_NAME_MIN_LEN> other{};
     CUpti_SubscriberParams params{};
     params.structSize = CUpti_SubscriberParams_STRUCT_SIZE;
@@ -221,10 +207,11 @@ void describeCupti(GpuInfo& gpu) {
 }
 
 std::unique_ptr<KernelTracer> makeKernelTracer() {
-    std::string error;
-    std::unique_ptr<gpu::ActivityApi> api = gpu::openCupti(error);
-    if (!api) return std::make_unique<gpu::ActivityTracer>(std::move(error));
-    return std::make_unique<gpu::ActivityTracer>(std::move(api));
+    std::uint32_t version = 0;
+    if (const gpu::ApiStatus s = gpu::check(cuptiGetVersion(&version), "cuptiGetVersion"); !s.ok())
+        return std::make_unique<gpu::ActivityTracer>(s.error);
+    // Below 13.0 refused, 13.0 GA traced with a warning (gpu::checkCuptiVersion).
+    return gpu::makeActivityTracer(version, [](std::string& error) { return gpu::openCupti(error); });
 }
 
 } // namespace rnnprof

@@ -230,6 +230,55 @@ TEST(ResultJson, EveryTruncationIsACleanError) {
     }
 }
 
+TEST(ResultJson, GpuLibraryBuffersAndTheNamedPartsOfMemoryAreWrittenUnderTheirNames) {
+    const Json doc = sampleDocument();
+    const Json& gpu = doc["points"][1]["gpu"];
+    EXPECT_EQ(gpu["cudnn_workspace_bytes"], 8 << 20);
+    EXPECT_EQ(gpu["cudnn_reserve_bytes"], 12 << 20);
+    EXPECT_EQ(gpu["dropout_state_bytes"], 3 << 20);
+    EXPECT_EQ(gpu["cublas_workspace_bytes"], 0);
+    EXPECT_EQ(gpu["math_type"], "strict FP32 (CUDNN_FMA_MATH)");
+    EXPECT_EQ(gpu["warnings"][0], "CUPTI API version 130000 (CUDA 13.0 GA) lacks the fixes of 13.0 Update 1");
+    EXPECT_FALSE(gpu.contains("workspace_bytes")) << "the old key is no longer written";
+    EXPECT_FALSE(gpu.contains("reserve_bytes"));
+    const Json& detail = doc["points"][1]["memory_bytes"]["detail"];
+    ASSERT_EQ(detail.size(), 4u);
+    EXPECT_EQ(detail[0],
+              Json({{"name", "cuDNN reserve space"}, {"category", "activations"}, {"bytes", 12 << 20}}));
+    EXPECT_EQ(detail[3]["name"], "loss partial sums");
+    EXPECT_EQ(doc["points"][0]["memory_bytes"]["detail"], Json::array());
+}
+
+// Files written before the library buffers were split had gpu.workspace_bytes (the point's whole
+// workspace category) and gpu.reserve_bytes (its activations), both also in memory_bytes: they load,
+// the keys are dropped, and the split fields stay 0 (not known for them).
+TEST(ResultJson, OlderFilesWithWorkspaceAndReserveBytesLoad) {
+    Json doc = sampleDocument();
+    Json& gpu = doc["points"][1]["gpu"];
+    for (const char* key : {"cudnn_workspace_bytes", "cudnn_reserve_bytes", "dropout_state_bytes",
+                            "cublas_workspace_bytes", "warnings"})
+        gpu.erase(key);
+    gpu["workspace_bytes"] = 65536;
+    gpu["reserve_bytes"] = 32768;
+    doc["points"][1]["memory_bytes"].erase("detail");
+    const SweepResult back = resultFromJson(doc.dump(), "old.json");
+    ASSERT_TRUE(back.points[1].gpu.has_value());
+    const GpuProfile& g = *back.points[1].gpu;
+    EXPECT_EQ(g.cudnnWorkspaceBytes, 0u);
+    EXPECT_EQ(g.cudnnReserveBytes, 0u);
+    EXPECT_EQ(g.dropoutStateBytes, 0u);
+    EXPECT_TRUE(g.warnings.empty());
+    EXPECT_EQ(g.mathType, "strict FP32 (CUDNN_FMA_MATH)");
+    EXPECT_TRUE(back.points[1].memory.detail.empty());
+    EXPECT_EQ(back.points[1].memory.workspace, test::sampleResult().points[1].memory.workspace);
+    const Json again = Json::parse(toJson(back));
+    EXPECT_FALSE(again["points"][1]["gpu"].contains("workspace_bytes"));
+    // Whatever an old value held, it is not a problem.
+    gpu["workspace_bytes"] = nullptr;
+    gpu["reserve_bytes"] = "n/a";
+    EXPECT_NO_THROW((void)resultFromJson(doc.dump(), "old.json"));
+}
+
 TEST(ResultJson, UnknownKeysInRecordsAreIgnored) {
     Json doc = sampleDocument();
     doc["points"][0]["extra"] = "from a later build";

@@ -39,7 +39,7 @@ inline PointResult measuredPoint(const std::string& backend, Mode mode, Shape sh
     p.sequencesPerSecond = shape.batch * 1000.0 / medianMs;
     p.tokensPerSecond = p.sequencesPerSecond * shape.seqLen;
     p.gflopsPerSecond = 0.1234567890123;
-    p.memory = {1000, mode == Mode::Training ? 1000u : 0u, 5000, 300, 4096, false};
+    p.memory = {1000, mode == Mode::Training ? 1000u : 0u, 5000, 300, 4096, false, {}};
     p.peakRssGrowthBytes = 1ULL << 33;
     p.numerics = {true, 1.5e-7, 2.25e-6, "output", "checked on the full shape"};
     p.notes = {"GEMM: oneDNN sgemm, 2 threads", "threads: 2"};
@@ -55,7 +55,8 @@ inline PointResult measuredPoint(const std::string& backend, Mode mode, Shape sh
 inline GpuProfile sampleGpuProfile() {
     GpuProfile g;
     g.traced = true;
-    g.mathType = "FMA (strict FP32)";
+    g.warnings = {"CUPTI API version 130000 (CUDA 13.0 GA) lacks the fixes of 13.0 Update 1"};
+    g.mathType = "strict FP32 (CUDNN_FMA_MATH)";
     g.kernels = {{"void lstm_fwd<float>(int)", Phase::Forward, 20, 812.5, 40.625, 38.0, 51.25, 0.75},
                  {"sgemm_128x64", Phase::Backward, 3, 270.0, 90.0, 88.0, 93.0, 0.25}};
     g.memcpys = {{"HtoD", 1 << 20, 85.5, 2}, {"DtoH", 4096, 3.25, 1}};
@@ -63,8 +64,9 @@ inline GpuProfile sampleGpuProfile() {
     g.wallUs = 1300.0;
     g.eventMs = {0.8, 0.3, 0.0};
     g.peakDeviceBytes = {1ULL << 30, 3ULL << 29, 0};
-    g.workspaceBytes = 8 << 20;
-    g.reserveBytes = 12 << 20;
+    g.cudnnWorkspaceBytes = 8 << 20;
+    g.cudnnReserveBytes = 12 << 20;
+    g.dropoutStateBytes = 3 << 20;
     g.droppedRecords = 1;
     g.unattributedRecords = 2;
     g.tracedMedianMs = 1.31;
@@ -76,6 +78,13 @@ inline PointResult gpuPoint() {
     PointResult p = measuredPoint("gpu-cudnn", Mode::Training, {64, 20}, 1.3);
     p.memory.onDevice = true;
     p.gpu = sampleGpuProfile();
+    // The session's named buffers, which the profile's library buffers repeat.
+    p.memory.activations = p.gpu->cudnnReserveBytes;
+    p.memory.workspace = p.gpu->cudnnWorkspaceBytes + p.gpu->dropoutStateBytes + 4096;
+    p.memory.detail = {{"cuDNN reserve space", BufferCategory::Activations, p.gpu->cudnnReserveBytes},
+                       {"cuDNN workspace", BufferCategory::Workspace, p.gpu->cudnnWorkspaceBytes},
+                       {"cuDNN dropout states", BufferCategory::Workspace, p.gpu->dropoutStateBytes},
+                       {"loss partial sums", BufferCategory::Workspace, 4096}};
     p.trace.push_back({"void lstm_fwd<float>(int)", "kernel", 10.0, 40.0, 1});
     p.trace.push_back({"HtoD", "memcpy", 1.0, 5.0, 2});
     return p;

@@ -98,6 +98,27 @@ TEST(GpuAvailability, EstimatesNeedNoDevice) {
 }
 
 #if RNNPROF_WITH_CUDA
+TEST(GpuAvailability, WithoutAGpuThereIsNoFreeMemoryAndTheHostRecordSaysWhy) {
+    SKIP_IF_DEVICE_PRESENT();
+    GpuInfo info = gpuInfo();
+    measureFreeMemory(info);
+    EXPECT_TRUE(info.devices.empty());
+    EXPECT_EQ(info, gpuInfo()) << "nothing to measure";
+    EXPECT_EQ(info.freeMemorySummary(), "none: no GPU (unavailable: " + gpuInfo().reason + ")");
+}
+
+TEST(GpuAvailability, FreeMemoryIsSummarisedPerDeviceOrSaidToBeUnknown) {
+    GpuInfo info;
+    info.available = true;
+    info.devices = {{0, "NVIDIA H100", 9, 0, 80ULL << 30, 78ULL << 30, 132},
+                    {1, "NVIDIA H100", 9, 0, 80ULL << 30, 0, 132}};
+    EXPECT_EQ(info.freeMemorySummary(), "78.0 GiB free of 80.0 GiB on device 0 (NVIDIA H100); not known (the "
+                                        "driver did not answer) on device 1 (NVIDIA H100)");
+    EXPECT_EQ(info.summary(), "NVIDIA H100 (sm_90, 80.0 GiB, 78.0 GiB free) +1 more");
+    info.devices.front().freeMemory = 0; // the cached probe: free memory not measured
+    EXPECT_EQ(info.summary(), "NVIDIA H100 (sm_90, 80.0 GiB) +1 more");
+}
+
 TEST(GpuAvailability, SelectingTheDeviceFailsNamingCudaSetDevice) {
     SKIP_IF_DEVICE_PRESENT();
     expectError([] { gpu::selectDevice(); }, ErrorKind::DeviceUnavailable,

@@ -5,8 +5,14 @@
 #include "engine/backend.h"
 #include "engine/error.h"
 #include "engine/gpu/gpu_info.h"
+#include "engine/kernels/reduce_kernels.h"
+#include "engine/random.h"
 #include "engine/reference/reference_rnn.h"
 #include "support/compare.h"
+#if RNNPROF_WITH_CUDA
+#include "engine/gpu/cuda_resources.h"
+#include "engine/gpu/reduce_launch.h"
+#endif
 
 #include <gtest/gtest.h>
 
@@ -200,6 +206,110 @@ TEST(GpuDevice, SessionsReportDeviceMemoryTheirQueueAndNotes) {
                 return n.rfind("math type: ", 0) == 0;
             })) << id;
         }
+}
+
+// What cuDNN asks for (the session queries cudnnGetRNNTempSpaceSizes before allocating) against
+// the estimate the sweep refuses points with before a session exists: never below.
+TEST(GpuDevice, CudnnSizeEstimateIsNeverBelowCudnnsOwnQuery) {
+    REQUIRE_DEVICE();
+    struct Dims {
+        int input, hidden, batch, seqLen;
+    };
+    int checked = 0;
+    for (const Dims d : {Dims{32, 48, 3, 5}, Dims{512, 128, 64, 50}, Dims{100, 600, 17, 33}})
+        for (CellType cell : {CellType::Lstm, CellType::Gru})
+            for (bool bi : {false, true})
+                for (int layers : {1, 3})
+                    for (Mode mode : {Mode::Inference, Mode::Training}) {
+                        Problem p;
+                        p.config.cell = cell;
+                        p.config.bidirectional = bi;
+                        p.config.layers = layers;
+                        p.config.inputSize = d.input;
+                        p.config.hiddenSize = d.hidden;
+                        p.config.dropout = layers > 1 && bi ? 0.3 : 0.0; // cuDNN's dropout states
+                        p.shape = {d.batch, d.seqLen};
+                        p.mode = mode;
+                        const std::string what = describe(p.config) + ", B=" + std::to_string(d.batch) +
+                                                 " T=" + std::to_string(d.seqLen) + " " +
+                                                 std::string(toString(mode));
+                        const MemoryFootprint estimate = backend("gpu-cudnn").estimateMemory(p);
+                        const MemoryFootprint queried = backend("gpu-cudnn").prepare(p)->memory();
+                        EXPECT_EQ(estimate.weights, queried.weights) << what;
+                        for (std::string_view part :
+                             {kBufferCudnnWorkspace, kBufferCudnnReserve, kBufferCudnnDropoutStates})
+                            EXPECT_GE(estimate.part(part), queried.part(part)) << part << ": " << what;
+                        EXPECT_GE(estimate.total(), queried.total()) << what;
+                        ++checked;
+                    }
+    EXPECT_EQ(checked, 48);
+}
+
+TEST(GpuDevice, CudnnSessionsMakeNoCublasWorkspace) {
+    REQUIRE_DEVICE();
+    for (Mode mode : {Mode::Inference, Mode::Training}) {
+        Problem p = eligibleProblems().front();
+        p.mode = mode;
+        auto session = backend("gpu-cudnn").prepare(p);
+        EXPECT_EQ(session->memory().part(kBufferCublasWorkspace), 0u);
+        const auto notes = session->notes();
+        EXPECT_TRUE(std::any_of(notes.begin(), notes.end(), [](const std::string& n) {
+            return n.find("no cuBLAS handle or workspace") != std::string::npos;
+        }));
+    }
+}
+
+TEST(GpuDevice, SessionsSayTheirMathType) {
+    REQUIRE_DEVICE();
+    Problem p = eligibleProblems().front();
+    for (bool tf32 : {false, true}) {
+        p.options.allowTf32 = tf32;
+        for (const char* id : {"gpu-generic", "gpu-cudnn"}) {
+            const std::string math = backend(id).prepare(p)->mathType();
+            EXPECT_NE(math.find(tf32 ? "TF32 allowed" : "strict FP32"), std::string::npos)
+                << id << ": " << math;
+        }
+    }
+}
+
+#if RNNPROF_WITH_CUDA
+TEST(GpuDevice, TheDeviceSumAddsInTheOrderTheHostEmulates) {
+    REQUIRE_DEVICE();
+    gpu::selectDevice();
+    const gpu::CudaStream stream;
+    SplitMix64 rng(3);
+    for (kernels::Index n : {kernels::Index(1), kernels::Index(1000), kernels::Index(3'000'001)}) {
+        std::vector<float> y(static_cast<std::size_t>(n)), target(static_cast<std::size_t>(n));
+        for (std::size_t i = 0; i < y.size(); ++i) {
+            y[i] = float(rng.uniform(-1.0, 1.0));
+            target[i] = float(rng.uniform(-1.0, 1.0));
+        }
+        const gpu::DeviceBuffer dy(y.size() * sizeof(float), "y"), dt(y.size() * sizeof(float), "target");
+        const gpu::DeviceBuffer partials(kernels::kReducePartialsBytes, "partials"),
+            out(sizeof(float), "sum");
+        gpu::copyToDevice(dy.get(), y.data(), y.size() * sizeof(float), stream.get());
+        gpu::copyToDevice(dt.get(), target.data(), y.size() * sizeof(float), stream.get());
+        gpu::launchSum(kernels::SquaredErrorTerm<float>{dy.as<float>(), dt.as<float>()}, n,
+                       partials.as<float>(), out.as<float>(), stream.get());
+        float device = 0.0f;
+        gpu::copyToHost(&device, out.get(), sizeof device, stream.get());
+        const float host =
+            kernels::sumInDeviceOrder<float>(kernels::SquaredErrorTerm<float>{y.data(), target.data()}, n);
+        // The same additions in the same order; the device may fuse a square into its addition.
+        EXPECT_NEAR(device, host, 1e-5 * std::abs(host)) << "n = " << n;
+    }
+}
+#endif
+
+TEST(GpuDevice, FreeMemoryIsMeasuredOnEveryDevice) {
+    REQUIRE_DEVICE();
+    GpuInfo info = gpuInfo();
+    measureFreeMemory(info);
+    for (const GpuDevice& d : info.devices) {
+        EXPECT_GT(d.freeMemory, 0u) << d.name;
+        EXPECT_LE(d.freeMemory, d.totalMemory) << d.name;
+    }
+    EXPECT_EQ(info.freeMemorySummary().find("not known"), std::string::npos) << info.freeMemorySummary();
 }
 
 TEST(GpuDevice, Tf32IsRecordedWhenAllowed) {

@@ -70,12 +70,46 @@ TEST(GpuMemory, CudnnFootprintPlacesQueriedSizesInTheirCategories) {
     EXPECT_EQ(m.weights, 1000u);
     EXPECT_EQ(m.gradients, 1000u);
     EXPECT_EQ(m.activations, 30000u);
-    EXPECT_EQ(m.workspace, 2000u + 400u + gpu::kCublasWorkspaceBytes);
+    // cuDNN's workspace, its dropout states and the 1024 partial sums of the loss; no cuBLAS.
+    EXPECT_EQ(m.workspace, 2000u + 400u + 1024u * 4u);
     // x, y, h0/c0, h_n/c_n, lengths, target, dy, dx, loss.
     const std::uint64_t x = 50 * 16 * 32 * 4, y = 50 * 16 * 64 * 4, states = 2 * 16 * 64 * 4;
     EXPECT_EQ(m.io, x + y + 4 * states + 16 * 4 + y + y + x + 4);
+    const std::vector<NamedBytes> named{{"cuDNN reserve space", BufferCategory::Activations, 30000},
+                                        {"cuDNN workspace", BufferCategory::Workspace, 2000},
+                                        {"cuDNN dropout states", BufferCategory::Workspace, 400},
+                                        {"loss partial sums", BufferCategory::Workspace, 4096}};
+    EXPECT_EQ(m.detail, named);
+    EXPECT_EQ(m.part(kBufferCublasWorkspace), 0u);
     p.mode = Mode::Inference;
-    EXPECT_EQ(gpu::cudnnFootprint(p, s).activations, 0u);
+    const MemoryFootprint i = gpu::cudnnFootprint(p, s);
+    EXPECT_EQ(i.activations, 0u);
+    EXPECT_EQ(i.workspace, 2000u + 400u);
+    EXPECT_EQ(i.part(kBufferCudnnReserve), 0u);
+}
+
+TEST(GpuMemory, CudnnNeedsNoCublasWorkspaceAndGenericNamesItsOwn) {
+    for (Mode mode : {Mode::Inference, Mode::Training}) {
+        const Problem p = problem(CellType::Lstm, mode);
+        const MemoryFootprint cudnn = builtinBackends().find("gpu-cudnn")->estimateMemory(p);
+        EXPECT_EQ(cudnn.part(kBufferCublasWorkspace), 0u);
+        EXPECT_GT(cudnn.part(kBufferCudnnWorkspace), 0u);
+        EXPECT_LT(cudnn.workspace, gpu::kCublasWorkspaceBytes) << "the workspace of a small model";
+        const MemoryFootprint generic = builtinBackends().find("gpu-generic")->estimateMemory(p);
+        EXPECT_EQ(generic.part(kBufferCublasWorkspace), gpu::kCublasWorkspaceBytes);
+        EXPECT_EQ(generic.part(kBufferCudnnWorkspace), 0u);
+    }
+}
+
+TEST(GpuMemory, CudnnLossPartialSumsOnlyWithTheMseLoss) {
+    Problem p = problem(CellType::Gru, Mode::Training);
+    gpu::CudnnSpaceSizes s;
+    s.workspace = 100;
+    EXPECT_EQ(gpu::cudnnFootprint(p, s).part("loss partial sums"), 4096u);
+    p.overrides.outputGrad = std::make_shared<Tensor<float>>(std::vector<std::int64_t>{50, 16, 64});
+    const MemoryFootprint given = gpu::cudnnFootprint(p, s);
+    EXPECT_EQ(given.part("loss partial sums"), 0u) << "dy is given: no loss is computed";
+    EXPECT_EQ(given.workspace, 100u);
 }
 
 // pytorch/pytorch#2895 (P100): 4-layer unidirectional H=320, input 123, T*B = 25,000: reserve LSTM

@@ -301,6 +301,43 @@ TEST(SweepRunner, ASessionThatCannotBeComparedIsNotCheckedAndSaysWhy) {
     }
 }
 
+TEST(SweepRunner, AGpuPointNamesItsLibraryBuffersAndMathTypeAsTheSessionSaysThem) {
+    FakeBehaviour gpu = named("fake-gpu");
+    gpu.gpu = true;
+    gpu.mathType = "strict FP32 (CUDNN_FMA_MATH)";
+    gpu.detail = {{std::string(kBufferCudnnWorkspace), BufferCategory::Workspace, 8000},
+                  {std::string(kBufferCudnnReserve), BufferCategory::Activations, 30000},
+                  {std::string(kBufferCudnnDropoutStates), BufferCategory::Workspace, 500},
+                  {std::string(kBufferCublasWorkspace), BufferCategory::Workspace, 700},
+                  {"something of its own", BufferCategory::Workspace, 11}};
+    FakeBehaviour cpu = named("fake-cpu");
+    cpu.mathType = "ignored: not a GPU backend";
+    const auto registry = registryOf({gpu, cpu});
+    SweepPlan plan = fakePlan({"fake-gpu", "fake-cpu"}, {2});
+    plan.settings.gpuTrace = false;
+    StopToken stop;
+    const auto result = SweepRunner(registry, plan).run(stop);
+    for (Mode mode : {Mode::Inference, Mode::Training}) {
+        const PointResult* p = find(result, "fake-gpu", mode, 2);
+        ASSERT_NE(p, nullptr);
+        ASSERT_EQ(p->status, PointStatus::Ok) << p->reason;
+        ASSERT_TRUE(p->gpu.has_value());
+        EXPECT_EQ(p->gpu->unavailableReason, "kernel trace off (gpu_trace = false)");
+        EXPECT_EQ(p->gpu->mathType, "strict FP32 (CUDNN_FMA_MATH)");
+        EXPECT_EQ(p->gpu->cudnnWorkspaceBytes, 8000u);
+        EXPECT_EQ(p->gpu->cudnnReserveBytes, 30000u);
+        EXPECT_EQ(p->gpu->dropoutStateBytes, 500u);
+        EXPECT_EQ(p->gpu->cublasWorkspaceBytes, 700u);
+        // The footprint keeps every part, in its category.
+        EXPECT_EQ(p->memory.detail.size(), 5u);
+        EXPECT_EQ(p->memory.workspace, 1024u + 8000u + 500u + 700u + 11u);
+        EXPECT_EQ(p->memory.activations, 30000u);
+        const PointResult* c = find(result, "fake-cpu", mode, 2);
+        ASSERT_NE(c, nullptr);
+        EXPECT_FALSE(c->gpu.has_value());
+    }
+}
+
 TEST(SweepRunner, ChecksNumericsOfARealBackendAgainstTheReference) {
     SweepPlan plan;
     plan.config.inputSize = 5;

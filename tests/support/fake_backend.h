@@ -141,6 +141,8 @@ struct FakeBehaviour {
     int stepsPerPhase = 1; // "work", then "more"
     // prepare() refuses these cuDNN algorithms as cuDNN does a shape it cannot run.
     std::vector<CudnnAlgo> refusedAlgos;
+    std::vector<NamedBytes> detail; // the session's named buffers, added to its memory()
+    std::string mathType;           // the session's mathType()
 };
 
 inline FakeBehaviour named(std::string id) {
@@ -183,8 +185,11 @@ public:
         MemoryFootprint m;
         m.workspace = m_b.estimateBytes;
         m.onDevice = m_b.gpu;
+        for (const NamedBytes& d : m_b.detail)
+            m.addNamed(d.name, d.category, d.bytes);
         return m;
     }
+    [[nodiscard]] std::string mathType() const override { return m_b.mathType; }
 
 private:
     static Stage stageOf(Phase ph) {
