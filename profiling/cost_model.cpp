@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace rnnprof {
 namespace {
@@ -105,13 +106,44 @@ std::optional<CostModel> fitCostModel(const std::vector<CostSample>& all) {
     m.gflops = theta[2] > 0.0 ? 1.0 / (theta[2] * 1e6) : 0.0;
     m.points = static_cast<int>(samples.size());
     double sum = 0.0;
+    m.minRelative = std::numeric_limits<double>::infinity();
+    m.maxRelative = -std::numeric_limits<double>::infinity();
     for (const auto& s : samples) {
         const double rel = (predictMs(m, s.x) - s.ms) / s.ms;
         sum += rel * rel;
         m.worstRelative = std::max(m.worstRelative, std::abs(rel));
+        m.minRelative = std::min(m.minRelative, rel);
+        m.maxRelative = std::max(m.maxRelative, rel);
     }
     m.rmsRelative = std::sqrt(sum / double(samples.size()));
     return m;
+}
+
+PredictedTime predictWithBand(const CostModel& model, const CostFeatures& x) {
+    PredictedTime p;
+    p.ms = predictMs(model, x);
+    p.lowMs = p.ms / (1.0 + model.maxRelative);
+    p.highMs =
+        model.minRelative > -1.0 ? p.ms / (1.0 + model.minRelative) : std::numeric_limits<double>::infinity();
+    return p;
+}
+
+std::vector<double> leaveOneOutErrors(const std::vector<CostSample>& samples) {
+    std::vector<double> out;
+    for (std::size_t i = 0; i < samples.size(); ++i) {
+        if (!(std::isfinite(samples[i].ms) && samples[i].ms > 0.0)) continue;
+        std::vector<CostSample> others = samples;
+        others.erase(others.begin() + static_cast<std::ptrdiff_t>(i));
+        if (const auto m = fitCostModel(others))
+            out.push_back(std::abs(predictMs(*m, samples[i].x) - samples[i].ms) / samples[i].ms);
+    }
+    return out;
+}
+
+bool unreliable(const std::vector<double>& errors) {
+    if (errors.empty()) return true;
+    const auto wrong = std::count_if(errors.begin(), errors.end(), [](double e) { return !(e <= 0.30); });
+    return 5 * wrong > static_cast<std::ptrdiff_t>(errors.size());
 }
 
 std::vector<CostSample> costSamples(const SweepResult& result, const std::string& backend, Mode mode) {

@@ -42,6 +42,8 @@ struct CostModel {
     int points = 0;                // points fitted
     double rmsRelative = 0.0;      // root mean square of (model - t) / t over the fitted points
     double worstRelative = 0.0;    // largest |model - t| / t
+    double minRelative = 0.0;      // smallest and largest signed (model - t) / t: the band
+    double maxRelative = 0.0;
 };
 
 // One measured sample: the features of its shape and its median time.
@@ -55,6 +57,21 @@ struct CostSample {
 [[nodiscard]] std::optional<CostModel> fitCostModel(const std::vector<CostSample>& samples);
 // The model's time for a shape: theta . x, in ms.
 [[nodiscard]] double predictMs(const CostModel& model, const CostFeatures& x);
+// A prediction with the band the fit's residuals give: a fitted point's time t relates to the
+// model's m as t = m / (1 + r), r = (m - t) / t in [minRelative, maxRelative], so a time is
+// expected in [m / (1 + maxRelative), m / (1 + minRelative)] (high infinite when minRelative <= -1).
+struct PredictedTime {
+    double ms = 0.0;
+    double lowMs = 0.0;
+    double highMs = 0.0;
+};
+[[nodiscard]] PredictedTime predictWithBand(const CostModel& model, const CostFeatures& x);
+// Each sample predicted from a fit on all the others: |prediction - t| / t, for every sample whose
+// others can be fitted.
+[[nodiscard]] std::vector<double> leaveOneOutErrors(const std::vector<CostSample>& samples);
+// The model is not to be trusted when it is wrong by more than 30 % on more than a fifth of the
+// points (their errors as leaveOneOutErrors gives them); empty errors are not trusted either.
+[[nodiscard]] bool unreliable(const std::vector<double>& relativeErrors);
 // The ok points of `backend` in `mode` of a result, as samples of its plan's model.
 [[nodiscard]] std::vector<CostSample> costSamples(const SweepResult& result, const std::string& backend,
                                                   Mode mode);

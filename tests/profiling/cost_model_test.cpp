@@ -125,5 +125,38 @@ TEST(CostModel, SamplesAreTheOkPointsOfOneBackendAndMode) {
     EXPECT_EQ(s[0].x, costFeatures(r.plan.config, {4, 20}, Mode::Inference));
 }
 
+TEST(CostModel, TheBandComesFromTheSignedResidualsOfTheFit) {
+    CostModel m;
+    m.theta = {1.0, 0.0, 0.0}; // 1 ms at every shape
+    m.minRelative = -0.2;      // a point measured 1 / 0.8 = 1.25 ms
+    m.maxRelative = 0.25;      // a point measured 1 / 1.25 = 0.8 ms
+    const PredictedTime p = predictWithBand(m, costFeatures(RnnConfig{}, {4, 20}, Mode::Inference));
+    EXPECT_DOUBLE_EQ(p.ms, 1.0);
+    EXPECT_DOUBLE_EQ(p.lowMs, 0.8);
+    EXPECT_DOUBLE_EQ(p.highMs, 1.25);
+    m.minRelative = -1.0;
+    EXPECT_TRUE(std::isinf(predictWithBand(m, costFeatures(RnnConfig{}, {4, 20}, Mode::Inference)).highMs));
+}
+
+TEST(CostModel, AnExactFitHasANarrowBandAndLeaveOneOutErrorsNearZero) {
+    const auto samples = synthetic(0.03, 0.012, 4000.0, RnnConfig{}, Mode::Inference);
+    const auto m = fitCostModel(samples);
+    ASSERT_TRUE(m.has_value());
+    EXPECT_NEAR(m->minRelative, 0.0, 1e-9);
+    EXPECT_NEAR(m->maxRelative, 0.0, 1e-9);
+    const auto errors = leaveOneOutErrors(samples);
+    ASSERT_EQ(errors.size(), samples.size());
+    for (double e : errors)
+        EXPECT_LT(e, 1e-6);
+    EXPECT_FALSE(unreliable(errors));
+}
+
+TEST(CostModel, UnreliableWhenWrongByMoreThanThirtyPercentOnMoreThanAFifth) {
+    EXPECT_TRUE(unreliable({0.1, 0.4, 0.5, 0.1, 0.1}));   // 2 of 5 beyond 30 %
+    EXPECT_FALSE(unreliable({0.31, 0.1, 0.1, 0.1, 0.1})); // 1 of 5: a fifth, not more
+    EXPECT_FALSE(unreliable({0.30, 0.30, 0.1}));          // exactly 30 % is within
+    EXPECT_TRUE(unreliable({}));
+}
+
 } // namespace
 } // namespace rnnprof
