@@ -4,6 +4,7 @@
 #include "cli/headless_commands.h"
 #include "cli/sweep_options.h"
 #include "engine/error.h"
+#include "profiling/crossover.h"
 #include "profiling/gpu/cupti_tracer.h"
 #include "profiling/presets.h"
 #include "profiling/result_files.h"
@@ -111,6 +112,10 @@ int runRequest(const SweepRequest& req) {
     const SweepResult& result = outcome.result;
 
     std::fputs(summaryTable(result).c_str(), stdout);
+    if (req.compareWith) {
+        std::printf("\n--compare %s:\n", req.comparePath.c_str());
+        std::fputs(pairReportText(result, kFastestCpu, *req.compareWith, kFastestGpu).c_str(), stdout);
+    }
     std::fflush(stdout);
     if (!outcome.saved) return kExitFailure; // the session named the problem and the journal
     try {

@@ -5,8 +5,10 @@
 #include "engine/backend.h"
 #include "engine/cpu/cpu_libraries.h"
 #include "engine/error.h"
+#include "profiling/crossover.h"
 #include "profiling/int_list.h"
 #include "profiling/presets.h"
+#include "profiling/result_files.h"
 
 #include <QCommandLineParser>
 
@@ -104,6 +106,39 @@ void readListFlag(const QCommandLineParser& parser, const char* name, int max, s
     if (problems.size() == before) target = std::move(values);
 }
 
+// --compare FILE: loads it and checks that the comparison can be made before anything runs.
+void readCompare(const std::string& path, SweepRequest& req, std::vector<std::string>& problems) {
+    req.comparePath = path;
+    SweepResult other;
+    try {
+        other = loadResultFile(path);
+    } catch (const Error& e) {
+        problems.push_back("--compare " + path + ": " + e.what());
+        return;
+    }
+    const auto differences = modelDifferences(req.plan.config, other.plan.config);
+    if (!differences.empty()) {
+        problems.push_back("--compare " + path + " ran a different model (this sweep vs the file: " +
+                           describeDifferences(differences) + "); give a result of the same model");
+        return;
+    }
+    const auto choices = sideChoices(other);
+    if (std::find(choices.begin(), choices.end(), std::string(kFastestGpu)) == choices.end()) {
+        std::string list;
+        for (const auto& c : choices)
+            if (c != kFastestCpu) list += (list.empty() ? "" : ", ") + c;
+        problems.push_back("--compare " + path + " holds no successful GPU point (" +
+                           (list.empty() ? std::string("no successful point at all") : "only " + list) +
+                           "): give a result from a GPU machine");
+        return;
+    }
+    if (std::none_of(req.plan.backends.begin(), req.plan.backends.end(),
+                     [](const std::string& b) { return !isGpuBackendId(b); }))
+        problems.push_back("--compare sets the fastest CPU backend of this sweep against the file's GPU "
+                           "backends, and --backend names no CPU backend");
+    req.compareWith = std::move(other);
+}
+
 } // namespace
 
 SweepRequest parseSweepArguments(const QStringList& args, std::vector<std::string>& problems) {
@@ -149,6 +184,10 @@ SweepRequest parseSweepArguments(const QStringList& args, std::vector<std::strin
         {opt("trace"), QStringLiteral("Also write a Chrome trace (Perfetto)."), QStringLiteral("FILE")},
         {opt("charts"), QStringLiteral("Also write every chart as PNG and SVG into DIR."),
          QStringLiteral("DIR")},
+        {opt("compare"),
+         QStringLiteral("After the sweep, print where the fastest GPU backend of FILE (a result of the same "
+                        "model from a GPU machine) overtakes the fastest CPU backend of this sweep."),
+         QStringLiteral("FILE")},
         {opt("quiet"), QStringLiteral("No progress line.")},
     });
     model.addTo(parser);
@@ -297,6 +336,7 @@ SweepRequest parseSweepArguments(const QStringList& args, std::vector<std::strin
         checkOutputFile("--csv", req.csvPath = parser.value(opt("csv")).toStdString(), problems);
     if (parser.isSet(opt("trace")))
         checkOutputFile("--trace", req.tracePath = parser.value(opt("trace")).toStdString(), problems);
+    if (parser.isSet(opt("compare"))) readCompare(parser.value(opt("compare")).toStdString(), req, problems);
     if (parser.isSet(opt("charts")) && !chartSupport()) {
         problems.push_back("--charts needs the charts of the desktop application, and this rnnprof was built "
                            "without it (RNNPROF_BUILD_GUI=OFF); draw them elsewhere with `rnnprof plot`");

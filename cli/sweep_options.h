@@ -3,9 +3,11 @@
 // Every flag is validated; every problem is collected with a message naming the flag, what is
 // allowed and what was given. Separate from the command so tests and the fuzzer can drive it.
 #include "profiling/plan.h"
+#include "profiling/result.h"
 
 #include <QStringList>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,6 +19,10 @@ struct SweepRequest {
     std::string csvPath;   // --csv
     std::string tracePath; // --trace
     std::string chartsDir; // --charts
+    // --compare FILE: a result with GPU points of the same model, loaded and checked before the
+    // sweep; afterwards the fastest CPU backend here is set against its fastest GPU backend.
+    std::string comparePath;
+    std::optional<SweepResult> compareWith;
     bool listPresets = false;
     bool quiet = false;
     bool help = false;

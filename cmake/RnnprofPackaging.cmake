@@ -1,6 +1,6 @@
 # Installation like a Debian desktop program, and the .deb (CPack):
 #   bin/rnnprof, share/applications/rnnprof.desktop, share/icons/hicolor/scalable/apps/rnnprof.svg,
-#   share/doc/rnnprof/{README.md,presets.md,presets/*.json}.
+#   share/doc/rnnprof/{README.md,presets.md,presets/*.json}, share/rnnprof/reference/h100-*.json.
 # `cpack -G DEB` in the build folder writes rnnprof_<version>_amd64.deb; its Depends are computed by
 # dpkg-shlibdeps from the libraries rnnprof links. The CUDA libraries (cuBLAS, cuDNN, CUPTI, the CUDA
 # runtime) are not Debian packages: they are left out of Depends, named as Suggests (NVIDIA's
@@ -28,6 +28,10 @@ file(CONFIGURE OUTPUT ${PROJECT_BINARY_DIR}/doc/presets.md CONTENT "${rnnprof_pr
 install(FILES ${PROJECT_SOURCE_DIR}/README.md ${PROJECT_BINARY_DIR}/doc/presets.md
         DESTINATION ${CMAKE_INSTALL_DOCDIR})
 install(FILES ${rnnprof_doc_presets} DESTINATION ${CMAKE_INSTALL_DOCDIR}/presets)
+# share/rnnprof/reference/h100-*.json: the reference GPU results, unchanged, for the command line
+# (`rnnprof sweep --compare`, `rnnprof plot`); the application has them built in (reference.qrc).
+file(GLOB rnnprof_reference_results CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/resources/reference/*.json)
+install(FILES ${rnnprof_reference_results} DESTINATION ${CMAKE_INSTALL_DATADIR}/rnnprof/reference)
 
 set(CPACK_PACKAGE_NAME rnnprof)
 set(CPACK_PACKAGE_VENDOR "rnnprof developers")

@@ -28,6 +28,7 @@
 #include <QStyle>
 #include <QTabWidget>
 #include <QToolBar>
+#include <QToolButton>
 
 // Resources of a static library must be registered explicitly; outside any namespace by Qt's rules.
 static void initRnnprofResources() {
@@ -181,6 +182,12 @@ void MainWindow::createActions() {
              QKeySequence(QStringLiteral("Ctrl+Shift+E")), [this] { exportCurrentChartDialog(); });
     m_exportAll = make(QStringLiteral("Export &All Charts…"), QStyle::SP_DirIcon, {},
                        [this] { exportAllChartsDialog(); });
+    m_compareReference = make(QStringLiteral("Compare with &Reference GPU (NVIDIA H100)"),
+                              QStyle::SP_ComputerIcon, {}, [this] { compareWithReference(); });
+    m_compareReference->setObjectName(QStringLiteral("actionCompareReference"));
+    m_compareReference->setToolTip(
+        QStringLiteral("Overlay rnnprof's own measurements of this model on an NVIDIA H100 (reference data "
+                       "from another machine) and show where its GPU overtakes the CPU"));
     m_close = make(QStringLiteral("C&lose Results"), QStyle::SP_DialogCloseButton, {}, [this] {
         if (!m_controller->isRunning()) m_store->clear();
     });
@@ -198,6 +205,7 @@ void MainWindow::createMenus() {
     QMenu* file = menuBar()->addMenu(QStringLiteral("&File"));
     file->addAction(m_open);
     file->addAction(m_add);
+    file->addAction(m_compareReference);
     m_recentMenu = file->addMenu(QStringLiteral("Open &Recent"));
     file->addSeparator();
     file->addAction(m_save);
@@ -229,6 +237,13 @@ void MainWindow::createMenus() {
     bar->addAction(m_save);
     bar->addAction(m_exportCsv);
     bar->addAction(m_exportChart);
+    // Next to the chart tabs, where the speedup view is.
+    auto* compare = new QToolButton(m_tabs);
+    compare->setObjectName(QStringLiteral("compareReferenceButton"));
+    compare->setDefaultAction(m_compareReference);
+    compare->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    compare->setAutoRaise(true);
+    m_tabs->setCornerWidget(compare, Qt::TopRightCorner);
     rebuildRecentMenu();
 }
 

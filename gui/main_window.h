@@ -64,6 +64,11 @@ public:
     bool exportCsv(const QString& path, int index = -1);
     bool exportTrace(const QString& path, int index = -1);
     bool exportChartFile(ChartView& view, const QString& path);
+    // Compare with Reference GPU: overlays the built-in NVIDIA H100 results of the configured model
+    // (labelled "h100 (reference)"), sets the speedup pair to the fastest CPU backend of the first
+    // other result (or the reference's own) against the reference's fastest GPU backend, and shows
+    // the Speedup & crossover tab. False, with the reason reported, when no reference ran this model.
+    bool compareWithReference();
     QStringList exportAllCharts(const QString& dir, const QString& format);
     void selectPoint(const PointRef& ref);
     // Rebuilds every chart now instead of at the next throttled refresh.
@@ -138,6 +143,7 @@ private:
     QAction* m_exportTrace = nullptr;
     QAction* m_exportChart = nullptr;
     QAction* m_exportAll = nullptr;
+    QAction* m_compareReference = nullptr;
     QAction* m_close = nullptr;
     QAction* m_quit = nullptr;
     QAction* m_dark = nullptr;

@@ -7,8 +7,11 @@
 #include "gui/charts/chart_export.h"
 #include "gui/charts/chart_page.h"
 #include "gui/charts/chart_view.h"
+#include "gui/config/config_panel.h"
+#include "gui/reference_results.h"
 #include "gui/result_store.h"
 #include "gui/sweep_controller.h"
+#include "profiling/crossover.h"
 #include "profiling/result_files.h"
 
 #include <QAction>
@@ -19,6 +22,9 @@
 #include <QMenu>
 #include <QStatusBar>
 #include <QTabWidget>
+
+#include <algorithm>
+#include <optional>
 
 namespace rnnprof::gui {
 namespace {
@@ -77,6 +83,56 @@ int MainWindow::openFiles(const QStringList& paths, bool add) {
                QStringLiteral("These files could not be opened:\n\n") +
                    problems.join(QStringLiteral("\n\n")));
     return static_cast<int>(paths.size() - problems.size());
+}
+
+bool MainWindow::compareWithReference() {
+    QString why;
+    std::optional<SweepResult> reference;
+    try {
+        reference = referenceFor(m_panel->plan(), why);
+    } catch (const std::exception& e) {
+        why = QString::fromStdString(e.what());
+    }
+    if (!reference) {
+        report(QStringLiteral("Compare with reference GPU"), why);
+        return false;
+    }
+    // Overlay it once: the same reference file already open is reused.
+    const auto& open = m_store->results();
+    int index = -1;
+    for (int i = 0; i < m_store->count(); ++i) {
+        const SweepResult& r = open[std::size_t(i)];
+        if (r.label == reference->label && r.createdAt == reference->createdAt) index = i;
+    }
+    const std::string host = hostBrief(reference->host);
+    const std::string when = reference->createdAt.substr(0, 10);
+    if (index < 0) {
+        m_store->add(std::move(*reference));
+        index = m_store->count() - 1;
+    }
+    // The fastest CPU backend of the first other result with one, else the reference's own.
+    int cpuResult = index;
+    for (int i = 0; i < m_store->count(); ++i) {
+        if (i == index) continue;
+        const auto choices = sideChoices(m_store->results()[std::size_t(i)]);
+        if (std::find(choices.begin(), choices.end(), std::string(kFastestCpu)) != choices.end()) {
+            cpuResult = i;
+            break;
+        }
+    }
+    const bool single = m_store->count() == 1;
+    for (int i = 0; i < static_cast<int>(m_pages.size()); ++i)
+        if (m_pages[std::size_t(i)]->spec().id == QStringLiteral("speedup")) {
+            m_pages[std::size_t(i)]->setPair(
+                QString::fromUtf8(kFastestCpu.data(), qsizetype(kFastestCpu.size())), single ? -1 : cpuResult,
+                QString::fromUtf8(kFastestGpu.data(), qsizetype(kFastestGpu.size())), single ? -1 : index);
+            m_tabs->setCurrentIndex(i);
+        }
+    statusBar()->showMessage(
+        QStringLiteral("Added reference data from another machine: %1, measured on %2 on %3")
+            .arg(referenceLabel(), QString::fromStdString(host), QString::fromStdString(when)),
+        10000);
+    return true;
 }
 
 int MainWindow::chooseResult(const QString& purpose, int index) {

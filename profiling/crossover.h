@@ -4,15 +4,18 @@
 // batch sizes that bracket the sign change of log(time ratio); "none in range" otherwise.
 #include "profiling/result.h"
 
+#include <map>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <tuple>
 #include <vector>
 
 namespace rnnprof {
 
 struct Crossover {
     int seqLen = 0;
-    std::optional<double> batch; // interpolated batch size where the times are equal
+    std::optional<double> batch;   // interpolated batch size where the times are equal
     bool fasterEverywhere = false; // challenger already faster at the smallest batch
     std::string note;              // "none in range (B=1..256)", "faster at every batch", ...
 };
@@ -20,15 +23,90 @@ struct Crossover {
 // Uses ok points of `mode` only; a sequence length with fewer than one common batch size gets a
 // note saying so.
 [[nodiscard]] std::vector<Crossover> findCrossovers(const std::vector<PointResult>& points,
-                                                    const std::string& baseline, const std::string& challenger,
-                                                    Mode mode);
+                                                    const std::string& baseline,
+                                                    const std::string& challenger, Mode mode);
 
 // speedup = baseline median / challenger median per common batch size at `seqLen`.
 struct SpeedupPoint {
     int batch = 0;
     double speedup = 0.0;
 };
-[[nodiscard]] std::vector<SpeedupPoint> speedups(const std::vector<PointResult>& points, const std::string& baseline,
-                                                 const std::string& challenger, Mode mode, int seqLen);
+[[nodiscard]] std::vector<SpeedupPoint> speedups(const std::vector<PointResult>& points,
+                                                 const std::string& baseline, const std::string& challenger,
+                                                 Mode mode, int seqLen);
+
+// ---- Pairs across result files: "cpu-onednn on my laptop vs gpu-cudnn on a GPU server" ----
+// A side of a pair is a result and a backend of it, or one of these two: per point, the fastest ok
+// point of the result's CPU backends (GPU backends), naming the backend that won.
+inline constexpr std::string_view kFastestCpu = "fastest-cpu";
+inline constexpr std::string_view kFastestGpu = "fastest-gpu";
+
+// A GPU backend: the registry's isGpu() for a built-in id, else an id starting with "gpu-".
+[[nodiscard]] bool isGpuBackendId(std::string_view id);
+
+// Rule 1, the same model: two results can be compared only when they ran the same computation.
+// Every RnnConfig field that changes the math must be equal: cell, input and hidden size, layers,
+// directions, bias, activation, recurrent activation, recurrent dropout, dropout, and for GRUs
+// reset_after (an LSTM has no reset gate, so it is not compared there). The seed may differ: it
+// picks the values of weights, inputs and masks, not one operation, so times do not depend on it.
+struct FieldDifference {
+    std::string field; // as in files and flags: "hidden_size"
+    std::string baseline;
+    std::string challenger;
+    bool operator==(const FieldDifference&) const = default;
+};
+[[nodiscard]] std::vector<FieldDifference> modelDifferences(const RnnConfig& baseline,
+                                                            const RnnConfig& challenger);
+// "hidden_size 256 vs 512, layers 1 vs 2"
+[[nodiscard]] std::string describeDifferences(const std::vector<FieldDifference>& differences);
+
+// Rule 2, what one side measured: per (mode, sequence length, batch) its ok time. For a backend id
+// the first ok point of it; for kFastestCpu / kFastestGpu the fastest ok point among the result's
+// CPU / GPU backends at that shape, with the backend that won.
+struct SideTime {
+    double ms = 0.0;
+    int point = -1; // index into the result's points
+    std::string backend;
+};
+using ShapeKey = std::tuple<Mode, int, int>; // mode, seq_len, batch
+[[nodiscard]] std::map<ShapeKey, SideTime> sideTimes(const SweepResult& result, std::string_view side);
+// The backends `side` may name for `result`: its backends with at least one ok point, then
+// fastest-cpu / fastest-gpu when it has an ok CPU / GPU point.
+[[nodiscard]] std::vector<std::string> sideChoices(const SweepResult& result);
+
+// Rule 3, matching: points are paired by mode, batch and sequence length, and only when the two
+// results ran the same model (else `differences` names the fields and nothing is paired).
+struct MatchedPoint {
+    Mode mode = Mode::Inference;
+    int seqLen = 0;
+    int batch = 0;
+    SideTime baseline;
+    SideTime challenger;
+    [[nodiscard]] double speedup() const { return baseline.ms / challenger.ms; } // > 1: challenger faster
+};
+struct PairMatch {
+    std::vector<FieldDifference> differences; // not empty: different models, `points` is empty
+    std::vector<MatchedPoint> points;         // ascending by mode, sequence length, batch
+    std::vector<int> seqLensOnlyBaseline;     // sequence lengths only one side measured
+    std::vector<int> seqLensOnlyChallenger;
+    int shapesOnlyBaseline = 0; // (mode, T, B) measured by one side only, at common sequence lengths
+    int shapesOnlyChallenger = 0;
+    std::vector<std::string> notes; // one sentence per problem above, for charts and the terminal
+    [[nodiscard]] bool sameModel() const { return differences.empty(); }
+};
+[[nodiscard]] PairMatch matchPair(const SweepResult& baseline, std::string_view baselineSide,
+                                  const SweepResult& challenger, std::string_view challengerSide);
+
+// Rule 4, crossovers of matched points: the same interpolation as above, per sequence length.
+[[nodiscard]] std::vector<Crossover> findCrossovers(const std::vector<MatchedPoint>& points, Mode mode);
+
+// The machine of a result in a few words, for notes naming both hosts: "gpu-box (NVIDIA H100 80GB
+// HBM3)", "laptop (Intel(R) Core(TM) i7, 8 cores)".
+[[nodiscard]] std::string hostBrief(const HostInfo& host);
+
+// The crossover of a pair as text for the terminal (`rnnprof sweep --compare`): both sides with
+// their hosts, the model check, per mode and sequence length the crossover and the speedups.
+[[nodiscard]] std::string pairReportText(const SweepResult& baseline, std::string_view baselineSide,
+                                         const SweepResult& challenger, std::string_view challengerSide);
 
 } // namespace rnnprof

@@ -139,11 +139,15 @@ void ChartPage::fillSelectors(const ChartOptions& options) {
             setItems(box, numbers(options.batches), QString::number(m_selection.batch));
             break;
         case Selector::Baseline:
-            setItems(box, options.backends, m_selection.baseline);
+        case Selector::Challenger: {
+            // The pairs across every open result: "cpu-onednn @ laptop.json (laptop)".
+            QStringList labels;
+            for (const PairSideChoice& c : options.sides)
+                labels << c.label;
+            const int index = sideIndex(m_selection, options, kind == Selector::Challenger);
+            setItems(box, labels, labels.value(index));
             break;
-        case Selector::Challenger:
-            setItems(box, options.backends, m_selection.challenger);
-            break;
+        }
         case Selector::Backend:
             setItems(box, options.backends, m_selection.backend);
             break;
@@ -169,11 +173,19 @@ void ChartPage::readSelectors() {
             m_selection.batch = text.toInt();
             break;
         case Selector::Baseline:
-            m_selection.baseline = text;
+        case Selector::Challenger: {
+            const int index = box->currentIndex();
+            if (index < 0 || index >= static_cast<int>(m_sides.size())) break;
+            const PairSideChoice& c = m_sides[static_cast<std::size_t>(index)];
+            if (kind == Selector::Challenger) {
+                m_selection.challenger = c.backend;
+                m_selection.challengerResult = c.result;
+            } else {
+                m_selection.baseline = c.backend;
+                m_selection.baselineResult = c.result;
+            }
             break;
-        case Selector::Challenger:
-            m_selection.challenger = text;
-            break;
+        }
         case Selector::Backend:
             m_selection.backend = text;
             break;
@@ -188,6 +200,7 @@ void ChartPage::refresh() {
     const auto& results = m_store.results();
     const ChartOptions options = chartOptions(results);
     fitSelection(m_selection, options);
+    m_sides = options.sides;
     fillSelectors(options);
     for (std::size_t i = 0; i < m_views.size(); ++i) {
         ChartData data = m_spec.charts[i].build(results, m_selection);
@@ -201,6 +214,15 @@ void ChartPage::refresh() {
 
 QString ChartPage::notesText(std::size_t index) const {
     return index < m_notes.size() ? m_notes[index]->text() : QString();
+}
+
+void ChartPage::setPair(const QString& baseline, int baselineResult, const QString& challenger,
+                        int challengerResult) {
+    m_selection.baseline = baseline;
+    m_selection.baselineResult = baselineResult;
+    m_selection.challenger = challenger;
+    m_selection.challengerResult = challengerResult;
+    refresh();
 }
 
 void ChartPage::setSelectedPoint(const PointRef& ref) {

@@ -28,6 +28,9 @@ public:
 
     void refresh();
     void setSelectedPoint(const PointRef& ref);
+    // Chooses the speedup pair (kept when the results offer both sides, else the default).
+    void setPair(const QString& baseline, int baselineResult, const QString& challenger,
+                 int challengerResult);
     [[nodiscard]] const ChartPageSpec& spec() const { return m_spec; }
     [[nodiscard]] const ChartSelection& selection() const { return m_selection; }
     [[nodiscard]] const std::vector<ChartView*>& views() const { return m_views; }
@@ -45,6 +48,7 @@ private:
     const ChartPageSpec& m_spec;
     const ResultStore& m_store;
     ChartSelection m_selection;
+    std::vector<PairSideChoice> m_sides; // what the baseline and challenger boxes list, in order
     std::map<Selector, QComboBox*> m_selectors;
     std::vector<ChartView*> m_views;
     std::vector<QLabel*> m_notes; // one per view, below it

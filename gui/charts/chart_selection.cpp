@@ -1,6 +1,7 @@
 #include "gui/charts/chart_selection.h"
 
 #include "engine/backend.h"
+#include "profiling/crossover.h"
 
 #include <algorithm>
 #include <set>
@@ -53,7 +54,40 @@ ChartOptions chartOptions(const std::vector<SweepResult>& results) {
         if (measured.count(b.toStdString())) o.measured << b;
     for (int m : modes)
         o.modes.push_back(static_cast<Mode>(m));
+    if (results.size() == 1) {
+        for (const std::string& id : sideChoices(results.front())) {
+            const QString backend = QString::fromStdString(id);
+            o.sides.push_back({-1, backend, backend});
+        }
+    } else if (results.size() > 1) {
+        // Inside each file (one series per file), in the order the results offer them.
+        std::set<std::string> seen;
+        for (const auto& r : results)
+            for (const std::string& id : sideChoices(r))
+                if (seen.insert(id).second) {
+                    const QString backend = QString::fromStdString(id);
+                    o.sides.push_back({-1, backend, backend + QStringLiteral(" @ each file")});
+                }
+        for (int r = 0; r < static_cast<int>(results.size()); ++r)
+            for (const std::string& id : sideChoices(results[static_cast<std::size_t>(r)])) {
+                const QString backend = QString::fromStdString(id);
+                o.sides.push_back({r, backend, sideLabel(results, r, backend)});
+            }
+    }
     return o;
+}
+
+QString sideLabel(const std::vector<SweepResult>& results, int resultIndex, const QString& backend) {
+    const QString prefix = resultPrefix(results, resultIndex);
+    return prefix.isEmpty() ? backend : backend + QStringLiteral(" @ ") + prefix;
+}
+
+int sideIndex(const ChartSelection& s, const ChartOptions& o, bool challenger) {
+    const int result = challenger ? s.challengerResult : s.baselineResult;
+    const QString& backend = challenger ? s.challenger : s.baseline;
+    for (std::size_t i = 0; i < o.sides.size(); ++i)
+        if (o.sides[i].result == result && o.sides[i].backend == backend) return static_cast<int>(i);
+    return -1;
 }
 
 void fitSelection(ChartSelection& s, const ChartOptions& o) {
@@ -63,11 +97,36 @@ void fitSelection(ChartSelection& s, const ChartOptions& o) {
     // Defaults come from the backends that measured something: an unavailable one has no chart.
     const QStringList& pool = o.measured.isEmpty() ? o.backends : o.measured;
     if (!o.backends.contains(s.backend)) s.backend = pool.value(0);
-    if (!o.backends.contains(s.baseline)) s.baseline = pool.value(0);
-    if (!o.backends.contains(s.challenger) || (s.challenger == s.baseline && pool.size() > 1)) {
-        s.challenger = pool.isEmpty() ? QString() : pool.back();
-        if (s.challenger == s.baseline && pool.size() > 1) s.challenger = pool.at(1);
+    // A pair is kept when both sides are still offered; results opened or closed reset it.
+    const bool offered = o.sides.empty()
+                             ? o.backends.contains(s.baseline) && o.backends.contains(s.challenger)
+                             : sideIndex(s, o, false) >= 0 && sideIndex(s, o, true) >= 0;
+    if (offered && !(s.challenger == s.baseline && s.challengerResult == s.baselineResult && pool.size() > 1))
+        return;
+    // The honest question first: the fastest CPU backend against the fastest GPU backend.
+    const QString cpu = QString::fromUtf8(kFastestCpu.data(), static_cast<qsizetype>(kFastestCpu.size()));
+    const QString gpu = QString::fromUtf8(kFastestGpu.data(), static_cast<qsizetype>(kFastestGpu.size()));
+    const PairSideChoice* firstCpu = nullptr;
+    const PairSideChoice* lastGpu = nullptr;
+    // With several results the sides of one result each; with one result its sides have result -1.
+    const bool several =
+        std::any_of(o.sides.begin(), o.sides.end(), [](const auto& c) { return c.result >= 0; });
+    for (const PairSideChoice& c : o.sides) {
+        if (several && c.result < 0) continue;
+        if (c.backend == cpu && !firstCpu) firstCpu = &c;
+        if (c.backend == gpu) lastGpu = &c;
     }
+    if (firstCpu && lastGpu) {
+        s.baseline = cpu;
+        s.baselineResult = firstCpu->result;
+        s.challenger = gpu;
+        s.challengerResult = lastGpu->result;
+        return;
+    }
+    s.baselineResult = s.challengerResult = -1;
+    s.baseline = pool.value(0);
+    s.challenger = pool.isEmpty() ? QString() : pool.back();
+    if (s.challenger == s.baseline && pool.size() > 1) s.challenger = pool.at(1);
 }
 
 QString resultPrefix(const std::vector<SweepResult>& results, int resultIndex) {

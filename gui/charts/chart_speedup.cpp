@@ -12,82 +12,143 @@ QString modeName(Mode m) {
     return QString::fromUtf8(toString(m).data());
 }
 
-// The ok point of (backend, mode, shape) in `points`, or -1.
-int findPoint(const std::vector<PointResult>& points, const std::string& backend, Mode mode, Shape shape) {
-    for (int i = 0; i < static_cast<int>(points.size()); ++i) {
-        const auto& p = points[static_cast<std::size_t>(i)];
-        if (p.ok() && p.backend == backend && p.mode == mode && p.shape == shape) return i;
+// One pair of results to compare: the baseline's and the challenger's index. A side with result -1
+// compares inside each result: one pair (r, r) per result.
+struct ResultPair {
+    int baseline = 0;
+    int challenger = 0;
+};
+
+std::vector<ResultPair> resultPairs(const std::vector<SweepResult>& results, const ChartSelection& s) {
+    const int n = static_cast<int>(results.size());
+    auto valid = [n](int r) { return r >= 0 && r < n; };
+    if (s.baselineResult < 0 && s.challengerResult < 0) {
+        std::vector<ResultPair> out;
+        for (int r = 0; r < n; ++r)
+            out.push_back({r, r});
+        return out;
     }
-    return -1;
+    const int b = s.baselineResult >= 0 ? s.baselineResult : s.challengerResult;
+    const int c = s.challengerResult >= 0 ? s.challengerResult : s.baselineResult;
+    if (!valid(b) || !valid(c)) return {};
+    return {{b, c}};
 }
 
-QString pairName(const ChartSelection& s) {
-    return s.challenger + QStringLiteral(" over ") + s.baseline;
+bool crossFile(const ChartSelection& s) {
+    return (s.baselineResult >= 0 || s.challengerResult >= 0) && s.baselineResult != s.challengerResult;
+}
+
+bool samePair(const ChartSelection& s) {
+    return s.baseline == s.challenger &&
+           (s.baselineResult == s.challengerResult || s.baselineResult < 0 || s.challengerResult < 0);
+}
+
+QString baselineLabel(const std::vector<SweepResult>& results, const ChartSelection& s) {
+    return sideLabel(results, s.baselineResult, s.baseline);
+}
+
+QString challengerLabel(const std::vector<SweepResult>& results, const ChartSelection& s) {
+    return sideLabel(results, s.challengerResult, s.challenger);
+}
+
+QString pairName(const std::vector<SweepResult>& results, const ChartSelection& s) {
+    return challengerLabel(results, s) + QStringLiteral(" over ") + baselineLabel(results, s);
+}
+
+bool isFastest(const QString& side) {
+    return side.toStdString() == kFastestCpu || side.toStdString() == kFastestGpu;
+}
+
+// "fastest-cpu on laptop (Test CPU, 2 cores)": a side with its host, for notes naming both hosts.
+QString sideWithHost(const std::vector<SweepResult>& results, int result, const QString& backend) {
+    return backend + QStringLiteral(" on ") +
+           QString::fromStdString(hostBrief(results[static_cast<std::size_t>(result)].host));
+}
+
+// Notes of a cross-file pair: both hosts, and whatever matching left out or refused.
+void addPairNotes(const std::vector<SweepResult>& results, const ChartSelection& s, const ResultPair& p,
+                  const PairMatch& m, QStringList& notes) {
+    notes << QStringLiteral("baseline: %1; challenger: %2")
+                 .arg(sideWithHost(results, p.baseline, s.baseline),
+                      sideWithHost(results, p.challenger, s.challenger));
+    for (const std::string& note : m.notes)
+        notes << QString::fromStdString(note);
+}
+
+// "cpu-onednn 1.20 ms" or, for a fastest-* side, "fastest-cpu 1.20 ms (cpu-onednn won)".
+QString sideTime(const QString& label, const QString& side, const SideTime& t) {
+    QString text = label + QStringLiteral(": ") + formatMs(t.ms);
+    if (isFastest(side))
+        text += QStringLiteral(" (") + QString::fromStdString(t.backend) + QStringLiteral(" won)");
+    return text;
+}
+
+QString seriesPrefix(const std::vector<SweepResult>& results, const ChartSelection& s, const ResultPair& p) {
+    if (crossFile(s)) return {};
+    const QString prefix = resultPrefix(results, p.baseline);
+    return prefix.isEmpty() ? QString() : prefix + QStringLiteral(": ");
 }
 
 } // namespace
 
 ChartData speedupVsBatch(const std::vector<SweepResult>& results, const ChartSelection& s) {
     ChartData d;
-    d.title = QStringLiteral("Speedup of %1 (T=%2)").arg(pairName(s)).arg(s.seqLen);
+    d.title = QStringLiteral("Speedup of %1 (T=%2)").arg(pairName(results, s)).arg(s.seqLen);
     d.xTitle = QStringLiteral("batch size");
     d.yTitle = QStringLiteral("speedup (×)");
     d.logX = d.logY = true;
-    if (s.baseline == s.challenger || s.baseline.isEmpty()) {
+    if (samePair(s) || s.baseline.isEmpty()) {
         d.notes << QStringLiteral("Choose two different backends to compare.");
         return d;
     }
-    d.notes << QStringLiteral("speedup = time of %1 / time of %2; above 1x %2 is faster")
-                   .arg(s.baseline, s.challenger);
-    const std::string base = s.baseline.toStdString(), chal = s.challenger.toStdString();
+    const QString base = baselineLabel(results, s), chal = challengerLabel(results, s);
+    d.notes << QStringLiteral("speedup = time of %1 / time of %2; above 1x %2 is faster").arg(base, chal);
     const ChartOptions options = chartOptions(results);
     double minX = 0, maxX = 0;
-    for (int r = 0; r < static_cast<int>(results.size()); ++r) {
-        const auto& points = results[static_cast<std::size_t>(r)].points;
+    for (const ResultPair& rp : resultPairs(results, s)) {
+        const SweepResult& br = results[static_cast<std::size_t>(rp.baseline)];
+        const SweepResult& cr = results[static_cast<std::size_t>(rp.challenger)];
+        const PairMatch m = matchPair(br, s.baseline.toStdString(), cr, s.challenger.toStdString());
+        if (crossFile(s)) addPairNotes(results, s, rp, m, d.notes);
+        const QString pre = seriesPrefix(results, s, rp);
         for (Mode mode : options.modes) {
             ChartSeries series;
-            series.colorIndex = r;
+            series.colorIndex = rp.challenger;
             series.dashed = mode == Mode::Training;
-            const QString prefix = resultPrefix(results, r);
             // The pair is in the title; the legend only tells modes (and results) apart.
-            series.name = (prefix.isEmpty() ? QString() : prefix + QStringLiteral(": ")) + modeName(mode);
-            for (const SpeedupPoint& sp : speedups(points, base, chal, mode, s.seqLen)) {
-                const Shape shape{sp.batch, s.seqLen};
-                const int bi = findPoint(points, base, mode, shape);
-                const int ci = findPoint(points, chal, mode, shape);
-                ChartSample sample{double(sp.batch), sp.speedup, false, {r, ci}, {}};
-                if (bi >= 0 && ci >= 0) {
-                    const auto& bp = points[static_cast<std::size_t>(bi)];
-                    const auto& cp = points[static_cast<std::size_t>(ci)];
-                    sample.noisy = bp.noisy || cp.noisy;
-                    sample.tooltip =
-                        QStringLiteral("%1, B=%2 T=%3\nspeedup %4x\n%5: %6\n%7: %8%9")
-                            .arg(pairName(s) + QLatin1Char(' ') + series.name)
-                            .arg(sp.batch)
-                            .arg(s.seqLen)
-                            .arg(sp.speedup, 0, 'f', 2)
-                            .arg(s.baseline, formatMs(bp.iteration.median), s.challenger,
-                                 formatMs(cp.iteration.median),
-                                 sample.noisy ? QStringLiteral("\nnoisy measurement") : QString());
-                }
+            series.name = pre + modeName(mode);
+            for (const MatchedPoint& mp : m.points) {
+                if (mp.mode != mode || mp.seqLen != s.seqLen) continue;
+                const auto& bp = br.points[static_cast<std::size_t>(mp.baseline.point)];
+                const auto& cp = cr.points[static_cast<std::size_t>(mp.challenger.point)];
+                ChartSample sample{double(mp.batch),
+                                   mp.speedup(),
+                                   bp.noisy || cp.noisy,
+                                   {rp.challenger, mp.challenger.point},
+                                   {}};
+                sample.tooltip = QStringLiteral("%1, B=%2 T=%3\nspeedup %4x\n%5\n%6%7")
+                                     .arg(pairName(results, s) + QLatin1Char(' ') + series.name)
+                                     .arg(mp.batch)
+                                     .arg(s.seqLen)
+                                     .arg(mp.speedup(), 0, 'f', 2)
+                                     .arg(sideTime(base, s.baseline, mp.baseline),
+                                          sideTime(chal, s.challenger, mp.challenger),
+                                          sample.noisy ? QStringLiteral("\nnoisy measurement") : QString());
                 series.samples.push_back(sample);
                 minX = minX == 0 ? sample.x : std::min(minX, sample.x);
                 maxX = std::max(maxX, sample.x);
             }
             if (series.samples.empty()) continue;
             d.series.push_back(std::move(series));
-            for (const Crossover& c : findCrossovers(points, base, chal, mode)) {
+            for (const Crossover& c : findCrossovers(m.points, mode)) {
                 if (c.seqLen != s.seqLen) continue;
                 if (c.batch) {
-                    d.markers.push_back(
-                        {*c.batch, QStringLiteral("%1crossover %2 B≈%3")
-                                       .arg(prefix.isEmpty() ? QString() : prefix + QStringLiteral(": "),
-                                            modeName(mode))
-                                       .arg(*c.batch, 0, 'f', 1)});
+                    d.markers.push_back({*c.batch, QStringLiteral("%1crossover %2 B≈%3")
+                                                       .arg(pre, modeName(mode))
+                                                       .arg(*c.batch, 0, 'f', 1)});
                 } else if (!c.note.empty()) {
                     d.notes << QStringLiteral("%1%2: %3")
-                                   .arg(prefix.isEmpty() ? QString() : prefix + QStringLiteral(": "),
-                                        modeName(mode), QString::fromStdString(c.note));
+                                   .arg(pre, modeName(mode), QString::fromStdString(c.note));
                 }
             }
         }
@@ -103,18 +164,20 @@ ChartData speedupVsBatch(const std::vector<SweepResult>& results, const ChartSel
     if (d.empty())
         d.notes << QStringLiteral("Nothing to show yet: %1 and %2 have no common successful batch sizes at "
                                   "sequence length %3.")
-                       .arg(s.baseline, s.challenger)
+                       .arg(base, chal)
                        .arg(s.seqLen);
     return d;
 }
 
 ChartData crossoverVsSeqLen(const std::vector<SweepResult>& results, const ChartSelection& s) {
     ChartData d;
-    d.title = QStringLiteral("Crossover batch vs sequence length");
+    d.title = crossFile(s)
+                  ? QStringLiteral("Crossover batch vs sequence length: %1").arg(pairName(results, s))
+                  : QStringLiteral("Crossover batch vs sequence length");
     d.xTitle = QStringLiteral("sequence length");
-    d.yTitle = QStringLiteral("batch where %1 becomes faster").arg(s.challenger);
+    d.yTitle = QStringLiteral("batch where %1 becomes faster").arg(challengerLabel(results, s));
     d.logX = d.logY = true;
-    if (s.baseline == s.challenger || s.baseline.isEmpty()) {
+    if (samePair(s) || s.baseline.isEmpty()) {
         d.notes << QStringLiteral("Choose two different backends to compare.");
         return d;
     }
@@ -128,17 +191,18 @@ ChartData crossoverVsSeqLen(const std::vector<SweepResult>& results, const Chart
         if (it == without.end()) it = without.insert(without.end(), {what, {}});
         it->second << QString::number(seqLen);
     };
-    for (int r = 0; r < static_cast<int>(results.size()); ++r) {
-        const QString prefix = resultPrefix(results, r);
-        const QString pre = prefix.isEmpty() ? QString() : prefix + QStringLiteral(": ");
+    for (const ResultPair& rp : resultPairs(results, s)) {
+        const PairMatch m =
+            matchPair(results[static_cast<std::size_t>(rp.baseline)], s.baseline.toStdString(),
+                      results[static_cast<std::size_t>(rp.challenger)], s.challenger.toStdString());
+        if (crossFile(s)) addPairNotes(results, s, rp, m, d.notes);
+        const QString pre = seriesPrefix(results, s, rp);
         for (Mode mode : options.modes) {
             ChartSeries series;
-            series.colorIndex = r;
+            series.colorIndex = rp.challenger;
             series.dashed = mode == Mode::Training;
             series.name = pre + QStringLiteral("crossover ") + modeName(mode);
-            for (const Crossover& c :
-                 findCrossovers(results[static_cast<std::size_t>(r)].points, s.baseline.toStdString(),
-                                s.challenger.toStdString(), mode)) {
+            for (const Crossover& c : findCrossovers(m.points, mode)) {
                 if (c.batch) {
                     series.samples.push_back({double(c.seqLen),
                                               *c.batch,
@@ -147,7 +211,7 @@ ChartData crossoverVsSeqLen(const std::vector<SweepResult>& results, const Chart
                                               QStringLiteral("%1, T=%2\n%3 is faster from batch ≈ %4")
                                                   .arg(series.name)
                                                   .arg(c.seqLen)
-                                                  .arg(s.challenger)
+                                                  .arg(challengerLabel(results, s))
                                                   .arg(*c.batch, 0, 'f', 1)});
                 } else {
                     noteWithout(pre + modeName(mode) + QStringLiteral(": ") + QString::fromStdString(c.note),
@@ -163,7 +227,7 @@ ChartData crossoverVsSeqLen(const std::vector<SweepResult>& results, const Chart
         d.notes << what + QStringLiteral(" (T=") + seqLens.join(QStringLiteral(", ")) + QLatin1Char(')');
     dropUndrawable(d);
     if (d.empty() && d.notes.isEmpty())
-        d.notes << QStringLiteral("Nothing to show yet: no crossover of %1 found.").arg(pairName(s));
+        d.notes << QStringLiteral("Nothing to show yet: no crossover of %1 found.").arg(pairName(results, s));
     return d;
 }
 

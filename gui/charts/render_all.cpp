@@ -16,9 +16,16 @@ bool dependsOn(const ChartSpec& chart, Selector s) {
 
 // Every selection the chart's file set covers, with its file name suffix.
 std::vector<std::pair<ChartSelection, QString>> selectionsFor(const ChartSpec& chart,
-                                                              const ChartOptions& options) {
+                                                              const ChartOptions& options,
+                                                              const std::optional<ChartSelection>& pair) {
     ChartSelection base;
     fitSelection(base, options);
+    if (pair) {
+        base.baseline = pair->baseline;
+        base.baselineResult = pair->baselineResult;
+        base.challenger = pair->challenger;
+        base.challengerResult = pair->challengerResult;
+    }
     std::vector<std::pair<ChartSelection, QString>> out{{base, QString()}};
     auto expand = [&](Selector s, auto values, auto apply, auto suffix) {
         if (!dependsOn(chart, s)) return;
@@ -49,7 +56,8 @@ std::vector<std::pair<ChartSelection, QString>> selectionsFor(const ChartSpec& c
 } // namespace
 
 QStringList renderAllCharts(const std::vector<SweepResult>& results, const QString& dir,
-                            const QList<ImageFormat>& formats, QSize size) {
+                            const QList<ImageFormat>& formats, QSize size,
+                            const std::optional<ChartSelection>& pair) {
     if (!QDir().mkpath(dir))
         throw Error(ErrorKind::Io,
                     QStringLiteral("cannot create the chart folder %1").arg(dir).toStdString());
@@ -57,11 +65,12 @@ QStringList renderAllCharts(const std::vector<SweepResult>& results, const QStri
     const ChartStyle style = lightChartStyle();
     QStringList written;
     for (const ChartPageSpec& page : chartCatalog()) {
-        const bool pair = std::find(page.selectors.begin(), page.selectors.end(), Selector::Challenger) !=
-                          page.selectors.end();
-        if (pair && options.measured.size() < 2) continue; // a speedup needs two measured backends
+        const bool pairPage = std::find(page.selectors.begin(), page.selectors.end(), Selector::Challenger) !=
+                              page.selectors.end();
+        // A speedup needs two measured backends (or a pair given, whose notes say what is missing).
+        if (pairPage && options.measured.size() < 2 && !pair) continue;
         for (const ChartSpec& chart : page.charts) {
-            for (const auto& [selection, suffix] : selectionsFor(chart, options)) {
+            for (const auto& [selection, suffix] : selectionsFor(chart, options, pair)) {
                 const ChartData data = chart.build(results, selection);
                 // One of several files (per shape or backend) with nothing to show is left out; a
                 // chart written once is always written, its notes saying why it is empty.

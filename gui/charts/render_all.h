@@ -6,19 +6,23 @@
 // nothing to show is skipped; charts written once are always written (their notes say why empty). Needs a
 // QApplication (QT_QPA_PLATFORM=offscreen works).
 #include "gui/charts/chart_export.h"
+#include "gui/charts/chart_selection.h"
 #include "profiling/result.h"
 
 #include <QList>
 #include <QString>
 #include <QStringList>
 
+#include <optional>
 #include <vector>
 
 namespace rnnprof::gui {
 
 // Returns the files written. Throws Error(Io) when the folder cannot be created or a file written.
+// `pair`, when given, is the speedup pair (its baseline, challenger and their results) instead of
+// the default one.
 QStringList renderAllCharts(const std::vector<SweepResult>& results, const QString& dir,
                             const QList<ImageFormat>& formats = {ImageFormat::Png, ImageFormat::Svg},
-                            QSize size = kExportSize);
+                            QSize size = kExportSize, const std::optional<ChartSelection>& pair = {});
 
 } // namespace rnnprof::gui

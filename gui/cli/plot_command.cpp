@@ -3,13 +3,18 @@
 #include "cli/cli_common.h"
 #include "gui/charts/render_all.h"
 #include "gui/cli/headless_app.h"
+#include "profiling/crossover.h"
 #include "profiling/result_files.h"
 
 #include <QCommandLineParser>
 #include <QDir>
+#include <QFileInfo>
 #include <QRegularExpression>
 
+#include <algorithm>
 #include <cstdio>
+#include <optional>
+#include <tuple>
 
 namespace rnnprof::cli {
 namespace {
@@ -17,7 +22,29 @@ namespace {
 constexpr const char* kDescription =
     "Draws every chart of the desktop application for one or more result files (JSON or journals)\n"
     "and writes them into --out DIR (created when missing; its parent must exist). Several files\n"
-    "are overlaid for comparison. Needs no display.";
+    "are overlaid for comparison. Needs no display.\n"
+    "The speedup pair is by default the fastest CPU backend against the fastest GPU backend when\n"
+    "the files hold both (else the first measured backend against the last, inside each file);\n"
+    "--baseline and --challenger choose it across files, e.g.\n"
+    "  rnnprof plot --baseline laptop.json:cpu-onednn --challenger h100.json:fastest-gpu --out cmp/\n"
+    "BACKEND is a backend with a successful point in FILE, fastest-cpu or fastest-gpu (per point the\n"
+    "fastest CPU / GPU backend of FILE). A FILE not given as RESULTS is loaded as well.";
+
+// FILE:BACKEND of --baseline / --challenger, split at the last colon (a path may hold colons).
+struct SideArg {
+    QString file;
+    QString backend;
+};
+
+std::optional<SideArg> parseSide(const QString& flag, const QString& text, std::string& error) {
+    const auto colon = text.lastIndexOf(QLatin1Char(':'));
+    if (colon <= 0 || colon == text.size() - 1) {
+        error = "--" + flag.toStdString() + " " + text.toStdString() +
+                ": give FILE:BACKEND, e.g. laptop.json:cpu-onednn or h100.json:fastest-gpu";
+        return std::nullopt;
+    }
+    return SideArg{text.left(colon), text.mid(colon + 1)};
+}
 
 bool parseFormats(const QString& text, QList<gui::ImageFormat>& out, std::string& error) {
     out.clear();
@@ -68,7 +95,14 @@ int runPlotCommand(int argc, char** argv) {
     const QCommandLineOption size(QStringLiteral("size"),
                                   QStringLiteral("Chart size in pixels (default 1100x700)."),
                                   QStringLiteral("WxH"), QStringLiteral("1100x700"));
-    parser.addOptions({out, format, size});
+    const QCommandLineOption baseline(QStringLiteral("baseline"),
+                                      QStringLiteral("Speedup baseline: a backend of a result file, or "
+                                                     "fastest-cpu / fastest-gpu."),
+                                      QStringLiteral("FILE:BACKEND"));
+    const QCommandLineOption challenger(QStringLiteral("challenger"),
+                                        QStringLiteral("Speedup challenger, as --baseline."),
+                                        QStringLiteral("FILE:BACKEND"));
+    parser.addOptions({out, format, size, baseline, challenger});
     parser.addPositionalArgument(QStringLiteral("results"), QStringLiteral("Result files (JSON or journal)."),
                                  QStringLiteral("RESULTS.json [MORE.json ...]"));
     if (!parser.parse(args)) {
@@ -83,7 +117,22 @@ int runPlotCommand(int argc, char** argv) {
     }
     std::vector<std::string> problems;
     const QStringList files = parser.positionalArguments();
-    if (files.isEmpty()) problems.push_back("give at least one result file (RESULTS.json)");
+    std::optional<SideArg> baseSide, chalSide;
+    if (parser.isSet(baseline) != parser.isSet(challenger))
+        problems.push_back(
+            "--baseline and --challenger go together: give both, or neither for the default pair");
+    if (parser.isSet(baseline)) {
+        std::string error;
+        baseSide = parseSide(QStringLiteral("baseline"), parser.value(baseline), error);
+        if (!baseSide) problems.push_back(error);
+    }
+    if (parser.isSet(challenger)) {
+        std::string error;
+        chalSide = parseSide(QStringLiteral("challenger"), parser.value(challenger), error);
+        if (!chalSide) problems.push_back(error);
+    }
+    if (files.isEmpty() && !baseSide && !chalSide)
+        problems.push_back("give at least one result file (RESULTS.json)");
     if (!parser.isSet(out)) problems.push_back("--out DIR is required");
     QList<gui::ImageFormat> formats;
     QSize chartSize;
@@ -101,11 +150,50 @@ int runPlotCommand(int argc, char** argv) {
         const std::string dir = parser.value(out).toStdString();
         checkOutputFolder(dir);
         std::vector<SweepResult> results;
-        for (const QString& f : files)
+        QStringList loaded; // absolute paths, one per result
+        auto load = [&](const QString& f) {
+            const QString path = QFileInfo(f).absoluteFilePath();
+            if (const auto i = loaded.indexOf(path); i >= 0) return static_cast<int>(i);
             results.push_back(loadResultFile(f.toStdString()));
+            loaded << path;
+            return static_cast<int>(results.size()) - 1;
+        };
+        for (const QString& f : files)
+            load(f);
+        std::optional<gui::ChartSelection> pair;
+        if (baseSide && chalSide) {
+            pair.emplace();
+            pair->baselineResult = load(baseSide->file);
+            pair->challengerResult = load(chalSide->file);
+            std::vector<std::string> wrong;
+            for (const auto& [flag, side, index] :
+                 {std::tuple{"--baseline", &*baseSide, pair->baselineResult},
+                  std::tuple{"--challenger", &*chalSide, pair->challengerResult}}) {
+                const auto allowed = sideChoices(results[static_cast<std::size_t>(index)]);
+                if (std::find(allowed.begin(), allowed.end(), side->backend.toStdString()) != allowed.end())
+                    continue;
+                std::string list;
+                for (const auto& a : allowed)
+                    list += (list.empty() ? "" : ", ") + a;
+                wrong.push_back(
+                    std::string(flag) + " " + side->file.toStdString() + ":" + side->backend.toStdString() +
+                    ": " + side->file.toStdString() + " has no successful point of backend '" +
+                    side->backend.toStdString() +
+                    "'; allowed: " + (list.empty() ? std::string("none (no point succeeded)") : list));
+            }
+            if (!wrong.empty()) {
+                std::string joined;
+                for (const auto& w : wrong)
+                    joined += (joined.empty() ? "" : "; ") + w;
+                printError("plot", joined);
+                return kExitUsage;
+            }
+            pair->baseline = baseSide->backend;
+            pair->challenger = chalSide->backend;
+        }
         createOutputFolder(dir);
         const QStringList written =
-            gui::renderAllCharts(results, QString::fromStdString(dir), formats, chartSize);
+            gui::renderAllCharts(results, QString::fromStdString(dir), formats, chartSize, pair);
         for (const QString& path : written)
             std::printf("%s\n", QDir::toNativeSeparators(path).toLocal8Bit().constData());
         if (written.isEmpty()) std::fputs("rnnprof plot: the results hold no charts to draw\n", stderr);

@@ -105,6 +105,79 @@ TEST(PlotCommand, AnOutputFolderWithoutParentIsRefused) {
     EXPECT_NE(run.err.find("no/such"), std::string::npos) << run.err;
 }
 
+// fakeSweep with only `backend` kept, renamed to `as`: a CPU-only laptop file, a GPU server file.
+SweepResult onlyBackend(const std::string& host, const std::string& backend, const std::string& as) {
+    SweepResult r = test::fakeSweep(host);
+    std::vector<PointResult> kept;
+    for (PointResult p : r.points)
+        if (p.backend == backend) {
+            p.backend = as;
+            kept.push_back(p);
+        }
+    r.points = kept;
+    r.plan.backends = {as};
+    return r;
+}
+
+TEST(PlotCommand, ComparesABackendOfOneFileWithABackendOfAnotherNamingBothHosts) {
+    TempDir dir;
+    saveResultJson(dir.path("laptop.json"), onlyBackend("laptop", "slow-cpu", "cpu-onednn"));
+    saveResultJson(dir.path("server.json"), onlyBackend("server", "fast-gpu", "gpu-cudnn"));
+    // The files need not be given again as RESULTS.
+    const ProcessResult run =
+        runPlot({"--baseline", dir.path("laptop.json") + ":cpu-onednn", "--challenger",
+                 dir.path("server.json") + ":gpu-cudnn", "--out", dir.path("cmp"), "--format", "svg"});
+    ASSERT_EQ(run.status, 0) << run.err;
+    const std::string svg = test::slurp(dir.path("cmp/speedup-T10.svg"));
+    EXPECT_NE(svg.find("gpu-cudnn on server"), std::string::npos) << "the note names the challenger's host";
+    EXPECT_NE(svg.find("cpu-onednn on laptop"), std::string::npos) << "and the baseline's";
+    EXPECT_TRUE(fs::exists(dir.path("cmp/crossover.svg")));
+}
+
+TEST(PlotCommand, TheDefaultPairOfACpuFileAndAGpuFileIsFastestCpuAgainstFastestGpu) {
+    TempDir dir;
+    saveResultJson(dir.path("laptop.json"), onlyBackend("laptop", "slow-cpu", "cpu-onednn"));
+    saveResultJson(dir.path("server.json"), onlyBackend("server", "fast-gpu", "gpu-cudnn"));
+    const ProcessResult run = runPlot(
+        {dir.path("laptop.json"), dir.path("server.json"), "--out", dir.path("cmp"), "--format", "svg"});
+    ASSERT_EQ(run.status, 0) << run.err;
+    const std::string svg = test::slurp(dir.path("cmp/speedup-T10.svg"));
+    EXPECT_NE(svg.find("fastest-gpu on server"), std::string::npos);
+    EXPECT_NE(svg.find("fastest-cpu on laptop"), std::string::npos);
+}
+
+TEST(PlotCommand, ABadPairSideNamesWhatIsWrongAndWhatIsAllowed) {
+    TempDir dir;
+    saveResultJson(dir.path("laptop.json"), onlyBackend("laptop", "slow-cpu", "cpu-onednn"));
+    const std::string laptop = dir.path("laptop.json");
+    // No BACKEND part.
+    const ProcessResult noColon =
+        runPlot({"--baseline", laptop, "--challenger", laptop + ":cpu-onednn", "--out", dir.path("o")});
+    EXPECT_EQ(noColon.status, 2);
+    EXPECT_NE(noColon.err.find("--baseline " + laptop + ": give FILE:BACKEND"), std::string::npos)
+        << noColon.err;
+    // A backend the file did not measure: the allowed ones are listed.
+    const ProcessResult noGpu = runPlot({"--baseline", laptop + ":cpu-onednn", "--challenger",
+                                         laptop + ":gpu-cudnn", "--out", dir.path("o")});
+    EXPECT_EQ(noGpu.status, 2);
+    EXPECT_NE(
+        noGpu.err.find("--challenger " + laptop + ":gpu-cudnn: " + laptop +
+                       " has no successful point of backend 'gpu-cudnn'; allowed: cpu-onednn, fastest-cpu"),
+        std::string::npos)
+        << noGpu.err;
+    EXPECT_FALSE(fs::exists(dir.path("o"))) << "nothing is written for a refused pair";
+    // One side alone.
+    const ProcessResult alone =
+        runPlot({laptop, "--baseline", laptop + ":cpu-onednn", "--out", dir.path("o")});
+    EXPECT_EQ(alone.status, 2);
+    EXPECT_NE(alone.err.find("--baseline and --challenger go together"), std::string::npos) << alone.err;
+    // A file that does not exist is a failure to read (exit 1), named.
+    const ProcessResult missing = runPlot({"--baseline", dir.path("nope.json") + ":cpu-onednn",
+                                           "--challenger", laptop + ":cpu-onednn", "--out", dir.path("o")});
+    EXPECT_EQ(missing.status, 1);
+    EXPECT_NE(missing.err.find("nope.json"), std::string::npos) << missing.err;
+}
+
 // `rnnprof` alone without a display (the README's run command on a server) must not fail: it runs
 // the default preset headless and names the folder of its results and charts. This runs the real
 // default sweep (about a minute on two cores).

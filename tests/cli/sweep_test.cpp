@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <csignal>
+#include <filesystem>
 
 namespace rnnprof {
 namespace {
@@ -253,6 +254,87 @@ TEST(SweepCommand, CtrlCStopsAtTheNextSafePointAndWritesWhatWasMeasured) {
     EXPECT_NE(result.points[1].reason.find("stopped by request"), std::string::npos)
         << result.points[1].reason;
     EXPECT_EQ(filesIn(dir.path()), std::set<std::string>{"r.json"}) << "the journal is removed once saved";
+}
+
+// --compare FILE: a GPU server's result of the same model (tinyGrid's LSTM 3->4), hand-made with
+// GPU times far below any CPU time, so that the GPU is faster at every batch.
+SweepResult gpuServerResult() {
+    SweepResult r;
+    r.createdAt = "2026-01-01T00:00:00Z";
+    r.host.hostname = "gpubox";
+    r.host.gpu.available = true;
+    r.host.gpu.devices.push_back({});
+    r.host.gpu.devices.back().name = "NVIDIA H100 80GB HBM3";
+    r.plan.config.inputSize = 3;
+    r.plan.config.hiddenSize = 4;
+    r.plan.config.seed = 7; // the seed may differ
+    r.plan.batches = {1, 2};
+    r.plan.seqLens = {3};
+    r.plan.backends = {"gpu-cudnn"};
+    r.plan.modes = {Mode::Inference, Mode::Training};
+    for (Mode mode : r.plan.modes)
+        for (int b : r.plan.batches) {
+            PointResult p;
+            p.backend = "gpu-cudnn";
+            p.mode = mode;
+            p.shape = {b, 3};
+            p.iteration.count = 3;
+            p.iteration.median = 1e-6;
+            r.points.push_back(p);
+        }
+    r.complete = true;
+    return r;
+}
+
+TEST(SweepCompare, PrintsTheCrossoverOfTheFastestCpuHereAgainstTheFastestGpuThere) {
+    TempDir dir;
+    saveResultJson(dir.path("server.json"), gpuServerResult());
+    Args args = tinyGrid(dir);
+    args.insert(args.end(), {"--compare", dir.path("server.json")});
+    const auto run = sweep(args);
+    ASSERT_EQ(run.status, 0) << run.err;
+    EXPECT_NE(run.out.find("--compare " + dir.path("server.json")), std::string::npos) << run.out;
+    EXPECT_NE(run.out.find("Crossover of fastest-gpu on gpubox (NVIDIA H100 80GB HBM3) over fastest-cpu on "),
+              std::string::npos)
+        << run.out;
+    EXPECT_NE(run.out.find("infer T=3: faster at every batch (B=1..2)"), std::string::npos) << run.out;
+    EXPECT_NE(run.out.find("train T=3: faster at every batch (B=1..2)"), std::string::npos) << run.out;
+}
+
+TEST(SweepCompare, AFileOfAnotherModelIsRefusedBeforeMeasuringNamingTheFields) {
+    TempDir dir;
+    SweepResult other = gpuServerResult();
+    other.plan.config.hiddenSize = 256;
+    saveResultJson(dir.path("server.json"), other);
+    Args args = tinyGrid(dir);
+    args.insert(args.end(), {"--compare", dir.path("server.json")});
+    const auto run = sweep(args);
+    EXPECT_EQ(run.status, 2);
+    EXPECT_NE(run.err.find("ran a different model (this sweep vs the file: hidden_size 4 vs 256)"),
+              std::string::npos)
+        << run.err;
+    EXPECT_FALSE(std::filesystem::exists(dir.path("r.json"))) << "nothing was measured";
+}
+
+TEST(SweepCompare, AFileWithoutGpuPointsOrUnreadableIsRefused) {
+    TempDir dir;
+    SweepResult cpuOnly = gpuServerResult();
+    for (auto& p : cpuOnly.points)
+        p.backend = "cpu-blas";
+    saveResultJson(dir.path("cpu.json"), cpuOnly);
+    Args args = tinyGrid(dir);
+    args.insert(args.end(), {"--compare", dir.path("cpu.json")});
+    const auto run = sweep(args);
+    EXPECT_EQ(run.status, 2);
+    EXPECT_NE(run.err.find("holds no successful GPU point (only cpu-blas): give a result from a GPU machine"),
+              std::string::npos)
+        << run.err;
+    Args missing = tinyGrid(dir);
+    missing.insert(missing.end(), {"--compare", dir.path("nope.json")});
+    const auto none = sweep(missing);
+    EXPECT_EQ(none.status, 2);
+    EXPECT_NE(none.err.find("--compare " + dir.path("nope.json") + ": cannot read"), std::string::npos)
+        << none.err;
 }
 
 } // namespace

@@ -39,6 +39,15 @@ void drawEverything(const std::vector<SweepResult>& results) {
             s.backend = s.challenger = options.backends[qsizetype(i)];
         selections.push_back(s);
     }
+    if (results.size() >
+        1) { // a pair across files: the fastest CPU of one against the fastest GPU of another
+        ChartSelection s = selections.front();
+        s.baseline = QStringLiteral("fastest-cpu");
+        s.baselineResult = 0;
+        s.challenger = QStringLiteral("fastest-gpu");
+        s.challengerResult = int(results.size()) - 1;
+        selections.push_back(s);
+    }
     for (std::size_t r = 0; r < results.size(); ++r)
         for (std::size_t p = 0; p < results[r].points.size() && p < kMaxChoices; ++p) {
             ChartSelection s = selections.front();

@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <map>
 
 namespace rnnprof::gui {
 namespace {
@@ -165,6 +166,132 @@ TEST(Crossover, OnePointPerSequenceLength) {
         EXPECT_GT(s.y, 4.0);
         EXPECT_LT(s.y, 16.0);
     }
+}
+
+// ---- Pairs across result files ----
+
+// fakeSweep's backends renamed, and only `keep` of them kept: a laptop with CPU points only, a
+// server with GPU points (and its own CPU points).
+SweepResult renamedSweep(const std::string& host, const std::map<std::string, std::string>& keep) {
+    SweepResult r = fakeSweep(host);
+    r.label = host + ".json (" + host + ")";
+    std::vector<PointResult> points;
+    for (PointResult p : r.points)
+        if (auto it = keep.find(p.backend); it != keep.end()) {
+            p.backend = it->second;
+            points.push_back(p);
+        }
+    r.points = points;
+    r.plan.backends.clear();
+    for (const auto& [from, to] : keep)
+        r.plan.backends.push_back(to);
+    return r;
+}
+
+ChartSelection crossPair(const QString& baseline, int baselineResult, const QString& challenger,
+                         int challengerResult) {
+    ChartSelection s = selectionAt(10);
+    s.baseline = baseline;
+    s.baselineResult = baselineResult;
+    s.challenger = challenger;
+    s.challengerResult = challengerResult;
+    return s;
+}
+
+TEST(CrossFileSpeedup, PairsTheBaselineOfOneFileWithTheChallengerOfAnother) {
+    const std::vector<SweepResult> results{renamedSweep("laptop", {{"slow-cpu", "cpu-onednn"}}),
+                                           renamedSweep("server", {{"fast-gpu", "gpu-cudnn"}})};
+    const ChartData d =
+        speedupVsBatch(results, crossPair(QStringLiteral("cpu-onednn"), 0, QStringLiteral("gpu-cudnn"), 1));
+    EXPECT_EQ(d.title, QStringLiteral("Speedup of gpu-cudnn @ server.json (server) over cpu-onednn @ "
+                                      "laptop.json (laptop) (T=10)"));
+    ASSERT_EQ(d.series.size(), 2u); // inference and the 1x line
+    const ChartSeries& speedup = d.series[0];
+    EXPECT_EQ(speedup.name, QStringLiteral("infer"));
+    ASSERT_EQ(speedup.samples.size(), 4u);
+    EXPECT_NEAR(speedup.samples[0].y, 1.0 / 8.1, 1e-9); // B=1: 1 ms on the laptop vs 8.1 ms on the server
+    EXPECT_NEAR(speedup.samples[3].y, 64.0 / 14.4, 1e-9);
+    // The sample stands for the challenger's point, in the server's file.
+    EXPECT_EQ(speedup.samples[0].ref.result, 1);
+    EXPECT_EQ(results[1].points[std::size_t(speedup.samples[0].ref.point)].shape, (Shape{1, 10}));
+    ASSERT_EQ(d.markers.size(), 1u);
+    EXPECT_GT(d.markers[0].x, 4.0);
+    EXPECT_LT(d.markers[0].x, 16.0);
+    // Both hosts are named.
+    EXPECT_TRUE(d.notes.contains(QStringLiteral("baseline: cpu-onednn on laptop (Test CPU, 2 cores); "
+                                                "challenger: gpu-cudnn on server (Test CPU, 2 cores)")))
+        << d.notes.join(QLatin1Char('\n')).toStdString();
+    const ChartData c = crossoverVsSeqLen(
+        results, crossPair(QStringLiteral("cpu-onednn"), 0, QStringLiteral("gpu-cudnn"), 1));
+    EXPECT_TRUE(
+        c.title.contains(QStringLiteral("gpu-cudnn @ server.json (server) over cpu-onednn @ laptop.json")));
+    ASSERT_EQ(c.series.size(), 1u);
+    EXPECT_EQ(c.series[0].samples.size(), 2u); // T=10 and T=100
+    EXPECT_TRUE(c.notes.join(QLatin1Char('\n')).contains(QStringLiteral("gpu-cudnn on server")));
+}
+
+TEST(CrossFileSpeedup, DifferentModelsAreNotComparedAndTheNoteSaysWhichFieldsDiffer) {
+    std::vector<SweepResult> results{renamedSweep("laptop", {{"slow-cpu", "cpu-onednn"}}),
+                                     renamedSweep("server", {{"fast-gpu", "gpu-cudnn"}})};
+    results[1].plan.config.hiddenSize = 512;
+    results[1].plan.config.layers = 2;
+    const ChartData d =
+        speedupVsBatch(results, crossPair(QStringLiteral("cpu-onednn"), 0, QStringLiteral("gpu-cudnn"), 1));
+    EXPECT_TRUE(d.series.empty());
+    EXPECT_TRUE(d.notes.contains(QStringLiteral(
+        "not compared: the two results ran different models (hidden_size 256 vs 512, layers 1 vs 2)")))
+        << d.notes.join(QLatin1Char('\n')).toStdString();
+}
+
+TEST(CrossFileSpeedup, TheDefaultPairIsTheFastestCpuAgainstTheFastestGpuNamingTheWinners) {
+    // The laptop measured two CPU backends; the server a CPU and a GPU backend.
+    SweepResult laptop = renamedSweep("laptop", {{"slow-cpu", "cpu-blas"}, {"fast-gpu", "cpu-onednn"}});
+    const SweepResult server = renamedSweep("server", {{"slow-cpu", "cpu-blas"}, {"fast-gpu", "gpu-cudnn"}});
+    const std::vector<SweepResult> results{laptop, server};
+    const ChartOptions o = chartOptions(results);
+    ChartSelection s;
+    fitSelection(s, o);
+    EXPECT_EQ(s.baseline, QStringLiteral("fastest-cpu"));
+    EXPECT_EQ(s.baselineResult, 0);
+    EXPECT_EQ(s.challenger, QStringLiteral("fastest-gpu"));
+    EXPECT_EQ(s.challengerResult, 1);
+    // What the combo boxes list: inside each file, then each file's own sides.
+    QStringList labels;
+    for (const PairSideChoice& c : o.sides)
+        labels << c.label;
+    EXPECT_TRUE(labels.contains(QStringLiteral("fastest-cpu @ laptop.json (laptop)")));
+    EXPECT_TRUE(labels.contains(QStringLiteral("gpu-cudnn @ server.json (server)")));
+    EXPECT_TRUE(labels.contains(QStringLiteral("cpu-blas @ each file")));
+    EXPECT_FALSE(labels.contains(QStringLiteral("fastest-gpu @ laptop.json (laptop)")));
+    EXPECT_EQ(o.sides[std::size_t(sideIndex(s, o, true))].label,
+              QStringLiteral("fastest-gpu @ server.json (server)"));
+
+    s.seqLen = 10;
+    const ChartData d = speedupVsBatch(results, s);
+    ASSERT_FALSE(d.series.empty());
+    const ChartSeries& speedup = d.series[0];
+    ASSERT_EQ(speedup.samples.size(), 4u);
+    // Laptop at B=1: cpu-blas 1 ms beats cpu-onednn 8.1 ms; at B=64: cpu-onednn 14.4 ms beats 64 ms.
+    EXPECT_NEAR(speedup.samples[0].y, 1.0 / 8.1, 1e-9);
+    EXPECT_NEAR(speedup.samples[3].y, 14.4 / 14.4, 1e-9);
+    EXPECT_TRUE(speedup.samples[0].tooltip.contains(QStringLiteral("(cpu-blas won)")))
+        << speedup.samples[0].tooltip.toStdString();
+    EXPECT_TRUE(speedup.samples[3].tooltip.contains(QStringLiteral("(cpu-onednn won)")));
+    EXPECT_TRUE(speedup.samples[3].tooltip.contains(QStringLiteral("(gpu-cudnn won)")));
+}
+
+TEST(CrossFileSpeedup, OneFileWithCpuAndGpuBackendsDefaultsToItsFastestOfEachKind) {
+    const SweepResult server = renamedSweep("server", {{"slow-cpu", "cpu-blas"}, {"fast-gpu", "gpu-cudnn"}});
+    const ChartOptions o = chartOptions({server});
+    ChartSelection s;
+    fitSelection(s, o);
+    EXPECT_EQ(s.baseline, QStringLiteral("fastest-cpu"));
+    EXPECT_EQ(s.challenger, QStringLiteral("fastest-gpu"));
+    EXPECT_EQ(s.baselineResult, -1);
+    EXPECT_EQ(s.challengerResult, -1);
+    ASSERT_EQ(o.sides.size(), 4u);
+    EXPECT_EQ(o.sides[0].label, QStringLiteral("cpu-blas"));
+    EXPECT_EQ(o.sides[3].label, QStringLiteral("fastest-gpu"));
 }
 
 TEST(Memory, OneSeriesPerNonZeroCategory) {

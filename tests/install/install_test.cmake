@@ -8,7 +8,8 @@ if(NOT rc EQUAL 0)
 endif()
 
 foreach(file bin/rnnprof share/applications/rnnprof.desktop share/icons/hicolor/scalable/apps/rnnprof.svg
-             share/doc/rnnprof/README.md share/doc/rnnprof/presets.md share/doc/rnnprof/presets/quick-start.json)
+             share/doc/rnnprof/README.md share/doc/rnnprof/presets.md share/doc/rnnprof/presets/quick-start.json
+             share/rnnprof/reference/h100-quick-start.json)
     if(NOT EXISTS "${PREFIX}/${file}")
         message(FATAL_ERROR "not installed: ${file}")
     endif()

@@ -143,5 +143,188 @@ TEST(Speedups, BaselineOverChallengerAtCommonBatches) {
     EXPECT_TRUE(speedups(points, "cpu", "gpu", Mode::Training, 20).empty());
 }
 
+// ---- Pairs across result files ----
+
+// A result of `host` with the given points and model.
+SweepResult resultOf(const std::string& host, std::vector<PointResult> points, RnnConfig config = {}) {
+    SweepResult r;
+    r.host.hostname = host;
+    r.plan.config = config;
+    r.points = std::move(points);
+    return r;
+}
+
+TEST(ModelDifferences, TheSameModelHasNone) {
+    EXPECT_TRUE(modelDifferences(RnnConfig{}, RnnConfig{}).empty());
+}
+
+TEST(ModelDifferences, TheSeedMayDifferItChangesValuesNotWork) {
+    RnnConfig a, b;
+    b.seed = 7;
+    EXPECT_TRUE(modelDifferences(a, b).empty());
+}
+
+TEST(ModelDifferences, NamesEveryFieldThatChangesTheMathWithBothValues) {
+    RnnConfig a, b;
+    b.hiddenSize = 512;
+    b.layers = 2;
+    b.bidirectional = true;
+    b.activation = Activation::Relu;
+    b.dropout = 0.25;
+    const auto d = modelDifferences(a, b);
+    ASSERT_EQ(d.size(), 5u);
+    EXPECT_EQ(d[0], (FieldDifference{"hidden_size", "256", "512"}));
+    EXPECT_EQ(d[1], (FieldDifference{"layers", "1", "2"}));
+    EXPECT_EQ(d[2], (FieldDifference{"bidirectional", "false", "true"}));
+    EXPECT_EQ(d[3], (FieldDifference{"activation", "tanh", "relu"}));
+    EXPECT_EQ(d[4], (FieldDifference{"dropout", "0", "0.25"}));
+    EXPECT_EQ(describeDifferences(d),
+              "hidden_size 256 vs 512, layers 1 vs 2, bidirectional false vs true, activation tanh vs relu, "
+              "dropout 0 vs 0.25");
+}
+
+TEST(ModelDifferences, ResetAfterCountsForGrusOnly) {
+    RnnConfig lstmA, lstmB;
+    lstmB.resetAfter = false; // an LSTM has no reset gate
+    EXPECT_TRUE(modelDifferences(lstmA, lstmB).empty());
+    RnnConfig gruA = lstmA, gruB = lstmB;
+    gruA.cell = gruB.cell = CellType::Gru;
+    EXPECT_EQ(modelDifferences(gruA, gruB), (std::vector<FieldDifference>{{"reset_after", "true", "false"}}));
+}
+
+TEST(CrossFilePair, SameModelPairsPointsByModeBatchAndSequenceLengthAcrossFiles) {
+    // laptop: cpu 1 ms per sample; server: gpu about 4 ms + 0.5 ms per sample.
+    const SweepResult laptop = resultOf(
+        "laptop", {timed("cpu-onednn", 1, 20, 1.0), timed("cpu-onednn", 4, 20, 4.0),
+                   timed("cpu-onednn", 16, 20, 16.0), timed("cpu-onednn", 4, 20, 4.0, Mode::Training)});
+    const SweepResult server = resultOf(
+        "server", {timed("gpu-cudnn", 1, 20, 4.5), timed("gpu-cudnn", 4, 20, 6.0),
+                   timed("gpu-cudnn", 16, 20, 12.0), timed("gpu-cudnn", 4, 20, 1.0, Mode::Training)});
+    const PairMatch m = matchPair(laptop, "cpu-onednn", server, "gpu-cudnn");
+    ASSERT_TRUE(m.sameModel());
+    EXPECT_TRUE(m.notes.empty());
+    ASSERT_EQ(m.points.size(), 4u); // 3 inference shapes, then the training one
+    EXPECT_EQ(m.points[0].mode, Mode::Inference);
+    EXPECT_EQ(m.points[0].batch, 1);
+    EXPECT_DOUBLE_EQ(m.points[0].speedup(), 1.0 / 4.5);
+    EXPECT_EQ(m.points[0].baseline.point, 0);
+    EXPECT_EQ(m.points[0].challenger.point, 0);
+    EXPECT_EQ(m.points[2].batch, 16);
+    EXPECT_DOUBLE_EQ(m.points[2].speedup(), 16.0 / 12.0);
+    EXPECT_EQ(m.points[3].mode, Mode::Training);
+    EXPECT_DOUBLE_EQ(m.points[3].speedup(), 4.0);
+    // log(6/4) at B=4 and log(12/16) at B=16: zero at t = ln1.5 / (ln1.5 + ln(4/3)) of the way.
+    const auto c = findCrossovers(m.points, Mode::Inference);
+    ASSERT_EQ(c.size(), 1u);
+    ASSERT_TRUE(c[0].batch.has_value());
+    const double t = std::log(1.5) / (std::log(1.5) + std::log(4.0 / 3.0));
+    EXPECT_NEAR(*c[0].batch, 4.0 * std::pow(4.0, t), 1e-9);
+}
+
+TEST(CrossFilePair, DifferentModelsPairNothingAndTheNoteNamesTheFields) {
+    RnnConfig other;
+    other.hiddenSize = 512;
+    other.cell = CellType::Gru;
+    const SweepResult laptop = resultOf("laptop", {timed("cpu-blas", 1, 20, 1.0)});
+    const SweepResult server = resultOf("server", {timed("gpu-cudnn", 1, 20, 0.5)}, other);
+    const PairMatch m = matchPair(laptop, "cpu-blas", server, "gpu-cudnn");
+    EXPECT_FALSE(m.sameModel());
+    EXPECT_TRUE(m.points.empty());
+    ASSERT_EQ(m.notes.size(), 1u);
+    // reset_after is the same (true) on both sides, so only two fields differ.
+    EXPECT_EQ(m.notes[0], "not compared: the two results ran different models (cell lstm vs gru, "
+                          "hidden_size 256 vs 512)");
+}
+
+TEST(CrossFilePair, MissingPointsAreCountedNotInvented) {
+    // The challenger failed at B=4 and never ran B=16: only B=1 pairs.
+    PointResult failed = timed("gpu-cudnn", 4, 20, 0.1);
+    failed.status = PointStatus::Failed;
+    const SweepResult laptop =
+        resultOf("laptop", {timed("cpu-blas", 1, 20, 1.0), timed("cpu-blas", 4, 20, 4.0),
+                            timed("cpu-blas", 16, 20, 16.0)});
+    const SweepResult server = resultOf("server", {timed("gpu-cudnn", 1, 20, 2.0), failed});
+    const PairMatch m = matchPair(laptop, "cpu-blas", server, "gpu-cudnn");
+    ASSERT_EQ(m.points.size(), 1u);
+    EXPECT_EQ(m.points[0].batch, 1);
+    EXPECT_EQ(m.shapesOnlyBaseline, 2);
+    EXPECT_EQ(m.shapesOnlyChallenger, 0);
+    ASSERT_EQ(m.notes.size(), 1u);
+    EXPECT_EQ(m.notes[0], "2 point(s) without a partner: measured by the baseline only");
+}
+
+TEST(CrossFilePair, DifferentSequenceLengthSetsAreNamedAndOnlyCommonOnesPair) {
+    const SweepResult laptop =
+        resultOf("laptop", {timed("cpu-blas", 1, 20, 1.0), timed("cpu-blas", 1, 50, 2.5)});
+    const SweepResult server =
+        resultOf("server", {timed("gpu-cudnn", 1, 20, 3.0), timed("gpu-cudnn", 1, 100, 4.0),
+                            timed("gpu-cudnn", 8, 200, 5.0)});
+    const PairMatch m = matchPair(laptop, "cpu-blas", server, "gpu-cudnn");
+    ASSERT_EQ(m.points.size(), 1u);
+    EXPECT_EQ(m.points[0].seqLen, 20);
+    EXPECT_EQ(m.seqLensOnlyBaseline, (std::vector<int>{50}));
+    EXPECT_EQ(m.seqLensOnlyChallenger, (std::vector<int>{100, 200}));
+    EXPECT_EQ(m.shapesOnlyBaseline, 0); // the unpaired points are at the sequence lengths named above
+    EXPECT_EQ(m.shapesOnlyChallenger, 0);
+    EXPECT_EQ(m.notes,
+              (std::vector<std::string>{"sequence lengths only the baseline measured: T=50",
+                                        "sequence lengths only the challenger measured: T=100, 200"}));
+}
+
+TEST(CrossFilePair, FastestPerSidePicksTheBestBackendAtEachPointAndNamesIt) {
+    // CPU side: cpu-blas wins at B=1, cpu-onednn at B=64. GPU side: gpu-generic at B=1, gpu-cudnn at B=64.
+    // GPU backends in the laptop file and CPU backends in the server file are not part of the sides.
+    const SweepResult laptop =
+        resultOf("laptop", {timed("cpu-blas", 1, 20, 0.2), timed("cpu-onednn", 1, 20, 0.3),
+                            timed("cpu-blas", 64, 20, 9.0), timed("cpu-onednn", 64, 20, 6.0),
+                            timed("gpu-cudnn", 1, 20, 0.001)});
+    const SweepResult server =
+        resultOf("server", {timed("gpu-generic", 1, 20, 0.5), timed("gpu-cudnn", 1, 20, 0.8),
+                            timed("gpu-generic", 64, 20, 2.0), timed("gpu-cudnn", 64, 20, 1.5),
+                            timed("cpu-blas", 64, 20, 0.001)});
+    const PairMatch m = matchPair(laptop, std::string(kFastestCpu), server, std::string(kFastestGpu));
+    ASSERT_EQ(m.points.size(), 2u);
+    EXPECT_EQ(m.points[0].baseline.backend, "cpu-blas");
+    EXPECT_EQ(m.points[0].challenger.backend, "gpu-generic");
+    EXPECT_EQ(m.points[0].baseline.point, 0);
+    EXPECT_EQ(m.points[0].challenger.point, 0);
+    EXPECT_DOUBLE_EQ(m.points[0].speedup(), 0.2 / 0.5);
+    EXPECT_EQ(m.points[1].baseline.backend, "cpu-onednn");
+    EXPECT_EQ(m.points[1].challenger.backend, "gpu-cudnn");
+    EXPECT_EQ(m.points[1].baseline.point, 3);
+    EXPECT_EQ(m.points[1].challenger.point, 3);
+    EXPECT_DOUBLE_EQ(m.points[1].speedup(), 6.0 / 1.5);
+}
+
+TEST(CrossFilePair, SideChoicesAreTheMeasuredBackendsThenTheFastestOfEachKind) {
+    PointResult unavailable = timed("gpu-generic", 1, 20, 0.0);
+    unavailable.status = PointStatus::Unavailable;
+    const SweepResult laptop =
+        resultOf("laptop", {timed("cpu-onednn", 1, 20, 1.0), timed("cpu-blas", 1, 20, 1.0), unavailable});
+    EXPECT_EQ(sideChoices(laptop), (std::vector<std::string>{"cpu-blas", "cpu-onednn", "fastest-cpu"}));
+    const SweepResult server =
+        resultOf("server", {timed("gpu-cudnn", 1, 20, 1.0), timed("cpu-blas", 1, 20, 1.0)});
+    EXPECT_EQ(sideChoices(server),
+              (std::vector<std::string>{"cpu-blas", "gpu-cudnn", "fastest-cpu", "fastest-gpu"}));
+}
+
+TEST(CrossFilePair, TheReportNamesBothHostsTheCrossoverAndTheWinners) {
+    SweepResult laptop = resultOf("laptop", {timed("cpu-blas", 1, 20, 1.0), timed("cpu-blas", 16, 20, 16.0)});
+    laptop.host.cpuModel = "Test CPU";
+    laptop.host.cpuCores = 2;
+    SweepResult server =
+        resultOf("server", {timed("gpu-cudnn", 1, 20, 4.0), timed("gpu-cudnn", 16, 20, 4.0)});
+    server.host.gpu.available = true;
+    server.host.gpu.devices.push_back({});
+    server.host.gpu.devices.back().name = "NVIDIA H100 80GB HBM3";
+    const std::string text = pairReportText(laptop, kFastestCpu, server, kFastestGpu);
+    EXPECT_THAT(text, HasSubstr("fastest-gpu on server (NVIDIA H100 80GB HBM3) over fastest-cpu on laptop "
+                                "(Test CPU, 2 cores)"));
+    // log ratios +ln4 at B=1 and -ln4 at B=16: halfway in log B, B = 4.
+    EXPECT_THAT(text, HasSubstr("infer T=20: faster from B=4 (interpolated)"));
+    EXPECT_THAT(text, HasSubstr("cpu-blas"));
+    EXPECT_THAT(text, HasSubstr("gpu-cudnn"));
+}
+
 } // namespace
 } // namespace rnnprof

@@ -1,0 +1,158 @@
+#include "profiling/cost_model.h"
+
+#include "profiling/flops.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace rnnprof {
+namespace {
+
+constexpr std::size_t kN = 3;
+
+// Least squares of the rows `x` (scaled by 1/t: relative errors) over the coefficients in `use`;
+// the others stay 0. Normal equations solved by Gaussian elimination with partial pivoting.
+// False when the system is singular.
+bool solveRelative(const std::vector<CostSample>& samples, const std::array<bool, kN>& use,
+                   std::array<double, kN>& theta) {
+    // Columns are scaled to unit size first so that 1 and W (up to 1e12) share one matrix.
+    std::array<double, kN> scale{};
+    for (const auto& s : samples)
+        for (std::size_t j = 0; j < kN; ++j)
+            scale[j] = std::max(scale[j], std::abs(s.x[j] / s.ms));
+    std::vector<std::size_t> cols;
+    for (std::size_t j = 0; j < kN; ++j)
+        if (use[j] && scale[j] > 0) cols.push_back(j);
+    const std::size_t m = cols.size();
+    if (m == 0) return false;
+    std::vector<std::vector<double>> a(m, std::vector<double>(m + 1, 0.0));
+    for (const auto& s : samples)
+        for (std::size_t p = 0; p < m; ++p) {
+            const double xp = s.x[cols[p]] / s.ms / scale[cols[p]];
+            for (std::size_t q = 0; q < m; ++q)
+                a[p][q] += xp * (s.x[cols[q]] / s.ms / scale[cols[q]]);
+            a[p][m] += xp; // the target: t / t = 1
+        }
+    double largest = 0.0;
+    for (std::size_t p = 0; p < m; ++p)
+        largest = std::max(largest, a[p][p]);
+    for (std::size_t p = 0; p < m; ++p) {
+        std::size_t pivot = p;
+        for (std::size_t r = p + 1; r < m; ++r)
+            if (std::abs(a[r][p]) > std::abs(a[pivot][p])) pivot = r;
+        if (std::abs(a[pivot][p]) < 1e-9 * largest) {
+            // Column p is a combination of the columns before it: leave it out (coefficient 0).
+            for (std::size_t r = 0; r < m; ++r)
+                a[r][p] = 0.0;
+            a[p].assign(m + 1, 0.0);
+            a[p][p] = 1.0;
+            continue;
+        }
+        std::swap(a[p], a[pivot]);
+        for (std::size_t r = 0; r < m; ++r) {
+            if (r == p) continue;
+            const double f = a[r][p] / a[p][p];
+            for (std::size_t q = p; q <= m; ++q)
+                a[r][q] -= f * a[p][q];
+        }
+    }
+    theta.fill(0.0);
+    for (std::size_t p = 0; p < m; ++p)
+        theta[cols[p]] = a[p][m] / a[p][p] / scale[cols[p]];
+    return true;
+}
+
+} // namespace
+
+double recurrentSteps(const RnnConfig& config, const Shape& shape, Mode mode) {
+    const double steps = double(config.layers) * (config.bidirectional ? 2.0 : 1.0) * double(shape.seqLen);
+    return mode == Mode::Training ? 2.0 * steps : steps;
+}
+
+CostFeatures costFeatures(const RnnConfig& config, const Shape& shape, Mode mode) {
+    const double w = double(iterationFlops(config, shape, mode));
+    return {1.0, recurrentSteps(config, shape, mode), w};
+}
+
+double predictMs(const CostModel& model, const CostFeatures& x) {
+    double t = 0.0;
+    for (std::size_t j = 0; j < kN; ++j)
+        t += model.theta[j] * x[j];
+    return t;
+}
+
+std::optional<CostModel> fitCostModel(const std::vector<CostSample>& all) {
+    std::vector<CostSample> samples;
+    for (const auto& s : all)
+        if (std::isfinite(s.ms) && s.ms > 0.0) samples.push_back(s);
+    if (samples.size() < kN) return std::nullopt;
+    std::array<bool, kN> use{true, true, true};
+    std::array<double, kN> theta{};
+    // Drop the most negative coefficient and refit until none is negative.
+    for (;;) {
+        if (!solveRelative(samples, use, theta)) return std::nullopt;
+        std::size_t worst = kN;
+        for (std::size_t j = 0; j < kN; ++j)
+            if (use[j] && theta[j] < 0.0 && (worst == kN || theta[j] < theta[worst])) worst = j;
+        if (worst == kN) break;
+        use[worst] = false;
+        theta[worst] = 0.0;
+    }
+    CostModel m;
+    m.theta = theta;
+    m.fixedMs = theta[0];
+    m.stepMs = theta[1];
+    m.gflops = theta[2] > 0.0 ? 1.0 / (theta[2] * 1e6) : 0.0;
+    m.points = static_cast<int>(samples.size());
+    double sum = 0.0;
+    m.minRelative = std::numeric_limits<double>::infinity();
+    m.maxRelative = -std::numeric_limits<double>::infinity();
+    for (const auto& s : samples) {
+        const double rel = (predictMs(m, s.x) - s.ms) / s.ms;
+        sum += rel * rel;
+        m.worstRelative = std::max(m.worstRelative, std::abs(rel));
+        m.minRelative = std::min(m.minRelative, rel);
+        m.maxRelative = std::max(m.maxRelative, rel);
+    }
+    m.rmsRelative = std::sqrt(sum / double(samples.size()));
+    return m;
+}
+
+PredictedTime predictWithBand(const CostModel& model, const CostFeatures& x) {
+    PredictedTime p;
+    p.ms = predictMs(model, x);
+    p.lowMs = p.ms / (1.0 + model.maxRelative);
+    p.highMs =
+        model.minRelative > -1.0 ? p.ms / (1.0 + model.minRelative) : std::numeric_limits<double>::infinity();
+    return p;
+}
+
+std::vector<double> leaveOneOutErrors(const std::vector<CostSample>& samples) {
+    std::vector<double> out;
+    for (std::size_t i = 0; i < samples.size(); ++i) {
+        if (!(std::isfinite(samples[i].ms) && samples[i].ms > 0.0)) continue;
+        std::vector<CostSample> others = samples;
+        others.erase(others.begin() + static_cast<std::ptrdiff_t>(i));
+        if (const auto m = fitCostModel(others))
+            out.push_back(std::abs(predictMs(*m, samples[i].x) - samples[i].ms) / samples[i].ms);
+    }
+    return out;
+}
+
+bool unreliable(const std::vector<double>& errors) {
+    if (errors.empty()) return true;
+    const auto wrong = std::count_if(errors.begin(), errors.end(), [](double e) { return !(e <= 0.30); });
+    return 5 * wrong > static_cast<std::ptrdiff_t>(errors.size());
+}
+
+std::vector<CostSample> costSamples(const SweepResult& result, const std::string& backend, Mode mode) {
+    std::vector<CostSample> out;
+    for (const auto& p : result.points)
+        if (p.ok() && p.backend == backend && p.mode == mode && std::isfinite(p.iteration.median) &&
+            p.iteration.median > 0.0)
+            out.push_back({costFeatures(result.plan.config, p.shape, mode), p.iteration.median});
+    return out;
+}
+
+} // namespace rnnprof

@@ -1,0 +1,79 @@
+#pragma once
+// A small cost model of one backend and mode, fitted on measured points, to predict the time of
+// shapes nobody measured (issue 14.3; started: the model, its fit and its prediction, no GUI or
+// command line yet). Per iteration:
+//
+//     t(B, T) = c + n * alpha + W / R
+//
+//   n      recurrent steps per iteration: layers * directions * T, twice that in training (forward
+//          and backward through time)
+//   W      the iteration's FLOPs (profiling/flops.h, iterationFlops)
+//   c      a fixed cost per iteration (launches and copies outside the steps), ms
+//   alpha  the per-step floor (launch / synchronisation latency), ms
+//   R      the achieved rate, FLOP/ms
+//
+// It is linear in theta = (c, alpha, 1/R) with the features (1, n, W), and fitted by least squares
+// on relative errors ((model - t) / t), every coefficient kept >= 0 (a coefficient that would be
+// negative is dropped and the rest refitted). A batch-dependent rate R(B) = Rmax * B / (B + Bh)
+// was tried first and left out: for one model its extra term W/B * Bh/Rmax grows with T exactly
+// as n * alpha does, so the two cannot be told apart. With a single sequence length, n is
+// constant as well: c and alpha then merge (the fit keeps one of them, see fitCostModel).
+// One function per formula.
+#include "engine/config.h"
+#include "profiling/result.h"
+
+#include <array>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace rnnprof {
+
+// The features of one shape: (1, n, W).
+using CostFeatures = std::array<double, 3>;
+[[nodiscard]] double recurrentSteps(const RnnConfig& config, const Shape& shape, Mode mode); // n
+[[nodiscard]] CostFeatures costFeatures(const RnnConfig& config, const Shape& shape, Mode mode);
+
+struct CostModel {
+    double fixedMs = 0.0;          // c
+    double stepMs = 0.0;           // alpha
+    double gflops = 0.0;           // R in GFLOP/s; 0 when the fit left the W term out
+    std::array<double, 3> theta{}; // (c, alpha, 1/R) in ms, ms per step and ms per FLOP
+    int points = 0;                // points fitted
+    double rmsRelative = 0.0;      // root mean square of (model - t) / t over the fitted points
+    double worstRelative = 0.0;    // largest |model - t| / t
+    double minRelative = 0.0;      // smallest and largest signed (model - t) / t: the band
+    double maxRelative = 0.0;
+};
+
+// One measured sample: the features of its shape and its median time.
+struct CostSample {
+    CostFeatures x{};
+    double ms = 0.0;
+};
+
+// Fits the model; nullopt when fewer than 3 samples with a positive finite time are given. A
+// feature the samples cannot tell from the others (n with a single sequence length) gets 0.
+[[nodiscard]] std::optional<CostModel> fitCostModel(const std::vector<CostSample>& samples);
+// The model's time for a shape: theta . x, in ms.
+[[nodiscard]] double predictMs(const CostModel& model, const CostFeatures& x);
+// A prediction with the band the fit's residuals give: a fitted point's time t relates to the
+// model's m as t = m / (1 + r), r = (m - t) / t in [minRelative, maxRelative], so a time is
+// expected in [m / (1 + maxRelative), m / (1 + minRelative)] (high infinite when minRelative <= -1).
+struct PredictedTime {
+    double ms = 0.0;
+    double lowMs = 0.0;
+    double highMs = 0.0;
+};
+[[nodiscard]] PredictedTime predictWithBand(const CostModel& model, const CostFeatures& x);
+// Each sample predicted from a fit on all the others: |prediction - t| / t, for every sample whose
+// others can be fitted.
+[[nodiscard]] std::vector<double> leaveOneOutErrors(const std::vector<CostSample>& samples);
+// The model is not to be trusted when it is wrong by more than 30 % on more than a fifth of the
+// points (their errors as leaveOneOutErrors gives them); empty errors are not trusted either.
+[[nodiscard]] bool unreliable(const std::vector<double>& relativeErrors);
+// The ok points of `backend` in `mode` of a result, as samples of its plan's model.
+[[nodiscard]] std::vector<CostSample> costSamples(const SweepResult& result, const std::string& backend,
+                                                  Mode mode);
+
+} // namespace rnnprof

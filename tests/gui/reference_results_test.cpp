@@ -1,0 +1,121 @@
+// The reference GPU results built into the application and "Compare with Reference GPU": the
+// embedded files are the shipped ones and load; the action overlays the reference of the configured
+// model labelled as reference data, pairs the fastest CPU backend against the reference's fastest GPU
+// backend, and refuses a model no reference ran with the reason.
+#include "gui/charts/chart_page.h"
+#include "gui/config/config_panel.h"
+#include "gui/fake_results.h"
+#include "gui/main_window.h"
+#include "gui/reference_results.h"
+#include "gui/result_store.h"
+
+#include <QTabWidget>
+#include <QTemporaryDir>
+
+#include <gtest/gtest.h>
+
+namespace rnnprof::gui {
+namespace {
+
+TEST(ReferenceResults, EveryEmbeddedFileLoadsAndIsLabelledAsReferenceData) {
+    const QStringList files = referenceResultFiles();
+    EXPECT_EQ(files.size(), 7);
+    EXPECT_TRUE(files.contains(QStringLiteral(":/reference/h100-quick-start.json")));
+    for (const QString& f : files) {
+        const SweepResult r = loadReferenceResult(f);
+        EXPECT_EQ(r.label, "h100 (reference)") << f.toStdString();
+        EXPECT_FALSE(r.points.empty()) << f.toStdString();
+    }
+}
+
+TEST(ReferenceResults, TheReferenceOfAPresetIsItsOwnFileAndAnEditedModelFindsNone) {
+    SweepPlan plan;
+    plan.preset = "gru-train-vs-infer";
+    plan.config.cell = CellType::Gru;
+    plan.config.inputSize = 64;
+    plan.config.hiddenSize = 64;
+    QString why;
+    const auto gru = referenceFor(plan, why);
+    ASSERT_TRUE(gru.has_value()) << why.toStdString();
+    EXPECT_EQ(gru->plan.config.cell, CellType::Gru);
+    EXPECT_EQ(gru->plan.batches.back(), 1024); // the preset's grid, batch 1..1024
+    plan.config.hiddenSize = 999;
+    EXPECT_FALSE(referenceFor(plan, why).has_value());
+    EXPECT_TRUE(why.contains(QStringLiteral("this vs the reference: hidden_size 999 vs 64")))
+        << why.toStdString();
+}
+
+class CompareWithReference : public ::testing::Test {
+protected:
+    MainWindowOptions options() {
+        MainWindowOptions o;
+        o.settingsPath = dir.filePath(QStringLiteral("settings.ini"));
+        o.autosaveDir = dir.filePath(QStringLiteral("autosave"));
+        o.interactive = false;
+        return o;
+    }
+    static ChartPage* speedupPage(const MainWindow& w) {
+        for (ChartPage* p : w.chartPages())
+            if (p->spec().id == QStringLiteral("speedup")) return p;
+        return nullptr;
+    }
+    QTemporaryDir dir;
+};
+
+TEST_F(CompareWithReference, SetsTheLaptopsFastestCpuAgainstTheH100sFastestGpu) {
+    MainWindow w(options());
+    ASSERT_TRUE(w.configPanel()->applyPreset(QStringLiteral("quick-start")));
+    // A CPU sweep of the quick-start model (LSTM 128->256) on this "laptop".
+    SweepResult laptop = test::fakeSweep("laptop");
+    laptop.label = "laptop.json (laptop)";
+    for (auto& p : laptop.points)
+        p.backend = p.backend == "slow-cpu" ? "cpu-blas" : "cpu-onednn";
+    w.store().add(laptop);
+    ASSERT_TRUE(w.compareWithReference());
+    ASSERT_EQ(w.store().count(), 2);
+    EXPECT_EQ(w.store().results()[1].label, "h100 (reference)");
+    ChartPage* page = speedupPage(w);
+    ASSERT_NE(page, nullptr);
+    EXPECT_EQ(w.chartTabs()->currentWidget(), page);
+    w.refreshChartsNow();
+    const ChartSelection& s = page->selection();
+    EXPECT_EQ(s.baseline, QStringLiteral("fastest-cpu"));
+    EXPECT_EQ(s.baselineResult, 0);
+    EXPECT_EQ(s.challenger, QStringLiteral("fastest-gpu"));
+    EXPECT_EQ(s.challengerResult, 1);
+    // The notes name both machines.
+    const QString notes = page->notesText(0);
+    EXPECT_TRUE(notes.contains(QStringLiteral("fastest-cpu on laptop (Test CPU, 2 cores)")))
+        << notes.toStdString();
+    EXPECT_TRUE(notes.contains(QStringLiteral("fastest-gpu on vm (NVIDIA H100 80GB HBM3)")))
+        << notes.toStdString();
+    // A second time reuses the open reference.
+    ASSERT_TRUE(w.compareWithReference());
+    EXPECT_EQ(w.store().count(), 2);
+}
+
+TEST_F(CompareWithReference, AloneItComparesTheReferencesOwnCpuAndGpu) {
+    MainWindow w(options());
+    ASSERT_TRUE(w.configPanel()->applyPreset(QStringLiteral("cpu-gpu-crossover")));
+    ASSERT_TRUE(w.compareWithReference());
+    ASSERT_EQ(w.store().count(), 1);
+    w.refreshChartsNow();
+    const ChartSelection& s = speedupPage(w)->selection();
+    EXPECT_EQ(s.baseline, QStringLiteral("fastest-cpu"));
+    EXPECT_EQ(s.challenger, QStringLiteral("fastest-gpu"));
+    EXPECT_FALSE(speedupPage(w)->views().empty());
+}
+
+TEST_F(CompareWithReference, AModelNoReferenceRanIsRefusedWithTheReason) {
+    MainWindow w(options());
+    ASSERT_TRUE(w.configPanel()->applyPreset(QStringLiteral("quick-start")));
+    SweepPlan plan = w.configPanel()->plan();
+    plan.config.layers = 3;
+    w.configPanel()->setPlan(plan);
+    EXPECT_FALSE(w.compareWithReference());
+    EXPECT_TRUE(w.store().empty());
+    EXPECT_TRUE(w.lastMessage().contains(QStringLiteral("layers 3 vs 1"))) << w.lastMessage().toStdString();
+}
+
+} // namespace
+} // namespace rnnprof::gui
