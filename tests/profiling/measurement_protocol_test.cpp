@@ -79,16 +79,21 @@ SweepPlan onePoint(Mode mode, int warmup, int repeats) {
     return plan;
 }
 
-TEST(MeasurementProtocol, TheHeadlineRunsAreNeverTracedAndTheTracedPassComesAfterThem) {
-    GpuFixture f;
-    const auto registry = registryOf({f.gpuBackend()});
-    RecordingTracer tracer(f.runs);
-    SweepRunner runner(registry, onePoint(Mode::Training, 2, 4));
-    runner.setKernelTracer(&tracer);
+// Runs the one point of `plan` on `backend`, traced by `tracer` when given.
+PointResult measureOne(const FakeBehaviour& backend, const SweepPlan& plan, KernelTracer* tracer = nullptr) {
+    const auto registry = registryOf({backend});
+    SweepRunner runner(registry, plan);
+    if (tracer) runner.setKernelTracer(tracer);
     StopToken stop;
     const SweepResult result = runner.run(stop);
-    ASSERT_EQ(result.points.size(), 1u);
-    const PointResult& p = result.points[0];
+    EXPECT_EQ(result.points.size(), 1u);
+    return result.points.at(0);
+}
+
+TEST(MeasurementProtocol, TheHeadlineRunsAreNeverTracedAndTheTracedPassComesAfterThem) {
+    GpuFixture f;
+    RecordingTracer tracer(f.runs);
+    const PointResult p = measureOne(f.gpuBackend(), onePoint(Mode::Training, 2, 4), &tracer);
     ASSERT_EQ(p.status, PointStatus::Ok) << p.reason;
     EXPECT_EQ(p.measuredRuns, 4);
     // 2 warm-up, 4 timed; then 1 traced warm-up and 4 untraced + 4 traced runs, alternating.
@@ -106,26 +111,19 @@ TEST(MeasurementProtocol, TheHeadlineRunsAreNeverTracedAndTheTracedPassComesAfte
 
 TEST(MeasurementProtocol, TheTracedPassRunsAtMostTenTimes) {
     GpuFixture f;
-    const auto registry = registryOf({f.gpuBackend()});
     RecordingTracer tracer(f.runs);
-    SweepRunner runner(registry, onePoint(Mode::Inference, 1, 25));
-    runner.setKernelTracer(&tracer);
-    StopToken stop;
-    const SweepResult result = runner.run(stop);
-    ASSERT_EQ(result.points.at(0).status, PointStatus::Ok) << result.points[0].reason;
-    EXPECT_EQ(result.points[0].measuredRuns, 25);
+    const PointResult p = measureOne(f.gpuBackend(), onePoint(Mode::Inference, 1, 25), &tracer);
+    ASSERT_EQ(p.status, PointStatus::Ok) << p.reason;
+    EXPECT_EQ(p.measuredRuns, 25);
     EXPECT_EQ(tracer.endPointIterations, std::vector<int>{10});
     EXPECT_EQ(tracer.tracedRuns.size(), 11u);
 }
 
 TEST(MeasurementProtocol, DeviceTimeOfEachPhaseComesFromTheQueueAfterTheHostWaited) {
     GpuFixture f;
-    const auto registry = registryOf({f.gpuBackend(2)});
     SweepPlan plan = onePoint(Mode::Training, 1, 3);
     plan.settings.gpuTrace = false;
-    SweepRunner runner(registry, plan);
-    StopToken stop;
-    const PointResult p = runner.run(stop).points.at(0);
+    const PointResult p = measureOne(f.gpuBackend(2), plan);
     ASSERT_EQ(p.status, PointStatus::Ok) << p.reason;
     ASSERT_TRUE(p.gpu.has_value());
     EXPECT_FALSE(p.gpu->traced);
@@ -139,12 +137,9 @@ TEST(MeasurementProtocol, DeviceTimeOfEachPhaseComesFromTheQueueAfterTheHostWait
 
 TEST(MeasurementProtocol, TimedRunsWaitAtPhaseEndsAndThePerStepPassAtEveryStep) {
     GpuFixture f;
-    const auto registry = registryOf({f.gpuBackend(2)}); // two steps per phase
     SweepPlan plan = onePoint(Mode::Training, 1, 3);
     plan.settings.gpuTrace = false;
-    SweepRunner runner(registry, plan);
-    StopToken stop;
-    const PointResult p = runner.run(stop).points.at(0);
+    const PointResult p = measureOne(f.gpuBackend(2), plan); // two steps per phase
     ASSERT_EQ(p.status, PointStatus::Ok) << p.reason;
     // Each run() ends with the session's own wait. Warm-up: nothing more. Timed runs: one wait at
     // the end of each of the 3 phases. Per-step pass (3 untraced runs, no tracer): a wait after
@@ -163,12 +158,8 @@ TEST(MeasurementProtocol, PeakDeviceMemoryIsTheSessionsAllocationsPlusWhatTheTra
         GpuFixture f;
         FakeBehaviour b = f.gpuBackend();
         b.estimateBytes = 4096; // the session's device footprint
-        const auto registry = registryOf({b});
         RecordingTracer tracer(f.runs);
-        SweepRunner runner(registry, onePoint(mode, 1, 3));
-        runner.setKernelTracer(&tracer);
-        StopToken stop;
-        const PointResult p = runner.run(stop).points.at(0);
+        const PointResult p = measureOne(b, onePoint(mode, 1, 3), &tracer);
         ASSERT_EQ(p.status, PointStatus::Ok) << p.reason;
         ASSERT_TRUE(p.gpu.has_value());
         EXPECT_EQ(p.gpu->peakDeviceBytes[0], 4096u + 100u);
@@ -182,12 +173,9 @@ TEST(MeasurementProtocol, CpuPointsHaveNoDevicePassAndNoGpuProfile) {
     std::atomic<int> runs{0};
     FakeBehaviour cpu = named("fake-cpu");
     cpu.runs = &runs;
-    const auto registry = registryOf({cpu});
     SweepPlan plan = fakePlan({"fake-cpu"}, {1}, {3});
     plan.modes = {Mode::Inference};
-    SweepRunner runner(registry, plan);
-    StopToken stop;
-    const PointResult p = runner.run(stop).points.at(0);
+    const PointResult p = measureOne(cpu, plan);
     ASSERT_EQ(p.status, PointStatus::Ok) << p.reason;
     EXPECT_EQ(runs.load(), 1 + 3) << "warm-up and timed runs only";
     EXPECT_FALSE(p.gpu.has_value());
