@@ -1,6 +1,7 @@
 #include "profiling/crossover.h"
 
 #include "engine/backend.h"
+#include "profiling/plan.h"
 
 #include <algorithm>
 #include <cmath>
@@ -132,7 +133,8 @@ bool isFastest(std::string_view side) {
 } // namespace
 
 bool isGpuBackendId(std::string_view id) {
-    if (const Backend* b = builtinBackends().find(id)) return b->isGpu();
+    // A series of one backend ("gpu-cudnn[persist_static]") is that backend's.
+    if (const Backend* b = builtinBackends().find(registryIdOf(id))) return b->isGpu();
     return id.substr(0, 4) == "gpu-";
 }
 

@@ -326,5 +326,13 @@ TEST(CrossFilePair, TheReportNamesBothHostsTheCrossoverAndTheWinners) {
     EXPECT_THAT(text, HasSubstr("gpu-cudnn"));
 }
 
+TEST(CrossFilePair, EveryCudnnAlgorithmSeriesCountsAsGpu) {
+    EXPECT_TRUE(isGpuBackendId("gpu-cudnn"));
+    EXPECT_TRUE(isGpuBackendId("gpu-cudnn[persist_static]"));
+    EXPECT_TRUE(isGpuBackendId("gpu-cudnn[best]"));
+    EXPECT_FALSE(isGpuBackendId("cpu-blas"));
+    EXPECT_FALSE(isGpuBackendId("cpu-onednn"));
+}
+
 } // namespace
 } // namespace rnnprof
