@@ -3,6 +3,7 @@
 #include "profiling/gpu/cupti_tracer.h"
 
 #include "engine/gpu/gpu_info.h"
+#include "profiling/runner.h"
 #if RNNPROF_WITH_CUDA
 #include "engine/gpu/device_probe.h"
 #endif
@@ -107,6 +108,44 @@ TEST(CuptiTracerOnGpu, SeesTheProbeKernelCopyAndAllocationInTheForwardPhase) {
     const auto slices = tracer->traceSlices(1);
     EXPECT_TRUE(std::any_of(slices.begin(), slices.end(),
                             [](const TraceSlice& s) { return s.category == "kernel"; }));
+}
+
+// The whole protocol on a real GPU: the headline runs untraced, the traced pass separate, device
+// time per phase from CUDA events, and peak device memory that counts the session's allocations.
+TEST(MeasurementOnGpu, ARealPointHasDeviceTimesPeakMemoryAndATracedPass) {
+    if (!gpuInfo().available) GTEST_SKIP() << "needs a GPU: " << gpuInfo().reason;
+    const std::unique_ptr<KernelTracer> tracer = makeKernelTracer();
+    SweepPlan plan;
+    plan.config.inputSize = 32;
+    plan.config.hiddenSize = 64;
+    plan.batches = {4};
+    plan.seqLens = {10};
+    plan.backends = {"gpu-cudnn", "gpu-generic"};
+    plan.modes = {Mode::Training};
+    plan.settings.warmup = 2;
+    plan.settings.minRepeats = plan.settings.maxRepeats = 5;
+    plan.settings.checkNumerics = false;
+    SweepRunner runner(builtinBackends(), plan);
+    runner.setKernelTracer(tracer.get());
+    StopToken stop;
+    const SweepResult result = runner.run(stop);
+    ASSERT_EQ(result.points.size(), 2u);
+    for (const PointResult& p : result.points) {
+        SCOPED_TRACE(p.backend);
+        ASSERT_EQ(p.status, PointStatus::Ok) << p.reason;
+        ASSERT_TRUE(p.gpu.has_value());
+        for (int ph = 0; ph < kPhaseCount; ++ph) {
+            EXPECT_GT(p.gpu->eventMs[std::size_t(ph)], 0.0) << "device time of phase " << ph;
+            EXPECT_GE(p.gpu->peakDeviceBytes[std::size_t(ph)], p.memory.total()) << "phase " << ph;
+        }
+        EXPECT_GT(p.memory.total(), 0u);
+        EXPECT_FALSE(p.gpu->mathType.empty());
+        if (!tracer->unavailableReason().empty()) continue;
+        EXPECT_TRUE(p.gpu->traced) << p.gpu->unavailableReason;
+        EXPECT_FALSE(p.gpu->kernels.empty());
+        EXPECT_GT(p.gpu->tracedMedianMs, 0.0);
+        EXPECT_GT(p.gpu->untracedMedianMs, 0.0);
+    }
 }
 #endif
 

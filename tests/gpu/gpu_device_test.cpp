@@ -17,6 +17,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 
 namespace rnnprof {
 namespace {
@@ -133,7 +134,7 @@ TEST(GpuDevice, CudnnWithoutBiasMatchesTheReference) {
         expectSameResults(p, session->outputs(), referenceOutputs(p), "gpu-cudnn vs cpu-reference");
         const auto notes = session->notes();
         EXPECT_TRUE(std::any_of(notes.begin(), notes.end(), [](const std::string& n) {
-            return n.find("CUDNN_RNN_ALGO_STANDARD, NO_BIAS,") != std::string::npos;
+            return n.find("algorithm standard, NO_BIAS,") != std::string::npos;
         }));
         // The weight space holds the matrices (cuDNN may pad), and less than they and the biases.
         RnnConfig withBias = p.config;
@@ -152,6 +153,81 @@ TEST(GpuDevice, CudnnRunsRecurrentDropoutInInference) {
         SCOPED_TRACE(describe(p.config));
         expectSameResults(p, runOnce("gpu-cudnn", p), referenceOutputs(p), "gpu-cudnn vs cpu-reference");
     }
+}
+
+// Training from given gradients of y, h_n and c_n (what a layer above would pass down), not from
+// the loss: both GPU backends against the reference.
+TEST(GpuDevice, GradientsFromGivenHnAndCnGradientsMatchTheReference) {
+    REQUIRE_DEVICE();
+    for (Problem p : eligibleProblems()) {
+        if (p.mode != Mode::Training) continue;
+        const auto data = makeProblemData<float>(p.config, p.shape, p.mode);
+        Tensor<float> dy(data.target.shape), dhN(data.h0.shape), dcN(data.h0.shape);
+        for (std::size_t i = 0; i < dy.data.size(); ++i)
+            dy.data[i] = float(int(i % 7) - 3) * 0.1f;
+        for (std::size_t i = 0; i < dhN.data.size(); ++i)
+            dhN.data[i] = float(int(i % 5) - 2) * 0.2f;
+        for (std::size_t i = 0; i < dcN.data.size(); ++i)
+            dcN.data[i] = float(int(i % 3) - 1) * 0.3f;
+        p.overrides.outputGrad = std::make_shared<Tensor<float>>(dy);
+        p.overrides.hNGrad = std::make_shared<Tensor<float>>(dhN);
+        if (p.config.cell == CellType::Lstm) p.overrides.cNGrad = std::make_shared<Tensor<float>>(dcN);
+        SCOPED_TRACE(describe(p.config));
+        const RunOutputs ref = referenceOutputs(p);
+        for (const char* id : {"gpu-cudnn", "gpu-generic"}) {
+            const RunOutputs out = runOnce(id, p);
+            EXPECT_EQ(out.loss, 0.0) << id << ": no loss when the output gradient is given";
+            expectSameResults(p, out, ref, std::string(id) + " vs cpu-reference");
+        }
+    }
+}
+
+// Dropout between layers in training: gpu-generic applies the shared seeded masks (so it matches
+// the reference); cuDNN samples its own, so its outputs differ from the dropout-free network's
+// while staying finite, and training still lowers the loss.
+TEST(GpuDevice, DropoutBetweenLayersActsInTraining) {
+    REQUIRE_DEVICE();
+    Problem p = eligibleProblems().back(); // GRU, two directions, two layers
+    p.mode = Mode::Training;
+    p.config.dropout = 0.3;
+    expectSameResults(p, runOnce("gpu-generic", p), referenceOutputs(p), "gpu-generic vs cpu-reference");
+    Problem plain = p;
+    plain.config.dropout = 0.0;
+    const RunOutputs with = runOnce("gpu-cudnn", p);
+    const RunOutputs without = runOnce("gpu-cudnn", plain);
+    ASSERT_EQ(with.y.data.size(), without.y.data.size());
+    EXPECT_TRUE(
+        std::all_of(with.y.data.begin(), with.y.data.end(), [](float v) { return std::isfinite(v); }));
+    EXPECT_FALSE(std::equal(with.y.data.begin(), with.y.data.end(), without.y.data.begin()))
+        << "cuDNN's dropout between layers changed nothing";
+    auto session = backend("gpu-cudnn").prepare(p);
+    NullPhaseHook hook;
+    session->run(hook);
+    const double first = session->outputs().loss;
+    for (int i = 0; i < 4; ++i)
+        session->run(hook);
+    EXPECT_LT(session->outputs().loss, first);
+}
+
+// Every cuDNN algorithm either matches the reference or is refused by cuDNN as unsupported (an
+// ineligible point), never anything else: STANDARD always runs.
+TEST(GpuDevice, EveryCudnnAlgorithmMatchesTheReferenceOrIsRefusedAsUnsupported) {
+    REQUIRE_DEVICE();
+    for (const auto& spelling : kCudnnAlgoSpellings)
+        for (Problem p : eligibleProblems()) {
+            p.options.cudnnAlgo = spelling.value;
+            SCOPED_TRACE(std::string(spelling.text) + " " + describe(p.config) +
+                         (p.mode == Mode::Training ? " train" : " infer"));
+            try {
+                expectSameResults(p, runOnce("gpu-cudnn", p), referenceOutputs(p),
+                                  "gpu-cudnn vs cpu-reference");
+            } catch (const Error& e) {
+                EXPECT_NE(spelling.value, CudnnAlgo::Standard) << e.what();
+                EXPECT_EQ(e.kind(), ErrorKind::Unsupported) << e.what();
+                EXPECT_NE(std::string(e.what()).find("CUDNN_STATUS_NOT_SUPPORTED"), std::string::npos)
+                    << e.what();
+            }
+        }
 }
 
 TEST(GpuDevice, GenericMatchesTheReferenceWithEveryOption) {
