@@ -171,6 +171,9 @@ SweepRequest parseSweepArguments(const QStringList& args, std::vector<std::strin
         {opt("gemm"), QStringLiteral("cpu-blas GEMM provider: onednn or openblas."), QStringLiteral("NAME")},
         {opt("learning-rate"), QStringLiteral("SGD learning rate in training."), QStringLiteral("X")},
         {opt("tf32"), QStringLiteral("Allow TF32 tensor cores on the GPU (default: strict FP32).")},
+        {opt("cuda-graph"),
+         QStringLiteral("GPU backends replay each phase as a CUDA graph: one launch per phase, to show "
+                        "how much of an iteration is launch overhead.")},
         {opt("cudnn-algo"),
          QStringLiteral(
              "gpu-cudnn's RNN algorithms, each its own series: standard (default), persist_static, "
@@ -301,6 +304,7 @@ SweepRequest parseSweepArguments(const QStringList& args, std::vector<std::strin
             problems.push_back("--gemm must be " + spellingList(kGemmSpellings, " or ") + " (got " + g + ")");
     }
     if (parser.isSet(opt("tf32"))) m.allowTf32 = true;
+    if (parser.isSet(opt("cuda-graph"))) m.cudaGraph = true;
     if (parser.isSet(opt("cudnn-algo"))) {
         m.cudnnAlgos.clear();
         for (const std::string& name : splitList(parser.value(opt("cudnn-algo")).toStdString())) {

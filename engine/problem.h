@@ -42,12 +42,18 @@ inline constexpr Spellings<CudnnAlgo, 4> kCudnnAlgoSpellings{
     return parseSpelling(kCudnnAlgoSpellings, s);
 }
 
+// The note of a GPU point measured with BackendOptions::cudaGraph.
+inline constexpr std::string_view kCudaGraphNote =
+    "CUDA graphs: each phase captured once and replayed with one cudaGraphLaunch (no per-kernel "
+    "launches; sub-steps are not marked)";
+
 struct BackendOptions {
     int threads = 0;                           // CPU threads; 0 = all cores
     double learningRate = 0.01;                // plain SGD in training mode
     bool allowTf32 = false;                    // GPU: allow TF32 tensor cores (default: strict FP32)
     GemmProvider gemm = GemmProvider::OneDnn;  // cpu-blas: which SGEMM implementation
     CudnnAlgo cudnnAlgo = CudnnAlgo::Standard; // gpu-cudnn: which RNN algorithm
+    bool cudaGraph = false;                    // GPU: replay each phase as a CUDA graph
     bool operator==(const BackendOptions&) const = default;
 };
 

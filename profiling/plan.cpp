@@ -186,6 +186,7 @@ Problem problemFor(const SweepPlan& plan, const PointSpec& point) {
     p.options.allowTf32 = plan.settings.allowTf32;
     p.options.gemm = plan.settings.gemm;
     p.options.cudnnAlgo = point.cudnnAlgo;
+    p.options.cudaGraph = plan.settings.cudaGraph;
     return p;
 }
 

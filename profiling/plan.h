@@ -27,6 +27,7 @@ struct MeasureSettings {
     bool gpuTrace = true;         // CUPTI kernel trace on GPU backends
     // gpu-cudnn runs once per algorithm listed, each its own series (seriesId()).
     std::vector<CudnnAlgo> cudnnAlgos{CudnnAlgo::Standard};
+    bool cudaGraph = false; // GPU backends replay each phase as a CUDA graph (launch overhead off)
     bool operator==(const MeasureSettings&) const = default;
 };
 

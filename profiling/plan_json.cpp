@@ -47,6 +47,7 @@ void fields(Io& io, Ref<Io, MeasureSettings> m) {
     io("noise_threshold", m.noiseThreshold);
     io("gpu_trace", m.gpuTrace);
     io("cudnn_algos", m.cudnnAlgos, kCudnnAlgoSpellings);
+    io("cuda_graph", m.cudaGraph);
 }
 
 namespace {

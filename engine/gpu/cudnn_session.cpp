@@ -9,6 +9,7 @@
 #include "engine/gpu/elementwise_launch.h"
 #include "engine/gpu/gpu_info.h"
 #include "engine/gpu/gpu_session_factory.h"
+#include "engine/gpu/phase_graphs.h"
 #include "engine/gpu/reduce_launch.h"
 #include "engine/gpu/stream_queue.h"
 #include "engine/host_memory.h"
@@ -43,23 +44,30 @@ public:
     void run(PhaseHook& hook) override {
         requireOwnerThread();
         m_ran = false;
+        const cudaStream_t s = m_stream.get();
         {
             PhaseScope phase(hook, Phase::Forward);
-            step(hook, "cudnnRNNForward", [&] { forward(); });
+            m_graphs.run(Phase::Forward, s, hook,
+                         [&](PhaseHook& h) { step(h, "cudnnRNNForward", [&] { forward(); }); });
         }
         if (m_training) {
             {
                 PhaseScope phase(hook, Phase::Backward);
-                if (!m_problem.overrides.outputGrad) step(hook, "loss", [&] { lossGradient(); });
-                step(hook, "cudnnRNNBackwardData_v8", [&] { backwardData(); });
-                step(hook, "cudnnRNNBackwardWeights_v8", [&] { backwardWeights(); });
+                m_graphs.run(Phase::Backward, s, hook, [&](PhaseHook& h) {
+                    if (!m_problem.overrides.outputGrad) step(h, "loss", [&] { lossGradient(); });
+                    step(h, "cudnnRNNBackwardData_v8", [&] { backwardData(); });
+                    step(h, "cudnnRNNBackwardWeights_v8", [&] { backwardWeights(); });
+                });
             }
             {
                 PhaseScope phase(hook, Phase::Update);
-                step(hook, "SGD update", [&] {
-                    launchElementwise(kernels::SgdKernel<float>{m_weights.as<float>(), m_dweights.as<float>(),
-                                                                float(m_problem.options.learningRate)},
-                                      kernels::Index(m_weights.bytes() / sizeof(float)), m_stream.get());
+                m_graphs.run(Phase::Update, s, hook, [&](PhaseHook& h) {
+                    step(h, "SGD update", [&] {
+                        launchElementwise(kernels::SgdKernel<float>{m_weights.as<float>(),
+                                                                    m_dweights.as<float>(),
+                                                                    float(m_problem.options.learningRate)},
+                                          kernels::Index(m_weights.bytes() / sizeof(float)), s);
+                    });
                 });
             }
         }
@@ -102,6 +110,7 @@ public:
         if (!info.devices.empty())
             notes.push_back("device: " + info.summary() + ", cuDNN " + info.cudnnVersion);
         notes.push_back("math type: " + mathType());
+        if (m_graphs.enabled()) notes.push_back(std::string(kCudaGraphNote));
         notes.push_back("cuDNN RNN: algorithm " + std::string(toString(m_setup.algo())) + ", " +
                         std::string(cudnnBiasModeName(cudnnBiasMode(m_problem.config))) +
                         ", SEQ_MAJOR_UNPACKED with padded I/O, " +
@@ -277,6 +286,7 @@ private:
     DeviceBuffer m_x, m_y, m_hx, m_cx, m_hy, m_cy;
     DeviceBuffer m_target, m_dy, m_dx, m_dhx, m_dcx, m_dhy, m_dcy, m_lossSum, m_lossPartials;
     std::vector<CudnnPlacedBlock> m_blocks;
+    PhaseGraphs m_graphs{m_problem.options.cudaGraph};
     bool m_ran = false;
 };
 

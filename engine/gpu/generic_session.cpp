@@ -9,6 +9,7 @@
 #include "engine/gpu/generic_transfer.h"
 #include "engine/gpu/gpu_info.h"
 #include "engine/gpu/gpu_session_factory.h"
+#include "engine/gpu/phase_graphs.h"
 #include "engine/gpu/stream_queue.h"
 #include "engine/host_memory.h"
 #include "engine/problem.h"
@@ -38,18 +39,20 @@ public:
     void run(PhaseHook& hook) override {
         requireOwnerThread();
         m_ran = false;
+        const cudaStream_t s = m_stream.get();
         {
             PhaseScope phase(hook, Phase::Forward);
-            m_rnn.forward(hook);
+            m_graphs.run(Phase::Forward, s, hook, [&](PhaseHook& h) { m_rnn.forward(h); });
         }
         if (m_dims.training) {
             {
                 PhaseScope phase(hook, Phase::Backward);
-                m_rnn.backward(hook);
+                m_graphs.run(Phase::Backward, s, hook, [&](PhaseHook& h) { m_rnn.backward(h); });
             }
             {
                 PhaseScope phase(hook, Phase::Update);
-                m_rnn.update(hook, float(m_problem.options.learningRate));
+                m_graphs.run(Phase::Update, s, hook,
+                             [&](PhaseHook& h) { m_rnn.update(h, float(m_problem.options.learningRate)); });
             }
         }
         m_stream.synchronize();
@@ -75,6 +78,7 @@ public:
         const GpuInfo& info = gpuInfo();
         if (!info.devices.empty()) notes.push_back("device: " + info.summary());
         notes.push_back("math type: " + mathType());
+        if (m_graphs.enabled()) notes.push_back(std::string(kCudaGraphNote));
         notes.push_back("GEMM: cuBLAS SGEMM (input projection of every step per layer, one per step for the "
                         "recurrence, weight gradients over all steps)");
         notes.push_back("element-wise kernels: rnnprof step kernels, " +
@@ -111,6 +115,7 @@ private:
     GenericBuffers m_buffers;
     DeviceExec m_exec;
     GenericRnn<DeviceExec> m_rnn;
+    PhaseGraphs m_graphs{m_problem.options.cudaGraph};
     bool m_ran = false;
 };
 

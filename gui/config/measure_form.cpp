@@ -41,6 +41,10 @@ MeasureForm::MeasureForm(FieldMarks& marks, QWidget* parent) : QWidget(parent) {
     m_threads->setSpecialValueText(QStringLiteral("all cores"));
     m_threads->setToolTip(QStringLiteral("CPU threads of cpu-blas and cpu-onednn (0 = all cores)"));
     m_tf32 = new QCheckBox(QStringLiteral("allow TF32 tensor cores (GPU)"), this);
+    m_cudaGraph = new QCheckBox(QStringLiteral("replay each phase as a CUDA graph (GPU)"), this);
+    m_cudaGraph->setToolTip(QStringLiteral("One launch per phase instead of one per kernel: compare with the "
+                                           "same sweep without it to see how much of an iteration is launch "
+                                           "overhead (sub-steps are then not marked)"));
     m_gemm = new QComboBox(this);
     m_gemm->addItem(QStringLiteral("oneDNN sgemm"), int(GemmProvider::OneDnn));
     m_gemm->addItem(QStringLiteral("OpenBLAS"), int(GemmProvider::OpenBlas));
@@ -75,6 +79,7 @@ MeasureForm::MeasureForm(FieldMarks& marks, QWidget* parent) : QWidget(parent) {
     marks.addRow(form, QStringLiteral("CPU threads"), m_threads, {QStringLiteral("threads")});
     marks.addRow(form, QStringLiteral("GEMM (cpu-blas)"), m_gemm, {QStringLiteral("gemm")});
     marks.addRow(form, QString(), m_tf32, {QStringLiteral("allow_tf32")});
+    marks.addRow(form, QString(), m_cudaGraph, {QStringLiteral("cuda_graph")});
     marks.addRow(form, QStringLiteral("cuDNN algorithms"), algos, {QStringLiteral("cudnn_algos")});
     marks.addRow(form, QString(), m_numerics,
                  {QStringLiteral("check_numerics"), QStringLiteral("numerics_max_work")});
@@ -85,7 +90,7 @@ MeasureForm::MeasureForm(FieldMarks& marks, QWidget* parent) : QWidget(parent) {
         connect(s, &QSpinBox::valueChanged, this, &MeasureForm::changed);
     for (QDoubleSpinBox* s : {m_budget, m_noise})
         connect(s, &QDoubleSpinBox::valueChanged, this, &MeasureForm::changed);
-    for (QCheckBox* c : {m_tf32, m_numerics, m_trace})
+    for (QCheckBox* c : {m_tf32, m_cudaGraph, m_numerics, m_trace})
         connect(c, &QCheckBox::toggled, this, &MeasureForm::changed);
     for (QCheckBox* c : m_cudnnAlgos)
         connect(c, &QCheckBox::toggled, this, &MeasureForm::changed);
@@ -102,6 +107,7 @@ MeasureSettings MeasureForm::settings(MeasureSettings m) const {
     m.timeBudgetMs = m_budget->value();
     m.threads = m_threads->value();
     m.allowTf32 = m_tf32->isChecked();
+    m.cudaGraph = m_cudaGraph->isChecked();
     m.gemm = static_cast<GemmProvider>(m_gemm->currentData().toInt());
     m.cudnnAlgos.clear();
     for (std::size_t i = 0; i < m_cudnnAlgos.size(); ++i)
@@ -121,6 +127,10 @@ void MeasureForm::setSettings(const MeasureSettings& m) {
     m_budget->setValue(m.timeBudgetMs);
     m_threads->setValue(m.threads);
     m_tf32->setChecked(m.allowTf32);
+    {
+        const QSignalBlocker block(m_cudaGraph);
+        m_cudaGraph->setChecked(m.cudaGraph);
+    }
     m_gemm->setCurrentIndex(m_gemm->findData(int(m.gemm)));
     for (std::size_t i = 0; i < m_cudnnAlgos.size(); ++i) {
         const QSignalBlocker block(m_cudnnAlgos[i]);

@@ -37,6 +37,7 @@ private:
     QDoubleSpinBox* m_budget = nullptr;
     QSpinBox* m_threads = nullptr;
     QCheckBox* m_tf32 = nullptr;
+    QCheckBox* m_cudaGraph = nullptr;
     QComboBox* m_gemm = nullptr;
     std::vector<QCheckBox*> m_cudnnAlgos; // one per CudnnAlgo, in kCudnnAlgoSpellings order
     QCheckBox* m_numerics = nullptr;

@@ -106,6 +106,10 @@ TEST(SweepCommand, RunsGpuCudnnOncePerAlgorithmWhateverTheBackends) {
     ASSERT_EQ(cpuOnly.status, 0) << cpuOnly.err;
     EXPECT_EQ(loadResultFile(dir.path("cpu.json")).plan.settings.cudnnAlgos,
               (std::vector<CudnnAlgo>{CudnnAlgo::Standard, CudnnAlgo::PersistStatic}));
+    const auto graphs = sweep({"--backend", "cpu-blas", "--batch", "1", "--seq-len", "2", "--repeats", "1",
+                               "--cuda-graph", "--no-numerics", "--quiet", "--out", dir.path("graphs.json")});
+    ASSERT_EQ(graphs.status, 0) << graphs.err;
+    EXPECT_TRUE(loadResultFile(dir.path("graphs.json")).plan.settings.cudaGraph);
 
     const auto run =
         sweep({"--backend", "gpu-cudnn", "--batch", "1", "--seq-len", "2", "--mode", "infer", "--cudnn-algo",

@@ -230,6 +230,33 @@ TEST(GpuDevice, EveryCudnnAlgorithmMatchesTheReferenceOrIsRefusedAsUnsupported) 
         }
 }
 
+// With CUDA graphs the first run captures each phase and launches it; later runs replay: the first
+// run matches the reference, the replays keep training (the loss falls), and the note says so.
+TEST(GpuDevice, PhasesReplayedAsCudaGraphsComputeTheSame) {
+    REQUIRE_DEVICE();
+    for (Problem p : eligibleProblems()) {
+        p.options.cudaGraph = true;
+        SCOPED_TRACE(describe(p.config) + (p.mode == Mode::Training ? " train" : " infer"));
+        for (const char* id : {"gpu-cudnn", "gpu-generic"}) {
+            auto session = backend(id).prepare(p);
+            NullPhaseHook hook;
+            session->run(hook);
+            const RunOutputs first = session->outputs();
+            expectSameResults(p, first, referenceOutputs(p), std::string(id) + " (graphs) vs cpu-reference");
+            for (int i = 0; i < 3; ++i)
+                session->run(hook);
+            if (p.mode == Mode::Training) {
+                EXPECT_LT(session->outputs().loss, first.loss) << id;
+            } else {
+                EXPECT_TRUE(tensorsClose(session->outputs().y, first.y, 0.0, "replayed output")) << id;
+            }
+            const auto notes = session->notes();
+            EXPECT_TRUE(std::find(notes.begin(), notes.end(), std::string(kCudaGraphNote)) != notes.end())
+                << id;
+        }
+    }
+}
+
 TEST(GpuDevice, GenericMatchesTheReferenceWithEveryOption) {
     REQUIRE_DEVICE();
     Problem p;

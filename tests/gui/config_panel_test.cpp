@@ -113,6 +113,7 @@ TEST(ConfigPanel, RoundTripsAPlan) {
     p.settings.allowTf32 = true;
     p.settings.timeBudgetMs = 500;
     p.settings.cudnnAlgos = {CudnnAlgo::Standard, CudnnAlgo::PersistDynamic};
+    p.settings.cudaGraph = true;
     panel.setPlan(p);
     EXPECT_EQ(panel.plan(), p);
 }

@@ -192,7 +192,10 @@ TEST(PlanPoints, ProblemCarriesTheModelShapeModeAndSettings) {
     EXPECT_EQ(problem.config, p.config);
     EXPECT_EQ(problem.shape, (Shape{8, 30}));
     EXPECT_EQ(problem.mode, Mode::Training);
-    EXPECT_EQ(problem.options, (BackendOptions{1, 0.5, true, GemmProvider::OpenBlas, CudnnAlgo::Standard}));
+    EXPECT_EQ(problem.options,
+              (BackendOptions{1, 0.5, true, GemmProvider::OpenBlas, CudnnAlgo::Standard, false}));
+    p.settings.cudaGraph = true;
+    EXPECT_TRUE(problemFor(p, {"gpu-cudnn", Mode::Training, {8, 30}}).options.cudaGraph);
     EXPECT_FALSE(problem.inputGradients);
 }
 
