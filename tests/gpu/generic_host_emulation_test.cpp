@@ -6,6 +6,7 @@
 // with relu/hard_sigmoid, uni- and bidirectional, with and without bias.
 #include "engine/reference/reference_rnn.h"
 #include "support/compare.h"
+#include "support/gradient_overrides.h"
 #include "tests/gpu/host_exec.h"
 
 #include <gtest/gtest.h>
@@ -153,17 +154,7 @@ TEST(GenericHostEmulationOptions, MatchesReferenceWithOneLayerAndLargerShapes) {
 TEST(GenericHostEmulationOptions, BackpropagatesFromGradientOverrides) {
     for (Cell cell : {Cell::Lstm, Cell::GruResetAfter, Cell::GruResetBefore}) {
         Problem p = makeProblem({cell, false, false, true, 3, Mode::Training});
-        const auto data = makeProblemData<float>(p.config, p.shape, p.mode);
-        Tensor<float> dy(data.target.shape), dhN(data.h0.shape), dcN(data.h0.shape);
-        for (std::size_t i = 0; i < dy.data.size(); ++i)
-            dy.data[i] = float(int(i % 7) - 3) * 0.1f;
-        for (std::size_t i = 0; i < dhN.data.size(); ++i)
-            dhN.data[i] = float(int(i % 5) - 2) * 0.2f;
-        for (std::size_t i = 0; i < dcN.data.size(); ++i)
-            dcN.data[i] = float(int(i % 3) - 1) * 0.3f;
-        p.overrides.outputGrad = std::make_shared<Tensor<float>>(dy);
-        p.overrides.hNGrad = std::make_shared<Tensor<float>>(dhN);
-        if (p.config.cell == CellType::Lstm) p.overrides.cNGrad = std::make_shared<Tensor<float>>(dcN);
+        test::setGradientOverrides(p);
         SCOPED_TRACE(describe(p.config));
         HostGenericRun run(p);
         NullPhaseHook hook;

@@ -9,6 +9,7 @@
 #include "engine/random.h"
 #include "engine/reference/reference_rnn.h"
 #include "support/compare.h"
+#include "support/gradient_overrides.h"
 #if RNNPROF_WITH_CUDA
 #include "engine/gpu/cuda_resources.h"
 #include "engine/gpu/reduce_launch.h"
@@ -161,17 +162,7 @@ TEST(GpuDevice, GradientsFromGivenHnAndCnGradientsMatchTheReference) {
     REQUIRE_DEVICE();
     for (Problem p : eligibleProblems()) {
         if (p.mode != Mode::Training) continue;
-        const auto data = makeProblemData<float>(p.config, p.shape, p.mode);
-        Tensor<float> dy(data.target.shape), dhN(data.h0.shape), dcN(data.h0.shape);
-        for (std::size_t i = 0; i < dy.data.size(); ++i)
-            dy.data[i] = float(int(i % 7) - 3) * 0.1f;
-        for (std::size_t i = 0; i < dhN.data.size(); ++i)
-            dhN.data[i] = float(int(i % 5) - 2) * 0.2f;
-        for (std::size_t i = 0; i < dcN.data.size(); ++i)
-            dcN.data[i] = float(int(i % 3) - 1) * 0.3f;
-        p.overrides.outputGrad = std::make_shared<Tensor<float>>(dy);
-        p.overrides.hNGrad = std::make_shared<Tensor<float>>(dhN);
-        if (p.config.cell == CellType::Lstm) p.overrides.cNGrad = std::make_shared<Tensor<float>>(dcN);
+        test::setGradientOverrides(p);
         SCOPED_TRACE(describe(p.config));
         const RunOutputs ref = referenceOutputs(p);
         for (const char* id : {"gpu-cudnn", "gpu-generic"}) {
