@@ -4,6 +4,7 @@
 #include "engine/kernels/reduce_kernels.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace rnnprof::gpu {
 namespace {
@@ -13,36 +14,46 @@ constexpr std::uint64_t kMiB = std::uint64_t(1) << 20;
 // cudnnDropoutGetStatesSize depends on the GPU (one RNG state per thread it launches); a few MiB.
 constexpr std::uint64_t kDropoutStatesEstimate = std::uint64_t(8) << 20;
 
-// Where the constants below come from: cudnnGetRNNWeightSpaceSize and cudnnGetRNNTempSpaceSizes
-// of cuDNN 9.14 on an H100 (132 SMs) for 5,760 configurations, copied to
-// tests/data/cudnn/cudnn-rnn-sizes-h100.csv: LSTM and GRU, algorithms STANDARD, PERSIST_STATIC
-// and PERSIST_STATIC_SMALL_H, input 64/128/512, hidden 64..1024, 1-2 layers, uni- and
-// bidirectional, batch 1/8/64/512, sequence length 10/100, inference and training, FP32,
-// DOUBLE_BIAS, padded I/O. The test CudnnSizes.EstimateIsNeverBelowCudnnOnTheH100 holds the
-// estimate to every row. With G gates (LSTM 4, GRU 3), H hidden, I input, L layers, D directions,
-// T steps, B batch, W the weight space in bytes:
+// Where the constants below come from: cudnnGetRNNWeightSpaceSize and cudnnGetRNNTempSpaceSizes of
+// cuDNN 9.14 on an H100 (132 SMs), asked through this session's own descriptors (CudnnRnnSetup:
+// FMA math, padded SEQ_MAJOR_UNPACKED I/O, DOUBLE_BIAS) by tests/bench/cudnn_sizes for 164,160
+// configurations: LSTM and GRU; STANDARD, PERSIST_STATIC, PERSIST_STATIC_SMALL_H; input
+// 32/100/128/512; hidden 48..1024; 1-3 layers; uni- and bidirectional; batch 1..512; sequence
+// length 1..200; inference and training; dropout 0 and 0.3. A sample of them is
+// tests/data/cudnn/cudnn-rnn-sizes-session-h100.csv. With G gates, H hidden, I input, L layers,
+// D directions, T steps, B batch, W the weight space in bytes:
 //
-//   weight space = W = 4 * dense parameter count                          (every row, exactly)
-//   reserve      = 4*T*B*D*H * (R*L - 1) + 256,  R = 6 (LSTM), 7 (GRU)    (every row, exactly)
+//   weight space = W = 4 * dense parameter count                              (every row, exactly)
+//   reserve      = 4*T*B*D*H * (R*L - 1) + 256,  R = 6 (LSTM), 7 (GRU)        (every row, exactly)
+//                  + T*B*D*H*(L-1)/4 + 256 with dropout between layers       (the masks; <= 80 B over)
 //       The first layer keeps R-1 H-vectors per (step, row, direction), every further layer R.
-//       The same rule gives the P100 sizes of pytorch/pytorch#2895 (4 layers, H 320) to the byte,
-//       so it is taken as cuDNN's and used without margin.
-//   workspace    = 17/16 * (8 MiB * L*D + W + 4*B*H*L*D*(G + 2D) + 4*T*B*S + P)
-//       8 MiB per pseudo-layer and a copy of the weights: what remains at T = 0, B = 1.
-//       4*B*H*L*D*(G + 2D): the part that grows with B alone (an upper bound of it).
-//       S floats per (step, row), read off the table (what cuDNN keeps there is not documented;
-//       the first term looks like the input projections of all steps):
-//         STANDARD    inference  D*G*H + 4(D-1)*H
-//                     training   max(that, D*D*I + 2*D*H)  (wide inputs take more in training)
-//         PERSIST_*   inference  D*G*H + 4(D-1)*H + 4*G*H
-//                     training   that + D*D*I + 2*L*D*H, and P = 5 KiB * H more
-//       The fit is exact to within alignment on most rows (median estimate/cuDNN 1.001 for
-//       STANDARD) and up to 1.41 above where it is an upper bound. Layers beyond 2 are
-//       extrapolated linearly (the table has 1 and 2; the reserve rule also holds at 4). The 17/16
-//       margin is for GPUs with other SM counts and other cuDNN versions, which the table does not
-//       cover; prepare() asks cuDNN and checks the device memory again with its answer.
-// Ratios estimate / cuDNN over the rows with status 0, with the margin: STANDARD median 1.063,
-// max 1.49; PERSIST_STATIC median 1.080, max 1.70; PERSIST_STATIC_SMALL_H median 1.084, max 1.70.
+//       The same rule gives the P100 sizes of pytorch/pytorch#2895 (4 layers, H 320) to the byte.
+//   workspace    = 17/16 * (8 MiB*L*D + W + 4*B*L*D*H*c + 4*T*B*D*(a*I + b*H) [+ 5 KiB*H])
+//       STANDARD is exactly linear in B and T*B for a fixed model (e.g. LSTM inference: the T*B
+//       term is I + (5D + 4(D-1))*H floats, the input copy and the gate pre-activations); the
+//       persistent algorithms in training are not (up to 15 % off a line). (a, b, c) per cell,
+//       algorithm family and mode are the smallest upper bound over every row, chosen by a grid
+//       search for the lowest median; the bracketed 5 KiB per hidden unit is the persistent
+//       kernels' fixed training buffer. The 17/16 margin is for GPUs with other SM counts and
+//       other cuDNN versions; prepare() asks cuDNN and checks the device memory again with its
+//       answer. Estimate / cuDNN over every row, margin included: STANDARD median 1.076, max
+//       1.85; PERSIST_STATIC median 1.091, max 1.79; PERSIST_STATIC_SMALL_H median 1.089, max 1.79.
+struct WorkspaceCoefficients {
+    double perInput;        // a: floats per (step, row, direction) per input feature
+    double perHidden;       // b: floats per (step, row, direction) per hidden unit
+    std::uint64_t perBatch; // c: floats per (row, layer, direction) per hidden unit
+};
+
+WorkspaceCoefficients workspaceCoefficients(CellType cell, bool persistent, bool training) {
+    const bool lstm = cell == CellType::Lstm;
+    if (!persistent) {
+        if (training) return lstm ? WorkspaceCoefficients{2.75, 7, 13} : WorkspaceCoefficients{3, 6, 7};
+        return lstm ? WorkspaceCoefficients{1, 7, 12} : WorkspaceCoefficients{1, 6, 7};
+    }
+    if (training) return lstm ? WorkspaceCoefficients{3, 21, 10} : WorkspaceCoefficients{3, 19, 6};
+    return lstm ? WorkspaceCoefficients{1, 21, 9} : WorkspaceCoefficients{1, 16, 5};
+}
+
 constexpr std::uint64_t kWorkspacePerPseudoLayer = 8 * kMiB;
 constexpr std::uint64_t kPersistentTrainingBytesPerUnit = 5 * 1024;
 constexpr std::uint64_t kReserveAlignment = 256;
@@ -57,34 +68,28 @@ bool cudnnDrawsDropout(const Problem& p) {
     return p.mode == Mode::Training && p.config.dropout > 0 && p.config.layers > 1;
 }
 
-CudnnSpaceSizes estimateCudnnSpaces(const Problem& p, CudnnRnnAlgo algo) {
+CudnnSpaceSizes estimateCudnnSpaces(const Problem& p) {
     const RnnConfig& c = p.config;
     const bool training = p.mode == Mode::Training, lstm = c.cell == CellType::Lstm;
     const std::uint64_t T = std::uint64_t(p.shape.seqLen), B = std::uint64_t(p.shape.batch);
-    const std::uint64_t H = std::uint64_t(c.hiddenSize), G = std::uint64_t(gateCount(c.cell));
-    const std::uint64_t I = std::uint64_t(c.inputSize);
+    const std::uint64_t H = std::uint64_t(c.hiddenSize), I = std::uint64_t(c.inputSize);
     const std::uint64_t D = std::uint64_t(directionCount(c)), L = std::uint64_t(c.layers);
     CudnnSpaceSizes s;
     s.weightSpace = std::uint64_t(cudnnDenseParameterCount(c)) * kFloat;
 
-    const bool persistent = algo != CudnnRnnAlgo::Standard;
-    std::uint64_t perStep = D * G * H + 4 * (D - 1) * H; // floats per (step, batch row)
-    std::uint64_t fixed =
-        kWorkspacePerPseudoLayer * L * D + s.weightSpace + kFloat * B * H * L * D * (G + 2 * D);
-    if (!persistent) {
-        if (training) perStep = std::max(perStep, D * D * I + 2 * D * H);
-    } else {
-        perStep += 4 * G * H;
-        if (training) {
-            perStep += D * D * I + 2 * L * D * H;
-            fixed += kPersistentTrainingBytesPerUnit * H;
-        }
-    }
-    s.workspace = withMargin(fixed + kFloat * T * B * perStep);
+    const bool persistent = p.options.cudnnAlgo != CudnnAlgo::Standard;
+    const WorkspaceCoefficients k = workspaceCoefficients(c.cell, persistent, training);
+    const double perStepRow = double(D) * (k.perInput * double(I) + k.perHidden * double(H)); // floats
+    std::uint64_t workspace = kWorkspacePerPseudoLayer * L * D + s.weightSpace +
+                              kFloat * B * L * D * H * k.perBatch +
+                              std::uint64_t(std::ceil(double(kFloat * T * B) * perStepRow));
+    if (persistent && training) workspace += kPersistentTrainingBytesPerUnit * H;
+    s.workspace = withMargin(workspace);
 
     if (training) {
         const std::uint64_t kept = lstm ? 6 : 7; // H-vectors per layer above the first
         s.reserve = kFloat * T * B * D * H * (kept * L - 1) + kReserveAlignment;
+        if (cudnnDrawsDropout(p)) s.reserve += T * B * D * H * (L - 1) / 4 + kReserveAlignment;
     }
     if (cudnnDrawsDropout(p)) s.dropoutStates = kDropoutStatesEstimate;
     return s;
