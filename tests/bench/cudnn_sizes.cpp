@@ -5,8 +5,9 @@
 // made on another GPU or cuDNN version. Needs a GPU; run it through the GPU bundle:
 //   bash .gpu-bundle/run.sh cudnn_sizes --seq-len 1-200 > sizes.csv
 // Every flag takes a list in the grammar of profiling/int_list.h (e.g. 1,8,64 or 1..512 or 1-200):
-//   --input-size --hidden-size --layers --batch --seq-len --dropout-percent
-// and --cell lstm,gru --algo standard,persist_static,... --bidirectional 0,1 (lists of names).
+//   --input-size --hidden-size --layers --batch --seq-len
+// and comma lists: --cell lstm,gru --algo standard,persist_static,... --bidirectional 0,1
+// --dropout-percent 0,30.
 #include "engine/error.h"
 #include "engine/gpu/cudnn_rnn_setup.h"
 #include "profiling/int_list.h"
@@ -63,7 +64,9 @@ int run(const Grid& grid) {
                             for (int batch : grid.ints("--batch"))
                                 for (int seqLen : grid.ints("--seq-len"))
                                     for (Mode mode : {Mode::Inference, Mode::Training})
-                                        for (int dropout : grid.ints("--dropout-percent")) {
+                                        for (const std::string& percent :
+                                             splitNames(grid.lists.at("--dropout-percent"))) {
+                                            const int dropout = std::stoi(percent);
                                             Problem p;
                                             const auto cell = parseCell(cellName);
                                             const auto algo = parseCudnnAlgo(algoName);
