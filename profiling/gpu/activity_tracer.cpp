@@ -125,6 +125,7 @@ void ActivityTracer::beginPoint() {
     for (const ActivityKind kind : kTracedActivityKinds) {
         if (const ApiStatus s = m_api->enable(kind); !s.ok()) {
             disableAll();
+            m_api->detach();
             makeUnavailable(s.error);
             return;
         }
@@ -192,6 +193,7 @@ GpuProfile ActivityTracer::collect(int iterations) {
     std::vector<RecordBatch> batches = m_api->takeRecords();
     const std::uint64_t dropped = m_api->takeDroppedCount();
     disableAll();
+    m_api->detach();
     m_active = false;
     if (m_pointError.empty() && !flushed.ok()) m_pointError = flushed.error;
     if (!m_pointError.empty()) {

@@ -10,7 +10,7 @@
 //   warm-up runs with hook()          (optional: hook() or any other hook)
 //   discardSoFar()                    drop warm-up records
 //   for each measured run: session.run(hook()), then endIteration()
-//   endPoint(iterations)              flush, decode, aggregate, disable
+//   endPoint(iterations)              flush, decode, aggregate, disable, detach
 //   traceSlices(i)                    GPU slices of measured iteration i of that point
 #include "profiling/gpu/activity_api.h"
 #include "profiling/gpu/gpu_trace_model.h"

@@ -86,24 +86,52 @@ std::string withKind(std::string_view call, ActivityKind kind) {
     return std::string(call) + "(" + std::string(toString(kind)) + ")";
 }
 
-// Owns CUPTI's subscription for the life of the tracer. Its methods are called on the engine
-// thread; the buffers arrive through the process pool from CUPTI's threads.
+// CUPTI's subscription, held from attach() to detach(): attached for the traced pass of each
+// point and detached after it (cuptiFinalize), so that the untraced runs of the next point run
+// without CUPTI's instrumentation. Its methods are called on the engine thread; the buffers arrive
+// through the process pool from CUPTI's threads.
 class CuptiActivityApi final : public ActivityApi {
 public:
-    explicit CuptiActivityApi(CUpti_SubscriberHandle subscriber) : m_subscriber(subscriber) {}
+    CuptiActivityApi() = default;
     CuptiActivityApi(const CuptiActivityApi&) = delete;
     CuptiActivityApi& operator=(const CuptiActivityApi&) = delete;
-    ~CuptiActivityApi() override {
-        // Hand back what CUPTI still holds, then the subscription; activity is disabled by now.
-        (void)cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
-        processBufferPool().discardCompleted();
-        (void)cuptiUnsubscribe(m_subscriber);
+    ~CuptiActivityApi() override { release(/*finalize=*/false); }
+
+    // Claims CUPTI in the order NVIDIA asks for: subscribe before any other activity call (only
+    // cuptiGetVersion, in makeKernelTracer(), comes first), then the attributes and the buffer
+    // callbacks. On failure the status names the call.
+    ApiStatus attach() {
+        if (m_attached) return {};
+        std::array<char, CUPTI_OLD_SUBSCRIBER_NAME_MIN_LEN> other{};
+        CUpti_SubscriberParams params{};
+        params.structSize = CUpti_SubscriberParams_STRUCT_SIZE;
+        params.subscriberName = "rnnprof";
+        params.oldSubscriberName = other.data();
+        params.oldSubscriberSize = other.size();
+        const CUptiResult subscribed = cuptiSubscribe_v2(&m_subscriber, onCallback, nullptr, &params);
+        if (subscribed != CUPTI_SUCCESS) {
+            ApiStatus s = check(subscribed, "cuptiSubscribe_v2");
+            other.back() = '\0';
+            if (subscribed == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED && other.front() != '\0')
+                s.error += " (attached: " + std::string(other.data()) + ")";
+            return s;
+        }
+        m_attached = true; // unsubscribes from here on
+        // Optional: our buffers come zeroed from calloc, so CUPTI need not zero them on the
+        // application thread. A failure only costs that stall.
+        std::uint8_t zeroed = 1;
+        std::size_t zeroedSize = sizeof zeroed;
+        (void)cuptiActivitySetAttribute(CUPTI_ACTIVITY_ATTR_ZEROED_OUT_ACTIVITY_BUFFER, &zeroedSize, &zeroed);
+        return check(cuptiActivityRegisterCallbacks(onBufferRequested, onBufferCompleted),
+                     "cuptiActivityRegisterCallbacks");
     }
 
     ApiStatus enable(ActivityKind kind) override {
+        if (ApiStatus s = attach(); !s.ok()) return s;
         return check(cuptiActivityEnable(toCupti(kind)), withKind("cuptiActivityEnable", kind));
     }
     ApiStatus disable(ActivityKind kind) override {
+        if (!m_attached) return {};
         return check(cuptiActivityDisable(toCupti(kind)), withKind("cuptiActivityDisable", kind));
     }
     ApiStatus pushExternalId(std::uint64_t externalId) override {
@@ -120,6 +148,7 @@ public:
         if (const cudaError_t e = cudaDeviceSynchronize(); e != cudaSuccess)
             return {std::string("cudaDeviceSynchronize failed: ") + cudaGetErrorName(e) + " (" +
                     cudaGetErrorString(e) + ")"};
+        if (!m_attached) return {};
         // No lock is held here: the completion callbacks run inside FlushAll and take the pool's.
         return check(cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED), "cuptiActivityFlushAll");
     }
@@ -133,54 +162,47 @@ public:
     }
     void discardRecords() override { processBufferPool().discardCompleted(); }
     std::uint64_t takeDroppedCount() override {
+        // Detached, nothing can have been dropped, and any CUPTI call would attach CUPTI again.
         std::size_t dropped = 0;
-        if (cuptiActivityGetNumDroppedRecords(nullptr, 0, &dropped) != CUPTI_SUCCESS) return 0;
+        if (!m_attached || cuptiActivityGetNumDroppedRecords(nullptr, 0, &dropped) != CUPTI_SUCCESS) return 0;
         return dropped;
     }
     std::uint64_t nowNs() override {
         std::uint64_t t = 0;
-        if (cuptiGetTimestamp(&t) == CUPTI_SUCCESS) return t;
+        if (m_attached && cuptiGetTimestamp(&t) == CUPTI_SUCCESS) return t;
         // CUPTI's default clock on Linux is CLOCK_REALTIME, which system_clock reads.
         return std::uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(
                                  std::chrono::system_clock::now().time_since_epoch())
                                  .count());
     }
+    void detach() override { release(/*finalize=*/true); }
 
 private:
-    CUpti_SubscriberHandle m_subscriber;
+    // Hands back what CUPTI still holds, then the subscription; activity is disabled by now. With
+    // `finalize`, also detaches CUPTI from the process (NVIDIA: after syncing and flushing, which
+    // flush() did on this thread, the only one that makes CUDA calls during a sweep).
+    void release(bool finalize) {
+        if (!m_attached) return;
+        (void)cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+        processBufferPool().discardCompleted();
+        (void)cuptiUnsubscribe(m_subscriber);
+        m_attached = false;
+        if (finalize) (void)cuptiFinalize();
+    }
+
+    CUpti_SubscriberHandle m_subscriber{};
+    bool m_attached = false;
 };
 
-// Claims CUPTI in the order NVIDIA asks for: subscribe before any other activity call (only
-// cuptiGetVersion, in makeKernelTracer(), comes first), attributes before a CUDA context exists,
-// then the buffer callbacks. On failure `error` names the call and status.
+// The CUPTI activity interface, attached once here so that a refusal (another profiler, no
+// driver, no privileges) makes the tracer unavailable from the start; on failure returns null
+// and sets `error`.
 std::unique_ptr<ActivityApi> openCupti(std::string& error) {
-    std::array<char, CUPTI_OLD_SUBSCRIBER_NAME_MIN_LEN> other{};
-    CUpti_SubscriberParams params{};
-    params.structSize = CUpti_SubscriberParams_STRUCT_SIZE;
-    params.subscriberName = "rnnprof";
-    params.oldSubscriberName = other.data();
-    params.oldSubscriberSize = other.size();
-    CUpti_SubscriberHandle subscriber{};
-    const CUptiResult subscribed = cuptiSubscribe_v2(&subscriber, onCallback, nullptr, &params);
-    if (subscribed != CUPTI_SUCCESS) {
-        error = check(subscribed, "cuptiSubscribe_v2").error;
-        other.back() = '\0';
-        if (subscribed == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED && other.front() != '\0')
-            error += " (attached: " + std::string(other.data()) + ")";
+    auto api = std::make_unique<CuptiActivityApi>();
+    if (const ApiStatus s = api->attach(); !s.ok()) {
+        error = s.error;
         if (const GpuInfo& info = gpuInfo(); !info.available && !info.reason.empty())
             error += "; " + info.reason;
-        return nullptr;
-    }
-    auto api = std::make_unique<CuptiActivityApi>(subscriber); // unsubscribes from here on
-    // Optional: our buffers come zeroed from calloc, so CUPTI need not zero them on the
-    // application thread. A failure only costs that stall.
-    std::uint8_t zeroed = 1;
-    std::size_t zeroedSize = sizeof zeroed;
-    (void)cuptiActivitySetAttribute(CUPTI_ACTIVITY_ATTR_ZEROED_OUT_ACTIVITY_BUFFER, &zeroedSize, &zeroed);
-    if (const ApiStatus s = check(cuptiActivityRegisterCallbacks(onBufferRequested, onBufferCompleted),
-                                  "cuptiActivityRegisterCallbacks");
-        !s.ok()) {
-        error = s.error;
         return nullptr;
     }
     if (const GpuInfo& info = gpuInfo(); !info.available) {

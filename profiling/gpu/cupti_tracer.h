@@ -6,7 +6,8 @@
 //
 // Create it once, on the engine thread, before any CUDA context exists (CUPTI's attributes must
 // be set before the context is created), and keep it for the life of the application: only one
-// tracer can hold the subscription at a time.
+// tracer can hold the subscription at a time. Between traced passes it detaches CUPTI from the
+// process (cuptiFinalize) and attaches again for the next, so untraced runs are not slowed down.
 #include "engine/gpu/gpu_info.h"
 #include "profiling/runner.h"
 

@@ -91,6 +91,25 @@ TEST_F(ActivityTracerTest, DiscardsWarmUpRecordsAndTagsMeasuredRunsWithANewPoint
     EXPECT_EQ(p.unattributedRecords, 0u) << "warm-up leftovers are foreign, not unattributed";
 }
 
+// CUPTI keeps instrumenting kernels after its kinds are disabled, so the tracer lets go of it
+// after every traced pass; the next point attaches again by enabling.
+TEST_F(ActivityTracerTest, EndPointDetachesAfterDisablingEveryKindAndTheNextPointEnablesAgain) {
+    for (int point = 0; point < 2; ++point) {
+        cupti->log.clear();
+        tracer.beginPoint();
+        tracer.discardSoFar();
+        iteration(100'000);
+        ASSERT_TRUE(tracer.endPoint(1).traced);
+        ASSERT_FALSE(cupti->log.empty());
+        EXPECT_EQ(cupti->log.back(), "detach") << "point " << point;
+        EXPECT_EQ(std::count(cupti->log.begin(), cupti->log.end(), "detach"), 1);
+        EXPECT_EQ(std::count_if(cupti->log.begin(), cupti->log.end(),
+                                [](const std::string& e) { return e.rfind("enable ", 0) == 0; }),
+                  std::ptrdiff_t(gpu::kTracedActivityKinds.size()));
+        EXPECT_TRUE(cupti->enabled.empty());
+    }
+}
+
 TEST_F(ActivityTracerTest, EndPointAggregatesTheMeasuredIterations) {
     tracer.beginPoint();
     tracer.discardSoFar();

@@ -84,6 +84,7 @@ public:
     }
     std::uint64_t takeDroppedCount() override { return std::exchange(m->dropped, 0); }
     std::uint64_t nowNs() override { return m->now; }
+    void detach() override { m->log.push_back("detach"); }
 
 private:
     std::shared_ptr<FakeCupti> m;
