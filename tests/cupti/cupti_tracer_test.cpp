@@ -54,15 +54,25 @@ TEST(CuptiTracer, CallsOnAnUnavailableTracerAreHarmless) {
     EXPECT_FALSE(tracer->endPoint(0).traced);
 }
 
+// CUPTI has one subscription, and a tracer holds it only during a traced pass (between passes it
+// detaches, so that untraced runs are not slowed). Two tracers are therefore both available; the
+// one that starts a pass while the other traces is refused, naming who holds the subscription.
 TEST(CuptiTracer, TwoTracersInOneProcessAreSafe) {
     const std::unique_ptr<KernelTracer> first = makeKernelTracer();
     const std::unique_ptr<KernelTracer> second = makeKernelTracer();
-    if (first->unavailableReason().empty())
-        EXPECT_NE(second->unavailableReason().find("MULTIPLE_SUBSCRIBERS"), std::string::npos)
-            << "CUPTI has one subscription; the second tracer must say who holds it: "
-            << second->unavailableReason();
-    else
+    if (!first->unavailableReason().empty()) {
         EXPECT_FALSE(second->unavailableReason().empty());
+        return;
+    }
+    first->beginPoint();
+    second->beginPoint();
+    const GpuProfile refused = second->endPoint(1);
+    EXPECT_FALSE(refused.traced);
+    EXPECT_NE(refused.unavailableReason.find("MULTIPLE_SUBSCRIBERS"), std::string::npos)
+        << "the second tracer must say who holds the subscription: " << refused.unavailableReason;
+    const GpuProfile held = first->endPoint(0);
+    EXPECT_EQ(held.unavailableReason.find("MULTIPLE_SUBSCRIBERS"), std::string::npos)
+        << held.unavailableReason;
 }
 
 TEST(CuptiStatus, IsDescribedByNameAndNumber) {
