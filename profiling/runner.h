@@ -71,6 +71,12 @@ public:
     // returns it with the points, and a journal written alongside carries the same.
     [[nodiscard]] const SweepResult& header() const { return m_header; }
     void setBudgetClock(BudgetClock now) { m_budgetClock = std::move(now); } // default: steady_clock
+    // Continues `earlier`, an interrupted run of this plan (a journal): run() keeps its finished
+    // points in place instead of measuring them again (a cancelled one is measured), without
+    // reporting them through the callbacks, and the header becomes the earlier run's (its
+    // created_at), so the results file and its journal agree. The caller checks that the plans
+    // are equal.
+    void resumeFrom(const SweepResult& earlier);
 
     // Throws Error(InvalidConfig) naming every problem when the plan is invalid for these backends.
     void requireValidPlan() const;
@@ -84,6 +90,7 @@ private:
     const BackendRegistry& m_backends;
     SweepPlan m_plan;
     SweepResult m_header;
+    std::vector<PointResult> m_earlierPoints; // resumeFrom()
     RunnerCallbacks m_callbacks;
     KernelTracer* m_tracer = nullptr;
     BudgetClock m_budgetClock = [] { return std::chrono::steady_clock::now(); };
