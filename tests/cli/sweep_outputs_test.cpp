@@ -142,8 +142,9 @@ TEST(SweepJournal, AKilledRunsJournalSurvivesAReRunAndResumeMeasuresOnlyTheMissi
         EXPECT_EQ(result.points[i].shape, first.points[i].shape);
         EXPECT_EQ(result.points[i].status, PointStatus::Ok) << result.points[i].reason;
         if (!(result.points[i] == first.points[i])) ++measuredAgain;
-        if (i < 3)
+        if (i < 3) {
             EXPECT_EQ(result.points[i], first.points[i]) << "kept point " << i << " was measured again";
+        }
     }
     EXPECT_EQ(measuredAgain, 5u) << "exactly the 5 missing points are measured";
     EXPECT_FALSE(fs::exists(journal)) << "the journal goes once the results are saved";
