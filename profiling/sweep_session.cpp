@@ -4,22 +4,11 @@
 #include "profiling/plan_json.h"
 #include "profiling/result_files.h"
 
-#include <optional>
-
 namespace rnnprof {
 namespace {
 
 std::string pointsText(std::size_t n) {
     return std::to_string(n) + (n == 1 ? " point" : " points");
-}
-
-// The points an earlier run left in `text`, or nullopt when it cannot be read as a journal.
-std::optional<SweepResult> readEarlier(const std::string& text, const std::string& path) {
-    try {
-        return journalFromText(text, path);
-    } catch (const Error&) {
-        return std::nullopt;
-    }
 }
 
 } // namespace
@@ -60,8 +49,15 @@ std::size_t SweepSession::openJournal(EarlierJournal earlier) {
         return 0;
     }
     if (earlier == EarlierJournal::Refuse) {
-        const auto read = readEarlier(text, journalPath());
-        throw JournalLeftOver(journalPath(), read ? read->points.size() : 0);
+        std::size_t points = 0;
+        try {
+            points = journalFromText(text, journalPath()).points.size();
+        } catch (const Error& e) { // not a journal: neither to resume nor to overwrite
+            throw Error(ErrorKind::InvalidInput,
+                        journalPath() + " is in the way of this sweep's journal and is not one (" + e.what() +
+                            "); it was left as it is: move or delete it");
+        }
+        throw JournalLeftOver(journalPath(), points);
     }
     // Lines are only ever appended after the last complete one: a torn line of the killed run is
     // cut, and its point measured again.
