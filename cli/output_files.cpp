@@ -17,12 +17,21 @@ std::string named(const NamedPath& p) {
 // The folder is there and ours to write; else the problem, naming the flag.
 bool checkWritableFolder(const NamedPath& out, std::vector<std::string>& problems) {
     if (out.path.empty()) {
-        problems.push_back(out.flag + " needs a file name");
+        problems.push_back(out.flag + (out.folder ? " needs a folder name" : " needs a file name"));
         return false;
     }
     const fs::path p(out.path);
     std::error_code ec;
-    if (fs::is_directory(p, ec)) {
+    if (out.folder && fs::exists(p, ec)) {
+        if (!fs::is_directory(p, ec)) {
+            problems.push_back(named(out) + " exists and is not a folder");
+            return false;
+        }
+        if (::access(p.c_str(), W_OK) == 0) return true;
+        problems.push_back(named(out) + " is not writable");
+        return false;
+    }
+    if (!out.folder && fs::is_directory(p, ec)) {
         problems.push_back(named(out) + " is a folder: give a file name");
         return false;
     }

@@ -135,6 +135,8 @@ void checkSweepOutputs(const QCommandLineParser& parser, SweepRequest& req,
     if (!outputs.empty()) outputs.push_back({"the journal of --out,", journalPathFor(req.outPath), true});
     output("csv", req.csvPath);
     output("trace", req.tracePath);
+    // --charts DIR joins here as {"--charts", req.chartsDir, false, true} (an output folder) once
+    // its own checks below move into checkOutputFiles.
     std::vector<NamedPath> inputs;
     for (const char* name : {"config", "compare"})
         if (parser.isSet(opt(name)))
