@@ -77,6 +77,8 @@ public:
     // created_at), so the results file and its journal agree. The caller checks that the plans
     // are equal.
     void resumeFrom(const SweepResult& earlier);
+    // The points run() keeps from resumeFrom(), in the earlier run's order.
+    [[nodiscard]] const std::vector<PointResult>& keptPoints() const { return m_earlierPoints; }
 
     // Throws Error(InvalidConfig) naming every problem when the plan is invalid for these backends.
     void requireValidPlan() const;

@@ -40,7 +40,6 @@ std::size_t SweepSession::openJournal(EarlierJournal earlier) {
     if (m_resultPath.empty()) return 0;
     m_journal.reset();
     m_journalIntact = true;
-    m_keptPoints.clear();
     auto journal = std::make_unique<Journal>(journalPath());
     const std::string& text = journal->earlierText();
     if (text.empty()) {
@@ -48,27 +47,19 @@ std::size_t SweepSession::openJournal(EarlierJournal earlier) {
         m_journal = std::move(journal);
         return 0;
     }
-    if (earlier == EarlierJournal::Refuse) {
-        std::size_t points = 0;
-        try {
-            points = journalFromText(text, journalPath()).points.size();
-        } catch (const Error& e) { // not a journal: neither to resume nor to overwrite
-            throw Error(ErrorKind::InvalidInput,
-                        journalPath() + " is in the way of this sweep's journal and is not one (" + e.what() +
-                            "); it was left as it is: move or delete it");
-        }
-        throw JournalLeftOver(journalPath(), points);
-    }
-    // Lines are only ever appended after the last complete one: a torn line of the killed run is
-    // cut, and its point measured again.
+    // Resuming appends after the last complete line: a torn line of the killed run is cut, and
+    // its point measured again.
+    const bool resume = earlier == EarlierJournal::Resume;
     const std::size_t complete = text.rfind('\n') == std::string::npos ? 0 : text.rfind('\n') + 1;
-    if (complete == 0) { // not even the header was finished: nothing to keep
-        journal->keepOnly(0);
-        journal->begin(header());
-        m_journal = std::move(journal);
-        return 0;
+    SweepResult previous;
+    try {
+        previous = journalFromText(resume ? std::string_view(text).substr(0, complete) : text, journalPath());
+    } catch (const Error& e) { // not a journal: neither to resume nor to overwrite
+        throw Error(ErrorKind::InvalidInput, journalPath() +
+                                                 " is in the way of this sweep's journal and is not one (" +
+                                                 e.what() + "); it was left as it is: move or delete it");
     }
-    const SweepResult previous = journalFromText(std::string_view(text).substr(0, complete), journalPath());
+    if (!resume) throw JournalLeftOver(journalPath(), previous.points.size());
     if (const auto differences = jsonio::planDifferences(previous.plan, header().plan);
         !differences.empty()) {
         std::string list;
@@ -84,10 +75,8 @@ std::size_t SweepSession::openJournal(EarlierJournal earlier) {
                         header().host.hostname + "; points of two machines are not resumed into one result");
     journal->keepOnly(complete);
     m_runner.resumeFrom(previous);
-    for (const PointResult& p : previous.points)
-        if (p.status != PointStatus::Cancelled) m_keptPoints.push_back(p);
     m_journal = std::move(journal);
-    return m_keptPoints.size();
+    return m_runner.keptPoints().size();
 }
 
 SweepOutcome SweepSession::run(const StopToken& stop) {
@@ -108,7 +97,7 @@ SweepOutcome SweepSession::run(const StopToken& stop) {
     };
     m_runner.setCallbacks(std::move(callbacks));
     if (m_events.onPoint) // a resumed journal's points first, as if measured now
-        for (const PointResult& p : m_keptPoints)
+        for (const PointResult& p : m_runner.keptPoints())
             m_events.onPoint(p);
 
     SweepOutcome outcome;

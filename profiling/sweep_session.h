@@ -80,9 +80,8 @@ private:
     SweepRunner m_runner;
     std::string m_resultPath;
     SweepSessionEvents m_events;
-    std::unique_ptr<Journal> m_journal;    // held (locked) from openJournal() to the end of run()
-    bool m_journalIntact = true;           // false after an append failed: no more lines go in
-    std::vector<PointResult> m_keptPoints; // from a resumed journal, reported first by run()
+    std::unique_ptr<Journal> m_journal; // held (locked) from openJournal() to the end of run()
+    bool m_journalIntact = true;        // false after an append failed: no more lines go in
 };
 
 } // namespace rnnprof

@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 
 namespace rnnprof {
 namespace {
@@ -136,6 +137,24 @@ TEST(SweepSession, AnEarlierRunsJournalIsRefusedUntouched) {
         EXPECT_EQ(e.points(), 2u);
     }
     EXPECT_EQ(test::slurp(journalPathFor(out)), before);
+}
+
+TEST(SweepSession, AFileAtTheJournalsNameThatIsNoJournalIsLeftAsItIsEvenWhenResuming) {
+    const auto registry = oneFake();
+    TempDir dir;
+    const std::string out = dir.path("r.json");
+    std::ofstream(journalPathFor(out), std::ios::binary) << "notes without a newline";
+    for (const EarlierJournal earlier : {EarlierJournal::Refuse, EarlierJournal::Resume}) {
+        SweepSession session(registry, fakePlan({"a"}), out, {});
+        try {
+            (void)session.openJournal(earlier);
+            FAIL() << "a file that is no journal was taken over";
+        } catch (const Error& e) {
+            EXPECT_EQ(e.kind(), ErrorKind::InvalidInput);
+            EXPECT_NE(std::string(e.what()).find("is not one"), std::string::npos) << e.what();
+        }
+        EXPECT_EQ(test::slurp(journalPathFor(out)), "notes without a newline");
+    }
 }
 
 TEST(SweepSession, AResumedJournalsPointsAreReportedFirstAndOnlyTheRestIsMeasured) {
