@@ -102,10 +102,20 @@ int runRequest(const SweepRequest& req) {
         return kExitUsage;
     }
     try { // without a journal a crash would lose every point: refuse to start
-        session->openJournal();
-    } catch (const Error& e) {
+        const EarlierJournal earlier = req.resume ? EarlierJournal::Resume : EarlierJournal::Refuse;
+        if (const std::size_t kept = session->openJournal(earlier); kept > 0)
+            std::fprintf(stderr,
+                         "rnnprof sweep: resuming the earlier run in %s: %zu points kept, only the "
+                         "missing ones are measured\n",
+                         session->journalPath().c_str(), kept);
+    } catch (const JournalLeftOver& e) {
+        printError("sweep", std::string(e.what()) +
+                                ". Give --resume to keep its points and measure only the rest, or delete " +
+                                e.path() + " to start over");
+        return kExitUsage;
+    } catch (const Error& e) { // a journal that is not ours to write is a usage problem, not a failure
         printError("sweep", e.what());
-        return kExitFailure;
+        return e.kind() == ErrorKind::Io ? kExitFailure : kExitUsage;
     }
     const SweepOutcome outcome = session->run(stop);
     progress.finish();

@@ -2,6 +2,7 @@
 
 #include "cli/headless_commands.h"
 #include "cli/model_options.h"
+#include "cli/output_files.h"
 #include "engine/backend.h"
 #include "engine/cpu/cpu_libraries.h"
 #include "engine/error.h"
@@ -32,8 +33,9 @@ const char* const kDescription =
     "with warm-up and repeated measured runs per point. Start from a preset (--preset, see\n"
     "--list-presets) or a config file (--config, the preset format), then override with flags.\n"
     "Progress goes to stderr, a summary table to stdout. Each finished point is appended to a journal\n"
-    "(<out>.journal) so that a crash loses nothing; Ctrl-C stops at the next safe point and writes what\n"
-    "was measured. Exit status: 0 done, 1 failed (files), 2 bad command line, 130 stopped by Ctrl-C.";
+    "(<out>.journal) so that a crash loses nothing, and --resume continues a killed sweep from it; Ctrl-C\n"
+    "stops at the next safe point and writes what was measured. Exit status: 0 done, 1 failed (files),\n"
+    "2 bad command line (or an output in use or left by an earlier run), 130 stopped by Ctrl-C.";
 
 bool parseInt(const std::string& text, long long& out) {
     const char* b = text.data();
@@ -58,26 +60,6 @@ std::vector<std::string> splitList(const std::string& text) {
         parts.push_back(part);
     }
     return parts;
-}
-
-void checkOutputFile(const std::string& flag, const std::string& path, std::vector<std::string>& problems) {
-    if (path.empty()) {
-        problems.push_back(flag + " needs a file name");
-        return;
-    }
-    const fs::path p(path);
-    std::error_code ec;
-    if (fs::is_directory(p, ec)) {
-        problems.push_back(flag + " " + path + " is a folder: give a file name");
-        return;
-    }
-    const fs::path dir = p.has_parent_path() ? p.parent_path() : fs::path(".");
-    if (!fs::is_directory(dir, ec)) {
-        problems.push_back(flag + " " + path + ": the folder " + dir.string() + " does not exist");
-        return;
-    }
-    if (::access(dir.c_str(), W_OK) != 0)
-        problems.push_back(flag + " " + path + ": the folder " + dir.string() + " is not writable");
 }
 
 QString opt(const char* name) {
@@ -139,6 +121,29 @@ void readCompare(const std::string& path, SweepRequest& req, std::vector<std::st
     req.compareWith = std::move(other);
 }
 
+// Every file the sweep writes, checked against each other and the files it reads before it
+// measures; the paths land in `req`.
+void checkSweepOutputs(const QCommandLineParser& parser, SweepRequest& req,
+                       std::vector<std::string>& problems) {
+    std::vector<NamedPath> outputs;
+    auto output = [&](const char* name, std::string& target) {
+        if (!parser.isSet(opt(name))) return;
+        target = parser.value(opt(name)).toStdString();
+        outputs.push_back({std::string("--") + name, target});
+    };
+    output("out", req.outPath);
+    if (!outputs.empty()) outputs.push_back({"the journal of --out,", journalPathFor(req.outPath), true});
+    output("csv", req.csvPath);
+    output("trace", req.tracePath);
+    // --charts DIR joins here as {"--charts", req.chartsDir, false, true} (an output folder) once
+    // its own checks below move into checkOutputFiles.
+    std::vector<NamedPath> inputs;
+    for (const char* name : {"config", "compare"})
+        if (parser.isSet(opt(name)))
+            inputs.push_back({std::string("--") + name, parser.value(opt(name)).toStdString()});
+    checkOutputFiles(outputs, inputs, problems);
+}
+
 } // namespace
 
 SweepRequest parseSweepArguments(const QStringList& args, std::vector<std::string>& problems) {
@@ -191,6 +196,11 @@ SweepRequest parseSweepArguments(const QStringList& args, std::vector<std::strin
          QStringLiteral("After the sweep, print where the fastest GPU backend of FILE (a result of the same "
                         "model from a GPU machine) overtakes the fastest CPU backend of this sweep."),
          QStringLiteral("FILE")},
+        {opt("resume"),
+         QStringLiteral("Continue the sweep whose journal (<out>.journal) an earlier, interrupted run left: "
+                        "its points are kept, only the missing ones are measured. The plan must be the "
+                        "same. Without --resume such a journal is never overwritten: the sweep refuses "
+                        "to start.")},
         {opt("quiet"), QStringLiteral("No progress line.")},
     });
     model.addTo(parser);
@@ -332,14 +342,9 @@ SweepRequest parseSweepArguments(const QStringList& args, std::vector<std::strin
             problems.push_back(flag + ": " + message);
     }
 
-    if (!parser.isSet(opt("out")))
-        problems.push_back("--out FILE.json is required (where the results go)");
-    else
-        checkOutputFile("--out", req.outPath = parser.value(opt("out")).toStdString(), problems);
-    if (parser.isSet(opt("csv")))
-        checkOutputFile("--csv", req.csvPath = parser.value(opt("csv")).toStdString(), problems);
-    if (parser.isSet(opt("trace")))
-        checkOutputFile("--trace", req.tracePath = parser.value(opt("trace")).toStdString(), problems);
+    req.resume = parser.isSet(opt("resume"));
+    if (!parser.isSet(opt("out"))) problems.push_back("--out FILE.json is required (where the results go)");
+    checkSweepOutputs(parser, req, problems);
     if (parser.isSet(opt("compare"))) readCompare(parser.value(opt("compare")).toStdString(), req, problems);
     if (parser.isSet(opt("charts")) && !chartSupport()) {
         problems.push_back("--charts needs the charts of the desktop application, and this rnnprof was built "

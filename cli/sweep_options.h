@@ -23,6 +23,7 @@ struct SweepRequest {
     // sweep; afterwards the fastest CPU backend here is set against its fastest GPU backend.
     std::string comparePath;
     std::optional<SweepResult> compareWith;
+    bool resume = false; // --resume: continue the journal an earlier run left at <out>.journal
     bool listPresets = false;
     bool quiet = false;
     bool help = false;
@@ -30,7 +31,8 @@ struct SweepRequest {
 };
 
 // `args` as QCoreApplication::arguments() minus the sub-command: args[0] is the program name.
-// Checks output paths (folder exists and is writable) but creates nothing.
+// Checks output paths (folder exists and is writable, no two outputs and no output and input the
+// same file) but creates nothing.
 [[nodiscard]] SweepRequest parseSweepArguments(const QStringList& args, std::vector<std::string>& problems);
 
 // The list grammar of profiling/int_list.h ("1,4,16", "3-5", "1..64"); a problem is appended as

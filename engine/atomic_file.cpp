@@ -1,6 +1,7 @@
 #include "engine/atomic_file.h"
 
 #include "engine/error.h"
+#include "engine/unique_fd.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -9,6 +10,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <random>
 
 namespace rnnprof {
 
@@ -24,19 +26,13 @@ int writeAll(int fd, std::string_view bytes) {
 }
 
 int writeAndSync(const std::string& path, std::string_view bytes, bool exclusive) {
-    const int flags = O_WRONLY | O_CREAT | O_CLOEXEC | (exclusive ? O_EXCL : O_TRUNC);
-    const int fd = ::open(path.c_str(), flags, 0644);
-    if (fd < 0) return errno;
-    if (const int err = writeAll(fd, bytes); err != 0) {
-        ::close(fd);
-        return err;
-    }
-    if (::fsync(fd) != 0) {
-        const int err = errno;
-        ::close(fd);
-        return err;
-    }
-    return ::close(fd) == 0 ? 0 : errno;
+    // O_EXCL also refuses a symbolic link planted at `path`, so a new file is always our own.
+    const int flags = O_WRONLY | O_CREAT | O_CLOEXEC | (exclusive ? O_EXCL | O_NOFOLLOW : O_TRUNC);
+    UniqueFd fd(::open(path.c_str(), flags, 0644));
+    if (!fd) return errno;
+    if (const int err = writeAll(fd.get(), bytes); err != 0) return err;
+    if (::fsync(fd.get()) != 0) return errno;
+    return fd.close();
 }
 
 namespace {
@@ -44,13 +40,10 @@ namespace {
 // Writes all of `bytes` into an existing special file (a device, pipe or socket); returns errno or 0.
 // No fsync: pipes and terminals do not support it, and there is no file to make durable.
 int writeThrough(const std::string& path, std::string_view bytes) {
-    const int fd = ::open(path.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
-    if (fd < 0) return errno;
-    if (const int err = writeAll(fd, bytes); err != 0) {
-        ::close(fd);
-        return err;
-    }
-    return ::close(fd) == 0 ? 0 : errno;
+    UniqueFd fd(::open(path.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC));
+    if (!fd) return errno;
+    if (const int err = writeAll(fd.get(), bytes); err != 0) return err;
+    return fd.close();
 }
 
 // The file a rename must replace: a symbolic link's destination when it is a regular file (the
@@ -63,6 +56,24 @@ std::string replaceableTarget(const std::string& path) {
     std::string target(resolved);
     std::free(resolved);
     return target;
+}
+
+// Writes `bytes` into a new temporary file beside `target` and returns its name, or "" with `err`
+// set. The name is unpredictable and the file is created exclusively: another user who plants a
+// link at a guessable name in a shared folder cannot make us write through it.
+std::string writeTemporaryBeside(const std::string& target, std::string_view bytes, int& err) {
+    static thread_local std::mt19937_64 random{std::random_device{}()};
+    for (int attempt = 0; attempt < 16; ++attempt) {
+        const std::string tmp =
+            target + ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(random() % 1000000000);
+        err = writeAndSync(tmp, bytes, true);
+        if (err == 0) return tmp;
+        if (err != EEXIST) {
+            ::unlink(tmp.c_str()); // ours: made before the write failed
+            return {};
+        }
+    }
+    return {};
 }
 
 } // namespace
@@ -78,13 +89,13 @@ void writeFileAtomically(const std::string& path, std::string_view bytes) {
         return;
     }
     const std::string target = replaceableTarget(path);
-    const std::string tmp = target + ".tmp-" + std::to_string(::getpid());
-    int err = writeAndSync(tmp, bytes, false);
-    if (err == 0 && ::rename(tmp.c_str(), target.c_str()) != 0) err = errno;
-    if (err != 0) {
+    int err = 0;
+    const std::string tmp = writeTemporaryBeside(target, bytes, err);
+    if (err == 0 && ::rename(tmp.c_str(), target.c_str()) != 0) {
+        err = errno;
         ::unlink(tmp.c_str());
-        throw Error(ErrorKind::Io, "cannot write " + path + ": " + std::strerror(err));
     }
+    if (err != 0) throw Error(ErrorKind::Io, "cannot write " + path + ": " + std::strerror(err));
 }
 
 } // namespace rnnprof

@@ -9,14 +9,17 @@ namespace rnnprof {
 // Writes all of `bytes` to an open descriptor (retrying short writes and EINTR); returns errno or 0.
 [[nodiscard]] int writeAll(int fd, std::string_view bytes);
 
-// Writes `bytes` to `path` (a new file when `exclusive`, else created or truncated) and flushes it
-// to disk. Returns 0, or the errno of the call that failed; a partial file may be left behind.
+// Writes `bytes` to `path` (a new file when `exclusive`, never through a symbolic link at `path`;
+// else created or truncated) and flushes it to disk. Returns 0, or the errno of the call that
+// failed; a partial file may be left behind.
 [[nodiscard]] int writeAndSync(const std::string& path, std::string_view bytes, bool exclusive);
 
 // Throws Error(Io) naming the path and the system's reason (disk full, read-only, no such
 // folder); the target is then untouched and no temporary file is left behind. A symbolic link is
 // followed (the file it names is replaced, the link kept); an existing device, pipe or socket
-// (/dev/null, /dev/stdout) is written through, never replaced.
+// (/dev/null, /dev/stdout) is written through, never replaced. The temporary file has an
+// unpredictable name and is created exclusively, so a link planted at a guessable name in a
+// shared folder is never written through.
 void writeFileAtomically(const std::string& path, std::string_view bytes);
 
 } // namespace rnnprof

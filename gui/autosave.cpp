@@ -1,5 +1,7 @@
 #include "gui/autosave.h"
 
+#include "profiling/result_files.h"
+
 #include <QDateTime>
 #include <QDir>
 #include <QFileInfo>
@@ -19,6 +21,15 @@ QString newAutosavePath(const QString& dir) {
     for (int i = 2; QFileInfo::exists(path) || QFileInfo::exists(path + QStringLiteral(".journal")); ++i)
         path = QDir(dir).filePath(QStringLiteral("sweep-%1-%2.json").arg(stamp).arg(i));
     return path;
+}
+
+QStringList leftoverJournals(const QString& dir) {
+    QStringList paths;
+    const QFileInfoList files =
+        QDir(dir).entryInfoList({QStringLiteral("sweep-*.json.journal")}, QDir::Files, QDir::Time);
+    for (const QFileInfo& f : files)
+        if (journalHolder(f.filePath().toStdString()) == 0) paths << f.filePath();
+    return paths;
 }
 
 void pruneAutosaves(const QString& dir, int keep) {

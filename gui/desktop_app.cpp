@@ -30,6 +30,8 @@ int runDesktopApp(int argc, char** argv) {
     QGuiApplication::setDesktopFileName(QStringLiteral("rnnprof"));
     MainWindow window;
     window.show();
+    // After the window is up, so the question has a parent on screen.
+    QTimer::singleShot(0, &window, [&window] { window.offerLeftoverJournals(); });
     QStringList files = QApplication::arguments();
     files.removeFirst();
     if (!files.isEmpty()) QTimer::singleShot(0, &window, [&window, files] { window.openFiles(files, true); });

@@ -22,7 +22,7 @@ void EngineWorker::prepareTracer() {
     if (!m_tracer) m_tracer = makeKernelTracer();
 }
 
-void EngineWorker::runSweep(quint64 job, const SweepPlan& plan, const QString& resultPath) {
+void EngineWorker::runSweep(quint64 job, const SweepPlan& plan, const QString& resultPath, bool resume) {
     using Clock = std::chrono::steady_clock;
     auto lastProgress = Clock::now() - kProgressInterval;
     SweepSessionEvents events;
@@ -41,15 +41,17 @@ void EngineWorker::runSweep(quint64 job, const SweepPlan& plan, const QString& r
     try {
         prepareTracer();
         SweepSession session(m_backends, plan, resultPath.toStdString(), std::move(events), m_tracer.get());
-        emit sweepStarted(job, session.header());
         try {
-            session.openJournal();
-        } catch (const std::exception& e) { // the GUI measures on; the points stay in memory
+            session.openJournal(resume ? EarlierJournal::Resume : EarlierJournal::Refuse);
+        } catch (const std::exception& e) {
+            if (resume) throw; // resuming without the earlier points would be no resume at all
+            // A new sweep measures on; the points stay in memory.
             emit fileProblem(job,
                              QStringLiteral("The journal could not be created, points are kept in memory "
                                             "only: %1")
                                  .arg(QString::fromStdString(e.what())));
         }
+        emit sweepStarted(job, session.header()); // after a resume, the earlier run's header
         outcome = session.run(*m_stop);
     } catch (const std::exception& e) {
         emit sweepFailed(job, QString::fromStdString(e.what()));

@@ -26,7 +26,9 @@ public:
     void prepareTracer();
     // Runs `plan` to the end or until the stop token is set. `resultPath` (may be empty) receives the
     // JSON result at the end, its journal every point as it finishes (SweepSession's policy).
-    void runSweep(quint64 job, const rnnprof::SweepPlan& plan, const QString& resultPath);
+    // `resume`: continue the journal an earlier run left there; the sweep fails when it cannot.
+    void runSweep(quint64 job, const rnnprof::SweepPlan& plan, const QString& resultPath,
+                  bool resume = false);
 
 signals:
     void sweepStarted(quint64 job, const rnnprof::SweepResult& header);

@@ -1,5 +1,6 @@
 #include "gui/main_window.h"
 
+#include "engine/error.h"
 #include "gui/app_palette.h"
 #include "gui/app_settings.h"
 #include "gui/autosave.h"
@@ -8,17 +9,20 @@
 #include "gui/charts/chart_selection.h"
 #include "gui/charts/chart_view.h"
 #include "gui/config/config_panel.h"
+#include "gui/leftover_journal.h"
 #include "gui/result_store.h"
 #include "gui/results_model.h"
 #include "gui/results_view.h"
 #include "gui/sweep_controller.h"
 #include "gui/sweep_progress.h"
 #include "profiling/host_info.h"
+#include "profiling/result_files.h"
 
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDockWidget>
+#include <QFile>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -266,14 +270,45 @@ bool MainWindow::startSweep() {
     if (!m_panel->isValid() || m_controller->isRunning()) return false;
     const QString dir = autosaveDir();
     pruneAutosaves(dir);
-    const QString path = newAutosavePath(dir);
+    return startSweepInto(m_panel->plan(), newAutosavePath(dir), false);
+}
+
+bool MainWindow::startSweepInto(const SweepPlan& plan, const QString& path, bool resume) {
     m_liveIndex = -1;
     m_store->clear();
-    if (!m_controller->start(m_panel->plan(), path)) return false;
+    if (!m_controller->start(plan, path, resume)) return false;
     m_progress->begin();
-    m_settings->setLastPlan(m_panel->plan());
+    m_settings->setLastPlan(plan);
     statusBar()->clearMessage();
     return true;
+}
+
+void MainWindow::offerLeftoverJournals() {
+    if (!m_options.interactive) return;
+    for (const QString& journal : leftoverJournals(autosaveDir())) {
+        SweepResult earlier;
+        try {
+            earlier = loadResultFile(journal.toStdString());
+        } catch (const Error& e) { // unreadable: not offered, kept for the user to look at
+            statusBar()->showMessage(QString::fromStdString(e.what()), 10000);
+            continue;
+        }
+        const LeftoverChoice choice = askAboutLeftoverJournal(this, journal, int(earlier.points.size()),
+                                                              int(points(earlier.plan).size()));
+        if (choice == LeftoverChoice::Discard) {
+            QFile::remove(journal);
+        } else if (choice == LeftoverChoice::Resume) {
+            // The journal's own plan, not the panel's reading of it: resuming needs the same plan.
+            m_panel->setPlan(earlier.plan);
+            const QString result = journal.chopped(int(qstrlen(".journal")));
+            if (startSweepInto(earlier.plan, result, true)) return;
+            report(QStringLiteral("The sweep could not be resumed"), journal);
+            return;
+        } else {
+            statusBar()->showMessage(
+                QStringLiteral("Kept %1; open it with File > Open to see its points").arg(journal), 10000);
+        }
+    }
 }
 
 void MainWindow::stopSweep() {

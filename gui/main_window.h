@@ -26,6 +26,7 @@ namespace rnnprof {
 struct PointResult;
 struct SweepResult;
 struct SweepProgress;
+struct SweepPlan;
 } // namespace rnnprof
 
 namespace rnnprof::gui {
@@ -55,6 +56,11 @@ public:
 
     // Run (F5): starts a sweep of the panel's plan; false when invalid or already running.
     bool startSweep();
+    // On start: for each journal a killed or crashed sweep left in the autosave folder, newest
+    // first, asks whether to resume it (its plan goes into the panel and only its missing points
+    // are measured), discard it (deleted) or keep it (left for File > Open). Stops after a resume.
+    // Without interaction (tests) nothing is asked and every journal is kept.
+    void offerLeftoverJournals();
     void stopSweep();
     // Opens result files (JSON or journals); `add` keeps what is loaded (overlay). Returns the
     // number opened; every failure is reported with the file and the reason.
@@ -98,6 +104,7 @@ private:
     void updateActions();
     void scheduleRefresh();
     void refreshVisibleCharts();
+    bool startSweepInto(const SweepPlan& plan, const QString& path, bool resume);
     void onSweepStarted(const SweepResult& header);
     void onPoint(const PointResult& point);
     void onSweepFinished(const SweepResult& result);

@@ -52,7 +52,7 @@ SweepController::~SweepController() {
     shutdown();
 }
 
-bool SweepController::start(const SweepPlan& plan, const QString& resultPath) {
+bool SweepController::start(const SweepPlan& plan, const QString& resultPath, bool resume) {
     if (m_running || !m_thread) return false;
     m_stop->reset();
     const quint64 job = ++m_job;
@@ -60,7 +60,7 @@ bool SweepController::start(const SweepPlan& plan, const QString& resultPath) {
     setRunning(true);
     EngineWorker* worker = m_worker;
     QMetaObject::invokeMethod(
-        worker, [worker, job, plan, resultPath] { worker->runSweep(job, plan, resultPath); },
+        worker, [worker, job, plan, resultPath, resume] { worker->runSweep(job, plan, resultPath, resume); },
         Qt::QueuedConnection);
     return true;
 }

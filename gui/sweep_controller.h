@@ -28,7 +28,9 @@ public:
 
     // Queues `plan` on the engine thread; false when a sweep is running or after shutdown().
     // `resultPath` (may be empty) is where the worker writes the journal and the final JSON.
-    bool start(const SweepPlan& plan, const QString& resultPath = {});
+    // `resume`: continue the journal an earlier run left beside `resultPath` (same plan), measuring
+    // only its missing points; without it such a journal is never overwritten.
+    bool start(const SweepPlan& plan, const QString& resultPath = {}, bool resume = false);
     void stop();
     // Stops the sweep and joins the engine thread; blocks until the current run returns.
     void shutdown();

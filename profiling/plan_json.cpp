@@ -103,6 +103,30 @@ void readPlan(const Json& value, const std::string& path, Problems& problems, Sw
     r.finish();
 }
 
+namespace {
+
+void collectDifferences(const Json& a, const Json& b, const std::string& path,
+                        std::vector<std::string>& out) {
+    if (a.is_object() && b.is_object()) {
+        for (const auto& [key, value] : a.items())
+            collectDifferences(value, b.contains(key) ? b.at(key) : Json(),
+                               path + (path.empty() ? "" : ".") + key, out);
+        for (const auto& [key, value] : b.items())
+            if (!a.contains(key))
+                collectDifferences(Json(), value, path + (path.empty() ? "" : ".") + key, out);
+        return;
+    }
+    if (a != b) out.push_back(path + " " + a.dump() + " vs " + b.dump());
+}
+
+} // namespace
+
+std::vector<std::string> planDifferences(const SweepPlan& a, const SweepPlan& b) {
+    std::vector<std::string> out;
+    collectDifferences(planToJsonValue(a), planToJsonValue(b), "", out);
+    return out;
+}
+
 std::string planKeyPath(const std::string& field) {
     // validate() calls the size of the grid "points": the sweep section as a whole.
     if (field == "points") return kSweepKey;

@@ -14,6 +14,10 @@ namespace rnnprof::jsonio {
 // result file records what was run, wherever it was run.
 void readPlan(const Json& value, const std::string& path, Problems& problems, SweepPlan& plan);
 
+// Where two plans differ, one entry per key path in file spelling, both values:
+// "sweep.batch [1,2] vs [1,2,4]". Empty when the files would spell them alike.
+[[nodiscard]] std::vector<std::string> planDifferences(const SweepPlan& a, const SweepPlan& b);
+
 // "batch" -> "sweep.batch", "hidden_size" -> "model.hidden_size": where validate()'s field lives.
 [[nodiscard]] std::string planKeyPath(const std::string& field);
 

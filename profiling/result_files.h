@@ -3,8 +3,10 @@
 // columns that pandas reads unmodified), Chrome trace JSON (Perfetto / chrome://tracing), and the
 // journal (JSON Lines next to the output, one finished point per line, so a crash loses nothing).
 // Loading never crashes: malformed or newer files throw Error(InvalidInput) with the reason.
+#include "engine/unique_fd.h"
 #include "profiling/result.h"
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -37,21 +39,47 @@ void saveResultCsv(const std::string& path, const SweepResult& result); // atomi
 void saveChromeTrace(const std::string& path, const SweepResult& result); // atomic
 
 // The journal: first line holds the header (schema, host, plan), every further line one point.
+// One writer per journal: the file is locked for as long as the object lives, so a second process
+// aimed at the same output is refused instead of interleaving its lines with ours. An existing
+// journal is never truncated: it may hold the only copy of an earlier run's points.
 class Journal {
 public:
-    // Creates (truncates) the journal and writes its header; throws Error(Io).
+    // Opens `path` for appending: creates it, or opens the regular file there, and locks it.
+    // Throws Error(Io) when the file cannot be made or read; Error(InvalidInput) when `path` is a
+    // symbolic link, not a regular file, has other hard links, or another process holds the lock
+    // (naming its process id when known). A new file is made only through its own name, never
+    // through a link planted at it.
+    explicit Journal(std::string path);
+    // A new journal: opens `path` as above and writes the header; refuses (Error(InvalidInput)) a
+    // file that holds anything already.
     Journal(std::string path, const SweepResult& header);
     ~Journal();
     Journal(const Journal&) = delete;
     Journal& operator=(const Journal&) = delete;
+
+    // What the file held when it was opened; empty for a new (or empty) file.
+    [[nodiscard]] const std::string& earlierText() const { return m_earlierText; }
+    // Cuts the file to its first `length` bytes: a torn line of a killed run must not be followed
+    // by our own lines. Throws Error(Io).
+    void keepOnly(std::size_t length);
+    // Writes the header line into an empty journal; throws Error(Io).
+    void begin(const SweepResult& header);
     // Appends one line and flushes it to disk; throws Error(Io) (the journal so far stays valid).
     void append(const PointResult& point);
+    // Removes the file while still holding its lock (the results file holds every point now), so
+    // no other run can start on it in between. Quiet when it is gone already.
+    void remove();
     [[nodiscard]] const std::string& path() const { return m_path; }
 
 private:
     std::string m_path;
-    int m_fd = -1;
+    UniqueFd m_fd;
+    std::string m_earlierText;
 };
+
+// The process id that holds the lock of the journal at `path`: 0 when nobody does (or the file
+// cannot be opened), -1 when a holder exists whose id is unknown.
+[[nodiscard]] long journalHolder(const std::string& path);
 
 // Reads a journal; a torn last line (the process died while writing) is ignored, any other bad
 // line is an error. The result has complete = false.

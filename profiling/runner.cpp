@@ -63,6 +63,25 @@ void SweepRunner::requireValidPlan() const {
         throw Error(ErrorKind::InvalidConfig, joinIssues(issues));
 }
 
+void SweepRunner::resumeFrom(const SweepResult& earlier) {
+    m_header.createdAt = earlier.createdAt;
+    m_earlierPoints.clear();
+    for (const PointResult& p : earlier.points)
+        if (p.status != PointStatus::Cancelled) m_earlierPoints.push_back(p);
+}
+
+namespace {
+
+// The earlier run's point of series `series` at (mode, shape), if it has one.
+const PointResult* findPoint(const std::vector<PointResult>& points, std::string_view series, Mode mode,
+                             const Shape& shape) {
+    for (const PointResult& p : points)
+        if (p.backend == series && p.mode == mode && p.shape == shape) return &p;
+    return nullptr;
+}
+
+} // namespace
+
 SweepResult SweepRunner::run(const StopToken& stop) {
     requireValidPlan();
     SweepResult result = m_header;
@@ -70,30 +89,44 @@ SweepResult SweepRunner::run(const StopToken& stop) {
     const auto start = Clock::now();
     SweepProgress progress;
     progress.total = int(grid.size());
-    int measured = 0; // grid points finished (not counting derived ones nor a cancelled one)
+    int measured = 0;     // grid points finished (not counting derived ones nor a cancelled one)
+    int measuredHere = 0; // of them measured by this run, not kept from an earlier one
     bool stopped = false;
+    const auto& algos = m_plan.settings.cudnnAlgos;
     for (std::size_t i = 0; i < grid.size(); ++i) {
         if (stop.stopRequested()) {
             stopped = true;
             break;
         }
-        progress.done = int(i);
-        progress.elapsedSeconds = secondsSince(start);
-        progress.etaSeconds = i == 0 ? -1.0 : progress.elapsedSeconds / double(i) * double(grid.size() - i);
-        progress.current = describe(grid[i]);
-        if (m_callbacks.onProgress) m_callbacks.onProgress(progress);
-        PointResult point = measurePoint(grid[i], stop);
-        const bool cancelled = point.status == PointStatus::Cancelled;
-        result.points.push_back(point);
-        if (m_callbacks.onPoint) m_callbacks.onPoint(result.points.back());
-        if (cancelled) {
-            stopped = true;
-            break;
+        const PointSpec& spec = grid[i];
+        if (const PointResult* kept = findPoint(m_earlierPoints, seriesId(spec), spec.mode, spec.shape)) {
+            result.points.push_back(*kept);
+        } else {
+            progress.done = int(i);
+            progress.elapsedSeconds = secondsSince(start);
+            progress.etaSeconds =
+                measuredHere == 0 ? -1.0
+                                  : progress.elapsedSeconds / double(measuredHere) * double(grid.size() - i);
+            progress.current = describe(spec);
+            if (m_callbacks.onProgress) m_callbacks.onProgress(progress);
+            PointResult point = measurePoint(spec, stop);
+            const bool cancelled = point.status == PointStatus::Cancelled;
+            result.points.push_back(point);
+            if (m_callbacks.onPoint) m_callbacks.onPoint(result.points.back());
+            if (cancelled) {
+                stopped = true;
+                break;
+            }
+            ++measuredHere;
         }
         ++measured;
         // After the last algorithm of gpu-cudnn at this (mode, shape): the derived best point.
-        const auto& algos = m_plan.settings.cudnnAlgos;
-        if (algos.size() >= 2 && runsPerCudnnAlgo(grid[i].backend) && grid[i].cudnnAlgo == algos.back()) {
+        if (algos.size() >= 2 && runsPerCudnnAlgo(spec.backend) && spec.cudnnAlgo == algos.back()) {
+            if (const PointResult* kept =
+                    findPoint(m_earlierPoints, kCudnnBestSeries, spec.mode, spec.shape)) {
+                result.points.push_back(*kept);
+                continue;
+            }
             const std::vector<PointResult> siblings(result.points.end() - std::ptrdiff_t(algos.size()),
                                                     result.points.end());
             result.points.push_back(bestCudnnPoint(siblings));

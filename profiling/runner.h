@@ -71,6 +71,14 @@ public:
     // returns it with the points, and a journal written alongside carries the same.
     [[nodiscard]] const SweepResult& header() const { return m_header; }
     void setBudgetClock(BudgetClock now) { m_budgetClock = std::move(now); } // default: steady_clock
+    // Continues `earlier`, an interrupted run of this plan (a journal): run() keeps its finished
+    // points in place instead of measuring them again (a cancelled one is measured), without
+    // reporting them through the callbacks, and the header becomes the earlier run's (its
+    // created_at), so the results file and its journal agree. The caller checks that the plans
+    // are equal.
+    void resumeFrom(const SweepResult& earlier);
+    // The points run() keeps from resumeFrom(), in the earlier run's order.
+    [[nodiscard]] const std::vector<PointResult>& keptPoints() const { return m_earlierPoints; }
 
     // Throws Error(InvalidConfig) naming every problem when the plan is invalid for these backends.
     void requireValidPlan() const;
@@ -84,6 +92,7 @@ private:
     const BackendRegistry& m_backends;
     SweepPlan m_plan;
     SweepResult m_header;
+    std::vector<PointResult> m_earlierPoints; // resumeFrom()
     RunnerCallbacks m_callbacks;
     KernelTracer* m_tracer = nullptr;
     BudgetClock m_budgetClock = [] { return std::chrono::steady_clock::now(); };

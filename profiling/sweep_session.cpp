@@ -1,11 +1,23 @@
 #include "profiling/sweep_session.h"
 
 #include "engine/error.h"
+#include "profiling/plan_json.h"
 #include "profiling/result_files.h"
 
-#include <filesystem>
-
 namespace rnnprof {
+namespace {
+
+std::string pointsText(std::size_t n) {
+    return std::to_string(n) + (n == 1 ? " point" : " points");
+}
+
+} // namespace
+
+JournalLeftOver::JournalLeftOver(std::string path, std::size_t points)
+    : Error(ErrorKind::InvalidInput, path + " is the journal of an earlier run of this output, holding " +
+                                         pointsText(points) +
+                                         " it measured; it was left as it is, nothing was overwritten"),
+      m_path(std::move(path)), m_points(points) {}
 
 SweepSession::SweepSession(const BackendRegistry& backends, SweepPlan plan, std::string resultPath,
                            SweepSessionEvents events, KernelTracer* tracer)
@@ -24,40 +36,81 @@ std::string SweepSession::journalPath() const {
     return m_resultPath.empty() ? std::string() : journalPathFor(m_resultPath);
 }
 
-void SweepSession::openJournal() {
-    if (m_resultPath.empty()) return;
+std::size_t SweepSession::openJournal(EarlierJournal earlier) {
+    if (m_resultPath.empty()) return 0;
     m_journal.reset();
-    m_journal = std::make_unique<Journal>(journalPath(), header());
+    m_journalIntact = true;
+    auto journal = std::make_unique<Journal>(journalPath());
+    const std::string& text = journal->earlierText();
+    if (text.empty()) {
+        journal->begin(header());
+        m_journal = std::move(journal);
+        return 0;
+    }
+    // Resuming appends after the last complete line: a torn line of the killed run is cut, and
+    // its point measured again.
+    const bool resume = earlier == EarlierJournal::Resume;
+    const std::size_t complete = text.rfind('\n') == std::string::npos ? 0 : text.rfind('\n') + 1;
+    SweepResult previous;
+    try {
+        previous = journalFromText(resume ? std::string_view(text).substr(0, complete) : text, journalPath());
+    } catch (const Error& e) { // not a journal: neither to resume nor to overwrite
+        throw Error(ErrorKind::InvalidInput, journalPath() +
+                                                 " is in the way of this sweep's journal and is not one (" +
+                                                 e.what() + "); it was left as it is: move or delete it");
+    }
+    if (!resume) throw JournalLeftOver(journalPath(), previous.points.size());
+    if (const auto differences = jsonio::planDifferences(previous.plan, header().plan);
+        !differences.empty()) {
+        std::string list;
+        for (const auto& d : differences)
+            list += (list.empty() ? "" : "; ") + d;
+        throw Error(ErrorKind::InvalidInput,
+                    journalPath() + " was written by a sweep of another plan (the journal vs this run: " +
+                        list + "); it cannot be resumed with this plan");
+    }
+    if (previous.host.hostname != header().host.hostname)
+        throw Error(ErrorKind::InvalidInput,
+                    journalPath() + " was written on host " + previous.host.hostname + ", this is " +
+                        header().host.hostname + "; points of two machines are not resumed into one result");
+    journal->keepOnly(complete);
+    m_runner.resumeFrom(previous);
+    m_journal = std::move(journal);
+    return m_runner.keptPoints().size();
 }
 
 SweepOutcome SweepSession::run(const StopToken& stop) {
     RunnerCallbacks callbacks;
     callbacks.onProgress = m_events.onProgress;
     callbacks.onPoint = [this](const PointResult& point) {
-        if (m_journal) {
+        if (m_journal && m_journalIntact) {
             try {
                 m_journal->append(point);
             } catch (const Error& e) { // keep measuring: the results file still gets every point
                 if (m_events.onFileProblem)
                     m_events.onFileProblem("writing the journal failed (" + std::string(e.what()) +
                                            "); it stops here, the points are kept in memory");
-                m_journal.reset();
+                m_journalIntact = false; // still held: no other run may take it over meanwhile
             }
         }
         if (m_events.onPoint) m_events.onPoint(point);
     };
     m_runner.setCallbacks(std::move(callbacks));
+    if (m_events.onPoint) // a resumed journal's points first, as if measured now
+        for (const PointResult& p : m_runner.keptPoints())
+            m_events.onPoint(p);
 
     SweepOutcome outcome;
     outcome.result = m_runner.run(stop);
     if (m_resultPath.empty()) return outcome;
-    const bool journalOpen = m_journal != nullptr;
-    m_journal.reset(); // closed before the results file replaces it as the complete record
+    const bool journalOpen = m_journal && m_journalIntact;
     try {
         saveResultJson(m_resultPath, outcome.result);
         outcome.saved = true;
-        std::error_code ec;
-        std::filesystem::remove(journalPath(), ec); // everything is in the results file now
+        // Everything is in the results file now. Removed before the lock goes, so that no other
+        // run finds it and takes it for an earlier run's.
+        if (m_journal) m_journal->remove();
+        m_journal.reset();
     } catch (const Error& e) {
         outcome.saveProblem =
             std::string(e.what()) + (journalOpen
@@ -65,6 +118,7 @@ SweepOutcome SweepSession::run(const StopToken& stop) {
                                          : " (the measured points were not all journaled: " + journalPath() +
                                                " holds those before its own failure)");
         if (m_events.onFileProblem) m_events.onFileProblem(outcome.saveProblem);
+        m_journal.reset();
     }
     return outcome;
 }

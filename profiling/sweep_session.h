@@ -3,20 +3,45 @@
 // (created_at, host, plan) made once, the journal written point by point next to the results file,
 // the runner, and the final save. The journal's policy lives here and nowhere else:
 //   - the journal is `<resultPath>.journal`, its header is the result's header (same created_at);
+//   - one session per journal: it is locked while the session lives, a second one is refused;
+//   - a journal left by an earlier run is never overwritten: it is refused, or resumed when its
+//     plan is this session's (its points are kept, only the missing ones are measured);
 //   - a point that cannot be appended to the journal is still measured and kept (reported once);
 //   - after the results file was saved the journal is removed: the file holds every point;
 //   - when the save fails the journal stays and the problem names it.
 #include "engine/backend.h"
+#include "engine/error.h"
 #include "profiling/result.h"
 #include "profiling/runner.h"
 
+#include <cstddef>
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace rnnprof {
 
 class Journal;
+
+// What openJournal() does with a journal that an earlier run left at the path.
+enum class EarlierJournal {
+    Refuse, // throw JournalLeftOver; the file stays as it is
+    Resume, // keep its points when its plan is this session's; else Error(InvalidInput)
+};
+
+// An earlier run's journal is in the way; it was left untouched. Front ends add their own remedy
+// (the command line's --resume, the window's Resume button).
+class JournalLeftOver : public Error {
+public:
+    JournalLeftOver(std::string path, std::size_t points);
+    [[nodiscard]] const std::string& path() const { return m_path; }
+    [[nodiscard]] std::size_t points() const { return m_points; }
+
+private:
+    std::string m_path;
+    std::size_t m_points;
+};
 
 struct SweepSessionEvents {
     std::function<void(const SweepProgress&)> onProgress;
@@ -42,9 +67,12 @@ public:
 
     [[nodiscard]] const SweepResult& header() const;
     [[nodiscard]] std::string journalPath() const;
-    // Creates the journal (truncating an old one) with the header; throws Error(Io). Without a
-    // call, run() measures into memory only. The caller decides whether a failure is fatal.
-    void openJournal();
+    // Opens and locks the journal: a new one gets the header; an earlier run's is refused or
+    // resumed (see EarlierJournal). Returns the number of points kept from it (0 for a new one).
+    // Throws Error(Io) when the file cannot be made, Error(InvalidInput) when it is not ours to
+    // write (a link, busy with another process, another plan), JournalLeftOver. Without a call,
+    // run() measures into memory only. The caller decides whether a failure is fatal.
+    std::size_t openJournal(EarlierJournal earlier = EarlierJournal::Refuse);
     // Runs every point (or until `stop`), then saves the results file.
     [[nodiscard]] SweepOutcome run(const StopToken& stop);
 
@@ -52,7 +80,8 @@ private:
     SweepRunner m_runner;
     std::string m_resultPath;
     SweepSessionEvents m_events;
-    std::unique_ptr<Journal> m_journal;
+    std::unique_ptr<Journal> m_journal; // held (locked) from openJournal() to the end of run()
+    bool m_journalIntact = true;        // false after an append failed: no more lines go in
 };
 
 } // namespace rnnprof

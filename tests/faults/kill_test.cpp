@@ -94,6 +94,50 @@ TEST_P(SweepKilled, TheJournalReopensWithEveryFinishedPoint) {
 INSTANTIATE_TEST_SUITE_P(AtVariedMoments, SweepKilled, ::testing::Values(0, 7, 23, 61, 149),
                          [](const auto& info) { return std::to_string(info.param) + "ms"; });
 
+// The journal of a killed sweep is all that is left of its points: a plain re-run must not touch
+// it, and --resume measures only what it lacks.
+TEST(SweepKilledThenRerun, TheJournalSurvivesARerunAndResumeMeasuresOnlyTheMissingPoints) {
+    TempDir dir;
+    const std::string out = dir.path("results.json");
+    const std::string journal = journalPathFor(out);
+    {
+        ChildProcess sweep(longSweep(out));
+        ASSERT_TRUE(sweep.started());
+        ASSERT_TRUE(waitUntil([&] { return completeLines(journal) >= 4 || !sweep.running(); }));
+        ASSERT_TRUE(sweep.running()) << sweep.wait().err;
+        sweep.kill(SIGKILL);
+        EXPECT_EQ(sweep.wait().status, 128 + SIGKILL);
+    }
+    const std::string left = slurp(journal);
+    const SweepResult killed = loadResultFile(journal);
+    ASSERT_GE(killed.points.size(), 3u);
+
+    std::vector<std::string> rerun = longSweep(out);
+    const ProcessResult refused = test::runToEnd(rerun);
+    EXPECT_EQ(refused.status, 2) << refused.err;
+    EXPECT_NE(refused.err.find("--resume"), std::string::npos) << refused.err;
+    EXPECT_EQ(slurp(journal), left) << "the re-run changed the killed run's journal";
+    EXPECT_FALSE(std::filesystem::exists(out));
+
+    rerun.push_back("--resume");
+    const ProcessResult resumed = test::runToEnd(rerun);
+    ASSERT_EQ(resumed.status, 0) << resumed.err;
+    EXPECT_NE(resumed.err.find(std::to_string(killed.points.size()) + " points kept"), std::string::npos)
+        << resumed.err;
+    const SweepResult saved = loadResultFile(out);
+    EXPECT_TRUE(saved.complete);
+    const std::vector<PointSpec> grid = longSweepGrid();
+    ASSERT_EQ(saved.points.size(), grid.size());
+    for (std::size_t i = 0; i < grid.size(); ++i) {
+        EXPECT_EQ(saved.points[i].shape, grid[i].shape);
+        EXPECT_EQ(saved.points[i].mode, grid[i].mode);
+        EXPECT_EQ(saved.points[i].status, PointStatus::Ok) << saved.points[i].reason;
+    }
+    for (std::size_t i = 0; i < killed.points.size(); ++i)
+        EXPECT_EQ(saved.points[i], killed.points[i]) << "the journal's point " << i << " was measured again";
+    EXPECT_FALSE(std::filesystem::exists(journal));
+}
+
 TEST(SweepInterrupted, CtrlCStopsAtASafePointAndSavesWhatWasMeasured) {
     TempDir dir;
     const std::string out = dir.path("results.json");

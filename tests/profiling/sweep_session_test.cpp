@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 
 namespace rnnprof {
 namespace {
@@ -105,6 +106,96 @@ TEST(SweepSession, AnInvalidPlanIsRefusedBeforeAnyFileIsMade) {
     TempDir dir;
     EXPECT_THROW(SweepSession(registry, fakePlan({"no-such-backend"}), dir.path("r.json"), {}), Error);
     EXPECT_TRUE(std::filesystem::is_empty(dir.path()));
+}
+
+// What a killed session leaves: the journal of `plan` with its first `kept` points.
+SweepResult leaveKilledJournal(const BackendRegistry& registry, const SweepPlan& plan, const std::string& out,
+                               std::size_t kept) {
+    SweepSession first(registry, plan, "", {});
+    StopToken stop;
+    SweepResult full = first.run(stop).result;
+    SweepResult header = full;
+    header.points.clear();
+    Journal journal(journalPathFor(out), header);
+    for (std::size_t i = 0; i < kept; ++i)
+        journal.append(full.points[i]);
+    return full;
+}
+
+TEST(SweepSession, AnEarlierRunsJournalIsRefusedUntouched) {
+    const auto registry = oneFake();
+    TempDir dir;
+    const std::string out = dir.path("r.json");
+    (void)leaveKilledJournal(registry, fakePlan({"a"}), out, 2);
+    const std::string before = test::slurp(journalPathFor(out));
+    SweepSession session(registry, fakePlan({"a"}), out, {});
+    try {
+        (void)session.openJournal();
+        FAIL() << "an earlier run's journal was taken over";
+    } catch (const JournalLeftOver& e) {
+        EXPECT_EQ(e.path(), journalPathFor(out));
+        EXPECT_EQ(e.points(), 2u);
+    }
+    EXPECT_EQ(test::slurp(journalPathFor(out)), before);
+}
+
+TEST(SweepSession, AFileAtTheJournalsNameThatIsNoJournalIsLeftAsItIsEvenWhenResuming) {
+    const auto registry = oneFake();
+    TempDir dir;
+    const std::string out = dir.path("r.json");
+    std::ofstream(journalPathFor(out), std::ios::binary) << "notes without a newline";
+    for (const EarlierJournal earlier : {EarlierJournal::Refuse, EarlierJournal::Resume}) {
+        SweepSession session(registry, fakePlan({"a"}), out, {});
+        try {
+            (void)session.openJournal(earlier);
+            FAIL() << "a file that is no journal was taken over";
+        } catch (const Error& e) {
+            EXPECT_EQ(e.kind(), ErrorKind::InvalidInput);
+            EXPECT_NE(std::string(e.what()).find("is not one"), std::string::npos) << e.what();
+        }
+        EXPECT_EQ(test::slurp(journalPathFor(out)), "notes without a newline");
+    }
+}
+
+TEST(SweepSession, AResumedJournalsPointsAreReportedFirstAndOnlyTheRestIsMeasured) {
+    const auto registry = oneFake();
+    TempDir dir;
+    const std::string out = dir.path("r.json");
+    const SweepResult earlier = leaveKilledJournal(registry, fakePlan({"a"}), out, 3);
+    std::vector<PointResult> reported;
+    SweepSessionEvents events;
+    events.onPoint = [&](const PointResult& p) { reported.push_back(p); };
+    SweepSession session(registry, fakePlan({"a"}), out, events);
+    EXPECT_EQ(session.openJournal(EarlierJournal::Resume), 3u);
+    EXPECT_EQ(session.header().createdAt, earlier.createdAt);
+    StopToken stop;
+    const SweepOutcome outcome = session.run(stop);
+    ASSERT_TRUE(outcome.saved) << outcome.saveProblem;
+    ASSERT_EQ(outcome.result.points.size(), 4u);
+    ASSERT_EQ(reported.size(), 4u);
+    for (std::size_t i = 0; i < 3; ++i) {
+        EXPECT_EQ(outcome.result.points[i], earlier.points[i]);
+        EXPECT_EQ(reported[i], earlier.points[i]);
+    }
+    EXPECT_EQ(loadResultFile(out).points, outcome.result.points);
+    EXPECT_FALSE(std::filesystem::exists(journalPathFor(out)));
+}
+
+TEST(SweepSession, ResumingAJournalOfAnotherPlanIsRefusedNamingTheDifference) {
+    const auto registry = oneFake();
+    TempDir dir;
+    const std::string out = dir.path("r.json");
+    SweepPlan other = fakePlan({"a"});
+    other.settings.warmup += 1;
+    (void)leaveKilledJournal(registry, other, out, 1);
+    SweepSession session(registry, fakePlan({"a"}), out, {});
+    try {
+        (void)session.openJournal(EarlierJournal::Resume);
+        FAIL() << "a journal of another plan was resumed";
+    } catch (const Error& e) {
+        EXPECT_EQ(e.kind(), ErrorKind::InvalidInput);
+        EXPECT_NE(std::string(e.what()).find("measure.warmup"), std::string::npos) << e.what();
+    }
 }
 
 } // namespace

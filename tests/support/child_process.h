@@ -66,6 +66,7 @@ public:
     ChildProcess& operator=(const ChildProcess&) = delete;
 
     [[nodiscard]] bool started() const { return m_pid > 0; }
+    [[nodiscard]] pid_t pid() const { return m_pid; }
     // What the child has written to its standard error so far.
     [[nodiscard]] std::string errSoFar() const { return slurp(m_err); }
     [[nodiscard]] bool running() {

@@ -1,0 +1,85 @@
+#include "cli/output_files.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
+
+namespace rnnprof::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string named(const NamedPath& p) {
+    return p.flag + " " + p.path;
+}
+
+// The folder is there and ours to write; else the problem, naming the flag.
+bool checkWritableFolder(const NamedPath& out, std::vector<std::string>& problems) {
+    if (out.path.empty()) {
+        problems.push_back(out.flag + (out.folder ? " needs a folder name" : " needs a file name"));
+        return false;
+    }
+    const fs::path p(out.path);
+    std::error_code ec;
+    if (out.folder && fs::exists(p, ec)) {
+        if (!fs::is_directory(p, ec)) {
+            problems.push_back(named(out) + " exists and is not a folder");
+            return false;
+        }
+        if (::access(p.c_str(), W_OK) == 0) return true;
+        problems.push_back(named(out) + " is not writable");
+        return false;
+    }
+    if (!out.folder && fs::is_directory(p, ec)) {
+        problems.push_back(named(out) + " is a folder: give a file name");
+        return false;
+    }
+    const fs::path dir = p.has_parent_path() ? p.parent_path() : fs::path(".");
+    if (!fs::is_directory(dir, ec)) {
+        problems.push_back(named(out) + ": the folder " + dir.string() + " does not exist");
+        return false;
+    }
+    if (::access(dir.c_str(), W_OK) != 0) {
+        problems.push_back(named(out) + ": the folder " + dir.string() + " is not writable");
+        return false;
+    }
+    return true;
+}
+
+} // namespace
+
+bool sameFile(const std::string& a, const std::string& b) {
+    std::error_code ea, eb;
+    const fs::path ca = fs::weakly_canonical(fs::absolute(a), ea);
+    const fs::path cb = fs::weakly_canonical(fs::absolute(b), eb);
+    if (!ea && !eb && ca == cb) return true;
+    struct stat sa {
+    }, sb{};
+    return ::stat(a.c_str(), &sa) == 0 && ::stat(b.c_str(), &sb) == 0 && sa.st_dev == sb.st_dev &&
+           sa.st_ino == sb.st_ino;
+}
+
+void checkOutputFiles(const std::vector<NamedPath>& outputs, const std::vector<NamedPath>& inputs,
+                      std::vector<std::string>& problems) {
+    std::vector<const NamedPath*> usable;
+    bool previousUsable = false;
+    for (const NamedPath& out : outputs) {
+        // One message per folder: a file made beside another shares its folder's verdict.
+        if (!out.besidePrevious) previousUsable = checkWritableFolder(out, problems);
+        if (previousUsable) usable.push_back(&out);
+    }
+    for (std::size_t i = 0; i < usable.size(); ++i) {
+        for (std::size_t j = i + 1; j < usable.size(); ++j)
+            if (sameFile(usable[i]->path, usable[j]->path))
+                problems.push_back(
+                    named(*usable[i]) + " and " + named(*usable[j]) +
+                    " are the same file: one would overwrite the other; give each its own file");
+        for (const NamedPath& in : inputs)
+            if (!in.path.empty() && sameFile(usable[i]->path, in.path))
+                problems.push_back(named(*usable[i]) + " is the file given to " + named(in) +
+                                   ", which this command reads: give the output another file");
+    }
+}
+
+} // namespace rnnprof::cli

@@ -1,0 +1,30 @@
+#pragma once
+// The files one command writes, checked before anything runs: each in a folder that exists and
+// is writable, no two of them the same file, none of them a file the command reads. Without the
+// check `--out r.json --csv r.json` measured for an hour and kept only the CSV.
+#include <string>
+#include <vector>
+
+namespace rnnprof::cli {
+
+// A path as the user gave it, with the flag that gave it ("--csv") or what it is ("the journal of
+// --out").
+struct NamedPath {
+    std::string flag;
+    std::string path;
+    bool besidePrevious = false; // made in the folder of the output before it (a journal)
+    bool folder = false;         // a folder the command fills (--charts): made when missing
+};
+
+// Whether `a` and `b` name the same file: the same canonical path (symbolic links, "." and ".."
+// resolved as far as the path exists), or, when both exist, the same device and inode (hard links).
+[[nodiscard]] bool sameFile(const std::string& a, const std::string& b);
+
+// Appends one problem per output in a folder that does not exist or cannot be written, per pair of
+// outputs that are the same file and per output that is the same file as an input, naming both
+// flags. An output file needs an existing, writable folder; an output folder must be a writable
+// folder, or missing in an existing, writable one.
+void checkOutputFiles(const std::vector<NamedPath>& outputs, const std::vector<NamedPath>& inputs,
+                      std::vector<std::string>& problems);
+
+} // namespace rnnprof::cli
