@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <new>
 
 namespace rnnprof::cli {
 namespace fs = std::filesystem;
@@ -45,6 +46,16 @@ void printError(std::string_view command, std::string_view message) {
     const std::string line = "rnnprof " + std::string(command) + ": " + oneLine(message) + "\n";
     std::fputs(line.c_str(), stderr);
     std::fflush(stderr);
+}
+
+int runGuarded(std::string_view command, const std::function<int()>& body) {
+    try {
+        return body();
+    } catch (const std::bad_alloc&) {
+        printError(command, "out of memory: an input or a result is too large for this machine's memory "
+                            "(nothing was written)");
+        return kExitFailure;
+    }
 }
 
 void checkOutputFolder(const std::string& dir) {

@@ -2,6 +2,7 @@
 // Pieces shared by the headless sub-commands (eval, sweep, ...): exit codes, the one-line error
 // report "rnnprof <command>: <message>", the output folder checks, and StagedFiles, which writes
 // a set of result files all-or-nothing.
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -16,6 +17,10 @@ inline constexpr int kExitUsage = 2;   // bad flags or flag values
 [[nodiscard]] std::string oneLine(std::string_view message);
 // Prints "rnnprof <command>: <message>" (one line) to stderr.
 void printError(std::string_view command, std::string_view message);
+// Runs a command's body; an allocation that fails anywhere in it (an input too large for this
+// machine) is reported as "rnnprof <command>: out of memory ..." with exit status 1, never as an
+// abort. Readers refuse what they can before allocating; this is the net under the rest.
+[[nodiscard]] int runGuarded(std::string_view command, const std::function<int()>& body);
 
 // Checks that `dir` can become the output folder: an existing folder, or a missing one whose
 // parent folder exists. Throws Error(Io) naming the flag's value and the problem. Creates nothing.

@@ -33,8 +33,10 @@ std::optional<int> runHeadlessCommand(int argc, char** argv) {
         std::fputs(describeHost(currentHost()).c_str(), stdout);
         return kExitOk;
     }
-    if (std::strcmp(command, "eval") == 0) return runEvalCommand(argc, argv);
-    if (std::strcmp(command, "sweep") == 0) return runSweepCommand(argc, argv);
+    if (std::strcmp(command, "eval") == 0)
+        return runGuarded("eval", [&] { return runEvalCommand(argc, argv); });
+    if (std::strcmp(command, "sweep") == 0)
+        return runGuarded("sweep", [&] { return runSweepCommand(argc, argv); });
     return std::nullopt;
 }
 

@@ -1,5 +1,7 @@
 #include "cli/sweep_options.h"
 
+#include "engine/file_read.h"
+
 #include "cli/headless_commands.h"
 #include "cli/model_options.h"
 #include "cli/output_files.h"
@@ -236,17 +238,10 @@ SweepRequest parseSweepArguments(const QStringList& args, std::vector<std::strin
         }
     } else if (parser.isSet(opt("config"))) {
         const std::string path = parser.value(opt("config")).toStdString();
-        std::ifstream in(path, std::ios::binary);
-        if (!in)
-            problems.push_back("--config " + path + ": cannot open the file");
-        else {
-            std::ostringstream text;
-            text << in.rdbuf();
-            try {
-                req.plan = planFromJson(text.str(), path);
-            } catch (const Error& e) {
-                problems.push_back(std::string("--config ") + e.what());
-            }
+        try {
+            req.plan = planFromJson(readRegularFile(path, kMaxConfigFileBytes), path);
+        } catch (const Error& e) {
+            problems.push_back(std::string("--config ") + e.what());
         }
     } else {
         req.plan.backends = {"cpu-blas", "cpu-onednn", "gpu-cudnn", "gpu-generic"};

@@ -3,10 +3,11 @@
 #include "engine/error.h"
 
 #include "engine/atomic_file.h"
+#include "engine/file_read.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <fstream>
 #include <limits>
 #include <sstream>
 
@@ -111,38 +112,64 @@ std::string encode(const Tensor<T>& t, const char* descr) {
 
 } // namespace
 
-NpyArray parseNpy(std::string_view bytes, const std::string& source) {
+namespace {
+
+// The preamble's length: 10 bytes (format 1) or 12 (formats 2 and 3).
+constexpr std::size_t kMaxPreamble = 12;
+
+struct Preamble {
+    std::size_t offset = 0;    // where the header starts
+    std::size_t headerLen = 0; // its length, as the preamble says
+};
+
+// Magic, version and header length from the first bytes of a file.
+Preamble parsePreamble(std::string_view bytes, const std::string& source) {
     static const char magic[] = "\x93NUMPY";
     if (bytes.size() < 10 || std::memcmp(bytes.data(), magic, 6) != 0)
         fail(source, "not a .npy file: expected the magic string \\x93NUMPY at the start");
     const int major = static_cast<unsigned char>(bytes[6]);
-    std::size_t headerLen = 0, offset = 0;
+    Preamble p;
     if (major == 1) {
-        headerLen = std::size_t(static_cast<unsigned char>(bytes[8])) |
-                    (std::size_t(static_cast<unsigned char>(bytes[9])) << 8);
-        offset = 10;
+        p.headerLen = std::size_t(static_cast<unsigned char>(bytes[8])) |
+                      (std::size_t(static_cast<unsigned char>(bytes[9])) << 8);
+        p.offset = 10;
     } else if (major == 2 || major == 3) {
         if (bytes.size() < 12) fail(source, "truncated: the header length is missing");
-        headerLen = 0;
         for (int i = 0; i < 4; ++i)
-            headerLen |= std::size_t(static_cast<unsigned char>(bytes[8 + i])) << (8 * i);
-        offset = 12;
+            p.headerLen |= std::size_t(static_cast<unsigned char>(bytes[8 + i])) << (8 * i);
+        p.offset = 12;
     } else {
         fail(source, "unsupported .npy format version " + std::to_string(major) + " (expected 1, 2 or 3)");
     }
-    if (headerLen > bytes.size() - offset)
-        fail(source, "truncated: header of " + std::to_string(headerLen) + " bytes, file has " +
-                         std::to_string(bytes.size() - offset) + " after the preamble");
-    const std::string_view header = bytes.substr(offset, headerLen);
+    return p;
+}
 
-    NpyArray arr;
+// Where the data of an .npy file starts and what it holds, from its preamble and header.
+struct NpyLayout {
+    NpyDtype dtype = NpyDtype::Float64;
+    std::vector<std::int64_t> shape;
+    std::size_t dataOffset = 0; // preamble + header
+    std::size_t elementSize = 8;
+    std::int64_t count = 0;
+    [[nodiscard]] std::uint64_t dataBytes() const { return std::uint64_t(count) * elementSize; }
+};
+
+// `bytes` is the start of the file: at least its preamble and header (the whole file will do).
+NpyLayout parseLayout(std::string_view bytes, const std::string& source) {
+    const Preamble pre = parsePreamble(bytes, source);
+    if (pre.headerLen > bytes.size() - pre.offset)
+        fail(source, "truncated: header of " + std::to_string(pre.headerLen) + " bytes, file has " +
+                         std::to_string(bytes.size() - pre.offset) + " after the preamble");
+    const std::string_view header = bytes.substr(pre.offset, pre.headerLen);
+
+    NpyLayout layout;
     std::string_view descr = dictValue(header, "descr", source);
     if (descr.size() >= 2 && (descr.front() == '\'' || descr.front() == '"'))
         descr = descr.substr(1, descr.size() - 2);
     if (descr == "<f4")
-        arr.dtype = NpyDtype::Float32;
+        layout.dtype = NpyDtype::Float32;
     else if (descr == "<f8")
-        arr.dtype = NpyDtype::Float64;
+        layout.dtype = NpyDtype::Float64;
     else
         fail(source, "unsupported dtype '" + std::string(descr) +
                          "': expected little-endian float32 ('<f4') or float64 ('<f8')");
@@ -151,44 +178,91 @@ NpyArray parseNpy(std::string_view bytes, const std::string& source) {
         fail(source, "Fortran-order arrays are not supported: expected C order (fortran_order False)");
     if (fortran != "False")
         fail(source, "fortran_order must be True or False, found " + std::string(fortran));
-    arr.shape = parseShape(dictValue(header, "shape", source), source);
+    layout.shape = parseShape(dictValue(header, "shape", source), source);
 
     std::int64_t count = 1;
-    for (std::int64_t d : arr.shape) {
+    for (std::int64_t d : layout.shape) {
         if (d != 0 && count > kMaxElements / d) fail(source, "array is too large (more than 2^31 elements)");
         count *= d;
     }
-    const std::size_t elementSize = arr.dtype == NpyDtype::Float32 ? 4 : 8;
-    const std::size_t dataBytes = std::size_t(count) * elementSize;
-    const std::size_t available = bytes.size() - offset - headerLen;
+    layout.count = count;
+    layout.elementSize = layout.dtype == NpyDtype::Float32 ? 4 : 8;
+    layout.dataOffset = pre.offset + pre.headerLen;
+    return layout;
+}
+
+// The file must hold exactly the data its header describes: checked before any data is read.
+void checkDataSize(const NpyLayout& layout, std::uint64_t available, const std::string& source) {
+    const std::uint64_t dataBytes = layout.dataBytes();
     if (available < dataBytes)
-        fail(source, "truncated: shape " + shapeToString(arr.shape) + " needs " + std::to_string(dataBytes) +
-                         " data bytes, found " + std::to_string(available));
+        fail(source, "truncated: shape " + shapeToString(layout.shape) + " needs " +
+                         std::to_string(dataBytes) + " data bytes, found " + std::to_string(available));
     if (available > dataBytes)
         fail(source, "has " + std::to_string(available - dataBytes) + " bytes after the data of shape " +
-                         shapeToString(arr.shape));
-    arr.values.resize(std::size_t(count));
-    const char* data = bytes.data() + offset + headerLen;
-    for (std::int64_t i = 0; i < count; ++i) {
-        if (arr.dtype == NpyDtype::Float32) {
+                         shapeToString(layout.shape));
+}
+
+// Appends `n` little-endian elements at `data` to `values`, as double.
+void appendValues(const NpyLayout& layout, const char* data, std::size_t n, std::vector<double>& values) {
+    for (std::size_t i = 0; i < n; ++i) {
+        if (layout.dtype == NpyDtype::Float32) {
             float f;
             std::memcpy(&f, data + i * 4, 4);
-            arr.values[std::size_t(i)] = f;
+            values.push_back(f);
         } else {
             double v;
             std::memcpy(&v, data + i * 8, 8);
-            arr.values[std::size_t(i)] = v;
+            values.push_back(v);
         }
     }
+}
+
+} // namespace
+
+NpyArray parseNpy(std::string_view bytes, const std::string& source) {
+    const NpyLayout layout = parseLayout(bytes, source);
+    checkDataSize(layout, bytes.size() - layout.dataOffset, source);
+    NpyArray arr;
+    arr.dtype = layout.dtype;
+    arr.shape = layout.shape;
+    arr.values.reserve(std::size_t(layout.count));
+    appendValues(layout, bytes.data() + layout.dataOffset, std::size_t(layout.count), arr.values);
     return arr;
 }
 
+// Reads the header first and checks the file's size against it, so that a file which is not what
+// its header says is refused before any data is read; then converts the data in chunks, never
+// holding a copy of the file.
 NpyArray readNpy(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw Error(ErrorKind::InvalidInput, path + ": cannot open (" + std::strerror(errno) + ")");
-    std::ostringstream buf;
-    buf << in.rdbuf();
-    return parseNpy(buf.str(), path);
+    RegularFile file(path, kMaxNpyFileBytes);
+    std::string head(std::size_t(std::min<std::uint64_t>(file.size(), kMaxPreamble)), '\0');
+    file.readExactly(head.data(), head.size());
+    const Preamble pre = parsePreamble(head, path);
+    const std::uint64_t headerEnd = std::uint64_t(pre.offset) + pre.headerLen;
+    if (headerEnd > file.size())
+        fail(path, "truncated: header of " + std::to_string(pre.headerLen) + " bytes, file has " +
+                       std::to_string(file.size() - pre.offset) + " after the preamble");
+    // Format 1 read two bytes ahead; a header that short cannot be valid and fails in parseLayout.
+    const std::size_t had = head.size();
+    head.resize(std::max<std::size_t>(std::size_t(headerEnd), had));
+    file.readExactly(head.data() + had, head.size() - had);
+    const NpyLayout layout = parseLayout(std::string_view(head).substr(0, std::size_t(headerEnd)), path);
+    if (headerEnd < had) fail(path, "header of " + std::to_string(pre.headerLen) + " bytes is too short");
+    checkDataSize(layout, file.size() - layout.dataOffset, path);
+
+    NpyArray arr;
+    arr.dtype = layout.dtype;
+    arr.shape = layout.shape;
+    arr.values.reserve(std::size_t(layout.count));
+    constexpr std::int64_t kChunkElements = std::int64_t(1) << 17;
+    std::string chunk(std::size_t(kChunkElements) * layout.elementSize, '\0');
+    for (std::int64_t done = 0; done < layout.count;) {
+        const auto n = std::size_t(std::min(layout.count - done, kChunkElements));
+        file.readExactly(chunk.data(), n * layout.elementSize);
+        appendValues(layout, chunk.data(), n, arr.values);
+        done += std::int64_t(n);
+    }
+    return arr;
 }
 
 template <class T>

@@ -1,5 +1,6 @@
 #include "gui/app_entry.h"
 
+#include "cli/cli_common.h"
 #include "cli/headless_commands.h"
 #include "gui/charts/render_all.h"
 #include "gui/cli/headless_app.h"
@@ -40,7 +41,8 @@ void registerChartSupport() {
 int runRnnprof(int argc, char** argv) {
     registerChartSupport();
     if (auto code = cli::runHeadlessCommand(argc, argv)) return *code;
-    if (argc >= 2 && std::strcmp(argv[1], "plot") == 0) return cli::runPlotCommand(argc, argv);
+    if (argc >= 2 && std::strcmp(argv[1], "plot") == 0)
+        return cli::runGuarded("plot", [&] { return cli::runPlotCommand(argc, argv); });
     if (argc >= 2 && (std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0)) {
         std::fputs(usageText(), stdout);
         return 0;

@@ -2,6 +2,7 @@
 // crash loses nothing already measured. Reading forgives only a torn last line.
 #include "engine/atomic_file.h"
 #include "engine/error.h"
+#include "engine/file_read.h"
 #include "profiling/result_files.h"
 #include "profiling/result_json_codec.h"
 
@@ -79,6 +80,9 @@ std::string readAll(int fd, const std::string& path) {
         if (n < 0 && errno == EINTR) continue;
         if (n < 0) throwIo("read", path, errno);
         if (n == 0) return text;
+        if (text.size() + std::size_t(n) > kMaxResultFileBytes)
+            refuse(path, "is larger than a journal can be (" + std::to_string(kMaxResultFileBytes >> 20) +
+                             " MiB); move or delete it");
         text.append(buffer, std::size_t(n));
         offset += n;
     }

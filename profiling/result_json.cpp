@@ -1,6 +1,7 @@
 // results.json: the header (format, schema, creation time, host, plan) and one record per point.
 #include "engine/atomic_file.h"
 #include "engine/error.h"
+#include "engine/file_read.h"
 #include "profiling/result_files.h"
 #include "profiling/result_json_codec.h"
 
@@ -22,15 +23,6 @@ bool looksLikeJournal(std::string_view text) {
     std::string needle = "\"";
     needle.append(jsonio::kFormatKey).append("\":\"").append(jsonio::kJournalFormat).append("\"");
     return firstLine.find(needle) != std::string_view::npos;
-}
-
-std::string readWholeFile(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw Error(ErrorKind::Io, "cannot read " + path + ": " + std::strerror(errno));
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (in.bad()) throw Error(ErrorKind::Io, "cannot read " + path + ": read error");
-    return text.str();
 }
 
 std::string fileName(const std::string& path) {
@@ -74,7 +66,7 @@ void saveResultJson(const std::string& path, const SweepResult& result) {
 }
 
 SweepResult loadResultFile(const std::string& path) {
-    const std::string text = readWholeFile(path);
+    const std::string text = readRegularFile(path, kMaxResultFileBytes);
     SweepResult result = looksLikeJournal(text) ? journalFromText(text, path) : resultFromJson(text, path);
     result.label = fileName(path) + (result.host.hostname.empty() ? "" : " (" + result.host.hostname + ")");
     return result;
