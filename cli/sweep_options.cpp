@@ -1,5 +1,6 @@
 #include "cli/sweep_options.h"
 
+#include "cli/cli_common.h"
 #include "cli/headless_commands.h"
 #include "cli/model_options.h"
 #include "engine/backend.h"
@@ -349,11 +350,17 @@ SweepRequest parseSweepArguments(const QStringList& args, std::vector<std::strin
         const fs::path dir(req.chartsDir);
         const fs::path parent = dir.has_parent_path() ? dir.parent_path() : fs::path(".");
         std::error_code ec;
+        std::string why;
         if (fs::exists(dir, ec) && !fs::is_directory(dir, ec))
             problems.push_back("--charts " + req.chartsDir + " exists and is not a folder");
         else if (!fs::is_directory(dir, ec) && !fs::is_directory(parent, ec))
             problems.push_back("--charts " + req.chartsDir + ": the folder " + parent.string() +
                                " does not exist");
+        else if (const fs::path target = fs::is_directory(dir, ec) ? dir : parent;
+                 !(why = folderWriteProblem(target.string())).empty())
+            // Found now, not after the whole sweep: the folder, or the parent that will hold it.
+            problems.push_back("--charts " + req.chartsDir + ": cannot write into " + target.string() + " (" +
+                               why + ")");
     }
     return req;
 }

@@ -1,6 +1,7 @@
 #include "gui/charts/chart_data.h"
 
 #include "engine/host_memory.h"
+#include "profiling/recorded_limits.h"
 
 #include <algorithm>
 #include <cmath>
@@ -22,12 +23,15 @@ int ChartData::sampleCount() const {
     return n;
 }
 
+bool isDrawable(double v, bool logAxis) {
+    return isWithinRecordedRange(v) && (!logAxis || v > 0.0);
+}
+
 void dropUndrawable(ChartData& data) {
     int dropped = 0;
     for (auto& s : data.series) {
         auto bad = [&](const ChartSample& p) {
-            if (!std::isfinite(p.x) || !std::isfinite(p.y)) return true;
-            return (data.logX && p.x <= 0.0) || (data.logY && p.y <= 0.0);
+            return !isDrawable(p.x, data.logX) || !isDrawable(p.y, data.logY);
         };
         const auto before = s.samples.size();
         std::erase_if(s.samples, bad);
@@ -36,7 +40,7 @@ void dropUndrawable(ChartData& data) {
     std::erase_if(data.series, [](const ChartSeries& s) { return s.samples.empty(); });
     for (auto& set : data.barSets)
         for (auto& v : set.values)
-            if (!std::isfinite(v) || v < 0.0) {
+            if (!isDrawable(v, false) || v < 0.0) {
                 v = 0.0;
                 ++dropped;
             }
@@ -44,8 +48,9 @@ void dropUndrawable(ChartData& data) {
         data.droppedNonPositive += dropped;
         data.notes << QStringLiteral(
                           "%1 value(s) not drawn: zero, negative or undefined values cannot be shown "
-                          "on a logarithmic axis")
-                          .arg(dropped);
+                          "on a logarithmic axis, nor values beyond %2")
+                          .arg(dropped)
+                          .arg(kMaxRecordedValue, 0, 'g');
     }
 }
 

@@ -69,9 +69,15 @@ struct ChartData {
     [[nodiscard]] int sampleCount() const;
 };
 
-// Removes samples that cannot be drawn (NaN, inf, and <= 0 on a log axis: QLogValueAxis drops a
-// whole series when one value is <= 0), counts them and adds a note saying so. Removes series left
-// empty. Every chart builder ends with it.
+// Whether a value can be placed on an axis: finite, within the recorded range
+// (isWithinRecordedRange(), profiling/recorded_limits.h; QtCharts' log axis recurses until the
+// stack is gone near 1.8e308) and, on a logarithmic axis, above zero. The one rule for chart
+// builders and the renderer.
+[[nodiscard]] bool isDrawable(double v, bool logAxis);
+
+// Removes samples that cannot be drawn (isDrawable(): NaN, inf, absurdly large, and <= 0 on a log
+// axis, where QLogValueAxis drops a whole series when one value is <= 0), counts them and adds a note saying
+// so. Removes series left empty. Every chart builder ends with it.
 void dropUndrawable(ChartData& data);
 
 // "3.21 ms", "850 µs", "1.20 s"

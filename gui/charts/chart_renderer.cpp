@@ -12,12 +12,19 @@
 #include <QStackedBarSeries>
 #include <QValueAxis>
 
+#include "profiling/recorded_limits.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
 namespace rnnprof::gui {
 namespace {
+
+// QtCharts elides labels that do not fit in time quadratic in their length (20 kB of text took
+// 650 MB); names from result files are bounded, and what reaches QtCharts is shortened here.
+constexpr int kMaxTitleChars = 160;
+constexpr int kMaxLabelChars = 60; // legend entries, axis titles, bar categories
 
 QAbstractAxis* makeAxis(bool log, int base, double lo, double hi, const QString& title,
                         const ChartStyle& style) {
@@ -38,7 +45,7 @@ QAbstractAxis* makeAxis(bool log, int base, double lo, double hi, const QString&
         v->applyNiceNumbers();
         axis = v;
     }
-    axis->setTitleText(title);
+    axis->setTitleText(elideMiddle(title, kMaxLabelChars));
     axis->setLabelsColor(style.foreground);
     axis->setTitleBrush(style.foreground);
     axis->setGridLineColor(style.grid);
@@ -53,15 +60,20 @@ void hideFromLegend(QChart& chart, QAbstractSeries* series) {
 }
 
 void renderLines(QChart& chart, const ChartData& d, const ChartStyle& style, RenderedChart& out) {
+    // Builders drop what cannot be drawn (dropUndrawable()); whatever else comes in is left out
+    // here, so that no value outside isDrawable() reaches an axis or a series.
+    auto drawable = [&](double x, double y) { return isDrawable(x, d.logX) && isDrawable(y, d.logY); };
     double xlo = std::numeric_limits<double>::infinity(), xhi = -xlo, ylo = xlo, yhi = -xlo;
     for (const auto& s : d.series)
         for (const auto& p : s.samples) {
+            if (!drawable(p.x, p.y)) continue;
             xlo = std::min(xlo, p.x), xhi = std::max(xhi, p.x);
             ylo = std::min(ylo, p.y), yhi = std::max(yhi, p.y);
         }
     for (const auto& m : d.markers)
-        xlo = std::min(xlo, m.x), xhi = std::max(xhi, m.x);
-    if (!std::isfinite(xlo)) xlo = 1, xhi = 10, ylo = 1, yhi = 10;
+        if (isDrawable(m.x, d.logX)) xlo = std::min(xlo, m.x), xhi = std::max(xhi, m.x);
+    if (!std::isfinite(xlo)) xlo = 1, xhi = 10;
+    if (!std::isfinite(ylo)) ylo = 1, yhi = 10;
     QAbstractAxis* ax = makeAxis(d.logX, d.logBaseX, xlo, xhi, d.xTitle, style);
     QAbstractAxis* ay = makeAxis(d.logY, d.logBaseY, ylo, yhi, d.yTitle, style);
     chart.addAxis(ax, Qt::AlignBottom);
@@ -78,11 +90,12 @@ void renderLines(QChart& chart, const ChartData& d, const ChartStyle& style, Ren
                                          : seriesColor(s.colorIndex >= 0 ? s.colorIndex : int(i), style.dark);
         QList<QPointF> all, normal, noisy;
         for (const auto& p : s.samples) {
+            if (!drawable(p.x, p.y)) continue;
             all << QPointF(p.x, p.y);
             (p.noisy ? noisy : normal) << QPointF(p.x, p.y);
         }
         auto* line = new QLineSeries;
-        line->setName(s.name);
+        line->setName(elideMiddle(s.name, kMaxLabelChars));
         QPen pen(color, s.reference ? 1.0 : 2.0);
         if (s.reference || s.dashed) pen.setStyle(s.reference ? Qt::DotLine : Qt::DashLine);
         line->setPen(pen);
@@ -108,13 +121,16 @@ void renderLines(QChart& chart, const ChartData& d, const ChartStyle& style, Ren
             hideFromLegend(chart, hollow);
         }
     }
-    // Vertical markers span far beyond the data; the plot area clips them.
-    const double span = std::max(1.0, yhi - ylo);
-    const double below = d.logY ? ylo / 1e3 : ylo - 1e3 * span;
-    const double above = d.logY ? yhi * 1e3 : yhi + 1e3 * span;
+    // Vertical markers span far beyond the data (the plot area clips them), but no further than
+    // the axis can go.
+    const auto [yAxisLo, yAxisHi] = axisRange(ylo, yhi, d.logY, d.logBaseY);
+    const double span = yAxisHi - yAxisLo;
+    const double below = d.logY ? yAxisLo / 1e3 : yAxisLo - 1e3 * span;
+    const double above = d.logY ? yAxisHi * 1e3 : yAxisHi + 1e3 * span;
     for (const ChartMarker& m : d.markers) {
+        if (!isDrawable(m.x, d.logX)) continue;
         auto* v = new QLineSeries;
-        v->setName(m.label);
+        v->setName(elideMiddle(m.label, kMaxLabelChars));
         v->setPen(QPen(style.foreground, 1.5, Qt::DashDotLine));
         v->replace(QList<QPointF>{{m.x, below}, {m.x, above}});
         attach(v);
@@ -138,21 +154,26 @@ void renderBars(QChart& chart, const ChartData& d, const ChartStyle& style, Rend
     std::vector<double> stacked(d.categories.size(), 0.0);
     for (std::size_t i = 0; i < d.barSets.size(); ++i) {
         const BarSet& b = d.barSets[i];
-        auto* set = new QBarSet(b.name);
-        QList<qreal> values(b.values.begin(), b.values.end());
+        auto* set = new QBarSet(elideMiddle(b.name, kMaxLabelChars));
+        QList<qreal> values;
+        for (double v : b.values)
+            values << (isDrawable(v, false) && v >= 0.0 ? v : 0.0); // as dropUndrawable() does
         set->append(values);
         set->setColor(seriesColor(int(i), style.dark));
         set->setBorderColor(seriesColor(int(i), style.dark));
         series->append(set);
         out.barSets.push_back(set);
-        for (std::size_t c = 0; c < b.values.size() && c < stacked.size(); ++c) {
-            stacked[c] = horizontal ? std::max(stacked[c], b.values[c]) : stacked[c] + b.values[c];
+        for (std::size_t c = 0; c < std::size_t(values.size()) && c < stacked.size(); ++c) {
+            stacked[c] =
+                horizontal ? std::max(stacked[c], values[qsizetype(c)]) : stacked[c] + values[qsizetype(c)];
             total = std::max(total, stacked[c]);
         }
     }
     chart.addSeries(series);
     auto* categories = new QBarCategoryAxis;
-    QStringList names(d.categories.begin(), d.categories.end());
+    QStringList names;
+    for (const QString& c : d.categories)
+        names << elideMiddle(c, kMaxLabelChars);
     categories->append(names);
     categories->setLabelsColor(style.foreground);
     categories->setGridLineVisible(false);
@@ -166,12 +187,26 @@ void renderBars(QChart& chart, const ChartData& d, const ChartStyle& style, Rend
 
 } // namespace
 
+QString elideMiddle(const QString& text, int maxChars) {
+    if (text.size() <= maxChars) return text;
+    const QString ellipsis(QChar(0x2026));
+    const qsizetype keep = std::max<qsizetype>(0, maxChars - ellipsis.size());
+    const qsizetype head = (keep + 1) / 2;
+    return text.left(head) + ellipsis + text.right(keep - head);
+}
+
 std::pair<double, double> axisRange(double lo, double hi, bool log, int base) {
     if (!std::isfinite(lo) || !std::isfinite(hi) || hi < lo)
         return log ? std::pair{1.0, 10.0} : std::pair{0.0, 1.0};
+    if (base < 2) base = 10;
+    // Values beyond the recorded range (isDrawable()) are clamped to it: the widened range below
+    // must stay finite, or QtCharts' log axis and domain set each other's range until the stack
+    // is gone.
+    if (log && lo <= 0) lo = hi > 0 ? hi / base : 1.0;
+    if (log && hi <= 0) hi = lo * base;
+    lo = std::clamp(lo, log ? 1.0 / kMaxRecordedValue : -kMaxRecordedValue, kMaxRecordedValue);
+    hi = std::clamp(hi, lo, kMaxRecordedValue);
     if (log) {
-        if (lo <= 0) lo = hi > 0 ? hi / base : 1.0;
-        if (hi <= 0) hi = lo * base;
         const double b = double(base);
         const double a = std::pow(b, std::floor(std::log(lo) / std::log(b) + 1e-9));
         double c = std::pow(b, std::ceil(std::log(hi) / std::log(b) - 1e-9));
@@ -193,7 +228,7 @@ RenderedChart renderChart(QChart& chart, const ChartData& d, const ChartStyle& s
     applyChartStyle(chart, style);
     // Plain text: QtCharts elides a rich-text title as a whole. Notes are shown beside the chart
     // (ChartPage) and below it in exported files (exportChart).
-    chart.setTitle(d.title);
+    chart.setTitle(elideMiddle(d.title, kMaxTitleChars));
     chart.legend()->setVisible(true);
     chart.legend()->setAlignment(Qt::AlignBottom);
     // Line samples in the legend show the dash of training series; bars keep their squares.

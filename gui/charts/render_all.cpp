@@ -2,10 +2,12 @@
 
 #include "engine/error.h"
 #include "gui/charts/chart_catalog.h"
+#include "profiling/file_name_part.h"
 
 #include <QDir>
 
 #include <algorithm>
+#include <filesystem>
 
 namespace rnnprof::gui {
 namespace {
@@ -40,7 +42,10 @@ std::vector<std::pair<ChartSelection, QString>> selectionsFor(const ChartSpec& c
     };
     expand(
         Selector::Backend, options.measured, [](ChartSelection& s, const QString& v) { s.backend = v; },
-        [](const QString& v) -> QString { return QLatin1Char('-') + v; });
+        // Backend ids come from files: the name part is sanitised so it cannot leave `dir`.
+        [](const QString& v) -> QString {
+            return QLatin1Char('-') + QString::fromStdString(fileNamePart(v.toStdString()));
+        });
     expand(
         Selector::SeqLen, options.seqLens, [](ChartSelection& s, int v) { s.seqLen = v; },
         [](int v) -> QString { return QStringLiteral("-T%1").arg(v); });
@@ -58,29 +63,44 @@ std::vector<std::pair<ChartSelection, QString>> selectionsFor(const ChartSpec& c
 QStringList renderAllCharts(const std::vector<SweepResult>& results, const QString& dir,
                             const QList<ImageFormat>& formats, QSize size,
                             const std::optional<ChartSelection>& pair) {
-    if (!QDir().mkpath(dir))
-        throw Error(ErrorKind::Io,
-                    QStringLiteral("cannot create the chart folder %1").arg(dir).toStdString());
     const ChartOptions options = chartOptions(results);
     const ChartStyle style = lightChartStyle();
-    QStringList written;
+    // Every chart and the selections it is drawn for, counted before anything is written.
+    std::vector<std::pair<const ChartSpec*, std::vector<std::pair<ChartSelection, QString>>>> plan;
+    std::size_t files = 0;
     for (const ChartPageSpec& page : chartCatalog()) {
         const bool pairPage = std::find(page.selectors.begin(), page.selectors.end(), Selector::Challenger) !=
                               page.selectors.end();
         // A speedup needs two measured backends (or a pair given, whose notes say what is missing).
         if (pairPage && options.measured.size() < 2 && !pair) continue;
         for (const ChartSpec& chart : page.charts) {
-            for (const auto& [selection, suffix] : selectionsFor(chart, options, pair)) {
-                const ChartData data = chart.build(results, selection);
-                // One of several files (per shape or backend) with nothing to show is left out; a
-                // chart written once is always written, its notes saying why it is empty.
-                if (data.empty() && !chart.dependsOn.empty() && !options.measured.isEmpty()) continue;
-                for (ImageFormat format : formats) {
-                    const QString path =
-                        QDir(dir).filePath(chart.id + suffix + QLatin1Char('.') + suffixOf(format));
-                    exportChart(data, style, path, format, size);
-                    written << path;
-                }
+            plan.emplace_back(&chart, selectionsFor(chart, options, pair));
+            files += plan.back().second.size() * std::size_t(formats.size());
+        }
+    }
+    if (files > kMaxChartFiles)
+        throw Error(ErrorKind::InvalidInput,
+                    "the results would make " + std::to_string(files) + " chart files, at most " +
+                        std::to_string(kMaxChartFiles) +
+                        " are written per call: plot results with fewer sequence lengths, batch sizes, "
+                        "backends or modes, or fewer formats");
+    std::error_code ec;
+    std::filesystem::create_directories(dir.toStdString(), ec);
+    if (ec)
+        throw Error(ErrorKind::Io,
+                    "cannot create the chart folder " + dir.toStdString() + ": " + ec.message());
+    QStringList written;
+    for (const auto& [chart, selections] : plan) {
+        for (const auto& [selection, suffix] : selections) {
+            const ChartData data = chart->build(results, selection);
+            // One of several files (per shape or backend) with nothing to show is left out; a
+            // chart written once is always written, its notes saying why it is empty.
+            if (data.empty() && !chart->dependsOn.empty() && !options.measured.isEmpty()) continue;
+            for (ImageFormat format : formats) {
+                const QString path =
+                    QDir(dir).filePath(chart->id + suffix + QLatin1Char('.') + suffixOf(format));
+                exportChart(data, style, path, format, size);
+                written << path;
             }
         }
     }

@@ -25,6 +25,19 @@ ProcessResult runPlot(Args args) {
     return test::runRnnprof(args);
 }
 
+// fakeSweep with built-in backend ids: rnnprof plot, another process, refuses made-up ones.
+SweepResult builtinSweep(const std::string& host = "testhost") {
+    SweepResult r = test::fakeSweep(host);
+    auto rename = [](std::string& id) {
+        id = id == "slow-cpu" ? "cpu-blas" : id == "fast-gpu" ? "cpu-onednn" : id;
+    };
+    for (PointResult& p : r.points)
+        rename(p.backend);
+    for (std::string& id : r.plan.backends)
+        rename(id);
+    return r;
+}
+
 bool startsWith(const std::string& path, std::string_view magic) {
     return test::slurp(path).compare(0, magic.size(), magic) == 0;
 }
@@ -32,7 +45,7 @@ bool startsWith(const std::string& path, std::string_view magic) {
 TEST(PlotCommand, WritesEveryChartAsPngAndSvgWithoutADisplay) {
     TempDir dir;
     const std::string results = dir.path("results.json");
-    saveResultJson(results, test::fakeSweep());
+    saveResultJson(results, builtinSweep());
     const ProcessResult run = runPlot({results, "--out", dir.path("charts")});
     ASSERT_EQ(run.status, 0) << run.err;
     int png = 0, svg = 0;
@@ -57,10 +70,10 @@ TEST(PlotCommand, WritesEveryChartAsPngAndSvgWithoutADisplay) {
 TEST(PlotCommand, OverlaysAFileAndAJournalAsPdf) {
     TempDir dir;
     const std::string a = dir.path("laptop.json");
-    saveResultJson(a, test::fakeSweep("laptop"));
+    saveResultJson(a, builtinSweep("laptop"));
     const std::string journal = journalPathFor(dir.path("server.json"));
     {
-        const SweepResult server = test::fakeSweep("server");
+        const SweepResult server = builtinSweep("server");
         Journal j(journal, server);
         for (const auto& p : server.points)
             j.append(p);
@@ -99,7 +112,7 @@ TEST(PlotCommand, AMalformedFileFailsWithItsNameAndTheReason) {
 TEST(PlotCommand, AnOutputFolderWithoutParentIsRefused) {
     TempDir dir;
     const std::string results = dir.path("results.json");
-    saveResultJson(results, test::fakeSweep());
+    saveResultJson(results, builtinSweep());
     const ProcessResult run = runPlot({results, "--out", dir.path("no/such/dir")});
     EXPECT_EQ(run.status, 1);
     EXPECT_NE(run.err.find("no/such"), std::string::npos) << run.err;
