@@ -149,9 +149,10 @@ bool checkRecorded(const std::string& path, Problems& p, double v, bool mayBeNeg
     if (std::isnan(v)) return true; // null: no value
     if (isWithinRecordedRange(v) && (mayBeNegative || v >= 0.0)) return true;
     std::ostringstream text;
-    text.precision(17);
     text << "must be null or a number from " << (mayBeNegative ? -kMaxRecordedValue : 0.0) << " to "
-         << kMaxRecordedValue << " (got " << v << ")";
+         << kMaxRecordedValue;
+    text.precision(17); // the value as written, also when it only just exceeds the bound
+    text << " (got " << v << ")";
     p.add(path, text.str());
     return false;
 }

@@ -7,6 +7,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <utility>
 #include <vector>
 
 namespace rnnprof::gui {
@@ -74,6 +75,20 @@ struct ChartData {
 // stack is gone near 1.8e308) and, on a logarithmic axis, above zero. The one rule for chart
 // builders and the renderer.
 [[nodiscard]] bool isDrawable(double v, bool logAxis);
+
+// The axis range for values in [lo, hi], finite and ordered (lo < hi) whatever comes in: values
+// beyond the recorded range (kMaxRecordedValue) are clamped to it, NaN gives a default range. The
+// range is on a log axis widened to whole powers of `base` so the axis
+// always shows at least two labelled ticks; on a linear axis from 0 (or below) with 10 % headroom.
+[[nodiscard]] std::pair<double, double> axisRange(double lo, double hi, bool log, int base);
+
+// The axis ranges of a line chart, as the renderer gives them to QtCharts: axisRange() over its
+// drawable samples and markers (isDrawable()), a default range where there are none.
+struct AxisRanges {
+    std::pair<double, double> x;
+    std::pair<double, double> y;
+};
+[[nodiscard]] AxisRanges lineAxisRanges(const ChartData& data);
 
 // Removes samples that cannot be drawn (isDrawable(): NaN, inf, absurdly large, and <= 0 on a log
 // axis, where QLogValueAxis drops a whole series when one value is <= 0), counts them and adds a note saying

@@ -12,7 +12,6 @@
 #include <QStackedBarSeries>
 #include <QValueAxis>
 
-#include "profiling/recorded_limits.h"
 
 #include <algorithm>
 #include <cmath>
@@ -26,9 +25,10 @@ namespace {
 constexpr int kMaxTitleChars = 160;
 constexpr int kMaxLabelChars = 60; // legend entries, axis titles, bar categories
 
-QAbstractAxis* makeAxis(bool log, int base, double lo, double hi, const QString& title,
+// `range` from axisRange(): finite and ordered.
+QAbstractAxis* makeAxis(bool log, int base, std::pair<double, double> range, const QString& title,
                         const ChartStyle& style) {
-    const auto [a, b] = axisRange(lo, hi, log, base);
+    const auto [a, b] = range;
     QAbstractAxis* axis = nullptr;
     if (log) {
         auto* l = new QLogValueAxis;
@@ -61,21 +61,11 @@ void hideFromLegend(QChart& chart, QAbstractSeries* series) {
 
 void renderLines(QChart& chart, const ChartData& d, const ChartStyle& style, RenderedChart& out) {
     // Builders drop what cannot be drawn (dropUndrawable()); whatever else comes in is left out
-    // here, so that no value outside isDrawable() reaches an axis or a series.
+    // here too, so that no value outside isDrawable() reaches an axis or a series.
     auto drawable = [&](double x, double y) { return isDrawable(x, d.logX) && isDrawable(y, d.logY); };
-    double xlo = std::numeric_limits<double>::infinity(), xhi = -xlo, ylo = xlo, yhi = -xlo;
-    for (const auto& s : d.series)
-        for (const auto& p : s.samples) {
-            if (!drawable(p.x, p.y)) continue;
-            xlo = std::min(xlo, p.x), xhi = std::max(xhi, p.x);
-            ylo = std::min(ylo, p.y), yhi = std::max(yhi, p.y);
-        }
-    for (const auto& m : d.markers)
-        if (isDrawable(m.x, d.logX)) xlo = std::min(xlo, m.x), xhi = std::max(xhi, m.x);
-    if (!std::isfinite(xlo)) xlo = 1, xhi = 10;
-    if (!std::isfinite(ylo)) ylo = 1, yhi = 10;
-    QAbstractAxis* ax = makeAxis(d.logX, d.logBaseX, xlo, xhi, d.xTitle, style);
-    QAbstractAxis* ay = makeAxis(d.logY, d.logBaseY, ylo, yhi, d.yTitle, style);
+    const AxisRanges ranges = lineAxisRanges(d);
+    QAbstractAxis* ax = makeAxis(d.logX, d.logBaseX, ranges.x, d.xTitle, style);
+    QAbstractAxis* ay = makeAxis(d.logY, d.logBaseY, ranges.y, d.yTitle, style);
     chart.addAxis(ax, Qt::AlignBottom);
     chart.addAxis(ay, Qt::AlignLeft);
     auto attach = [&](QXYSeries* s) {
@@ -123,7 +113,7 @@ void renderLines(QChart& chart, const ChartData& d, const ChartStyle& style, Ren
     }
     // Vertical markers span far beyond the data (the plot area clips them), but no further than
     // the axis can go.
-    const auto [yAxisLo, yAxisHi] = axisRange(ylo, yhi, d.logY, d.logBaseY);
+    const auto [yAxisLo, yAxisHi] = ranges.y;
     const double span = yAxisHi - yAxisLo;
     const double below = d.logY ? yAxisLo / 1e3 : yAxisLo - 1e3 * span;
     const double above = d.logY ? yAxisHi * 1e3 : yAxisHi + 1e3 * span;
@@ -177,7 +167,7 @@ void renderBars(QChart& chart, const ChartData& d, const ChartStyle& style, Rend
     categories->append(names);
     categories->setLabelsColor(style.foreground);
     categories->setGridLineVisible(false);
-    QAbstractAxis* values = makeAxis(false, 10, 0.0, total > 0 ? total : 1.0, d.yTitle, style);
+    QAbstractAxis* values = makeAxis(false, 10, axisRange(0.0, total > 0 ? total : 1.0, false, 10), d.yTitle, style);
     chart.addAxis(categories, horizontal ? Qt::AlignLeft : Qt::AlignBottom);
     chart.addAxis(values, horizontal ? Qt::AlignBottom : Qt::AlignLeft);
     series->attachAxis(categories);
@@ -193,29 +183,6 @@ QString elideMiddle(const QString& text, int maxChars) {
     const qsizetype keep = std::max<qsizetype>(0, maxChars - ellipsis.size());
     const qsizetype head = (keep + 1) / 2;
     return text.left(head) + ellipsis + text.right(keep - head);
-}
-
-std::pair<double, double> axisRange(double lo, double hi, bool log, int base) {
-    if (!std::isfinite(lo) || !std::isfinite(hi) || hi < lo)
-        return log ? std::pair{1.0, 10.0} : std::pair{0.0, 1.0};
-    if (base < 2) base = 10;
-    // Values beyond the recorded range (isDrawable()) are clamped to it: the widened range below
-    // must stay finite, or QtCharts' log axis and domain set each other's range until the stack
-    // is gone.
-    if (log && lo <= 0) lo = hi > 0 ? hi / base : 1.0;
-    if (log && hi <= 0) hi = lo * base;
-    lo = std::clamp(lo, log ? 1.0 / kMaxRecordedValue : -kMaxRecordedValue, kMaxRecordedValue);
-    hi = std::clamp(hi, lo, kMaxRecordedValue);
-    if (log) {
-        const double b = double(base);
-        const double a = std::pow(b, std::floor(std::log(lo) / std::log(b) + 1e-9));
-        double c = std::pow(b, std::ceil(std::log(hi) / std::log(b) - 1e-9));
-        if (c <= a) c = a * b;
-        return {a, c};
-    }
-    const double a = std::min(0.0, lo);
-    const double c = hi > a ? hi + 0.1 * (hi - a) : a + 1.0;
-    return {a, c};
 }
 
 RenderedChart renderChart(QChart& chart, const ChartData& d, const ChartStyle& style) {

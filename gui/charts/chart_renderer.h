@@ -8,7 +8,6 @@
 #include "gui/charts/chart_data.h"
 #include "gui/charts/chart_theme.h"
 
-#include <utility>
 #include <vector>
 
 QT_BEGIN_NAMESPACE
@@ -31,10 +30,5 @@ RenderedChart renderChart(QChart& chart, const ChartData& data, const ChartStyle
 // ends of a long name stay readable.
 [[nodiscard]] QString elideMiddle(const QString& text, int maxChars);
 
-// The axis range for values in [lo, hi], finite and ordered (lo < hi) whatever comes in: values
-// beyond the recorded range (kMaxRecordedValue) are clamped to it, NaN gives a default range. The
-// range is on a log axis widened to whole powers of `base` so the axis
-// always shows at least two labelled ticks; on a linear axis from 0 (or below) with 10 % headroom.
-[[nodiscard]] std::pair<double, double> axisRange(double lo, double hi, bool log, int base);
 
 } // namespace rnnprof::gui

@@ -7,6 +7,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 
 namespace rnnprof {
 namespace {
@@ -107,6 +108,40 @@ TEST(PlotCommand, AMalformedFileFailsWithItsNameAndTheReason) {
     EXPECT_EQ(run.status, 1);
     EXPECT_NE(run.err.find("broken.json"), std::string::npos) << run.err;
     EXPECT_FALSE(fs::exists(dir.path("out"))) << "nothing is created for a failed run";
+}
+
+TEST(PlotCommand, ANumberTooLargeForAChartIsRefusedNotACrash) {
+    // 1.1e308 overflowed the log axis range to inf: QtCharts recursed until SIGSEGV (rc 139).
+    TempDir dir;
+    const std::string results = dir.path("huge.json");
+    std::string text = toJson(builtinSweep());
+    const std::string key = "\"median\": ";
+    ASSERT_NE(text.find(key), std::string::npos);
+    text.replace(text.find(key) + key.size(), text.find(',', text.find(key)) - text.find(key) - key.size(),
+                 "1.1e308");
+    std::ofstream(results) << text;
+    const ProcessResult run = runPlot({results, "--out", dir.path("out")});
+    EXPECT_EQ(run.status, 1) << run.err;
+    EXPECT_NE(run.err.find("points[0].iteration_ms.median: must be null or a number from 0 to 1e+15"),
+              std::string::npos)
+        << run.err;
+    EXPECT_FALSE(fs::exists(dir.path("out")));
+}
+
+TEST(PlotCommand, BackendIdsThatAreNotBackendsWriteNothingAnywhere) {
+    TempDir dir;
+    ASSERT_TRUE(fs::create_directories(dir.path("a/b")));
+    SweepResult r = builtinSweep();
+    for (PointResult& p : r.points)
+        if (p.backend == "cpu-blas") p.backend = "x/../../ESCAPED";
+    std::ofstream(dir.path("a/b/escape.json")) << toJson(r);
+    const ProcessResult run = runPlot({dir.path("a/b/escape.json"), "--out", dir.path("a/b/out")});
+    EXPECT_EQ(run.status, 1) << run.err;
+    EXPECT_NE(run.err.find("unknown backend 'x/../../ESCAPED': known are cpu-reference, cpu-blas"),
+              std::string::npos)
+        << run.err;
+    EXPECT_EQ(test::filesIn(dir.path("a")).size(), 0u) << "no chart escaped --out";
+    EXPECT_FALSE(fs::exists(dir.path("a/b/out")));
 }
 
 TEST(PlotCommand, AnOutputFolderWithoutParentIsRefused) {

@@ -222,6 +222,18 @@ TEST(SweepCommand, RefusesAMalformedConfigFileNamingTheKey) {
     EXPECT_NE(run.err.find("hidden_size"), std::string::npos) << run.err;
 }
 
+TEST(SweepCommand, AnUnwritableChartsFolderIsRefusedBeforeMeasuring) {
+    TempDir dir;
+    // /proc takes no new files, not even from root (whom permission bits would not stop).
+    Args args = tinyGrid(dir);
+    args.insert(args.end(), {"--charts", "/proc/rnnprof-charts"});
+    const auto run = sweep(args);
+    EXPECT_EQ(run.status, 2) << run.err;
+    EXPECT_NE(run.err.find("--charts /proc/rnnprof-charts: cannot write into /proc ("), std::string::npos)
+        << run.err;
+    EXPECT_FALSE(std::filesystem::exists(dir.path("r.json"))) << "nothing was measured";
+}
+
 // Two points: B=1 T=1 takes well under a second, B=1 T=65535 many minutes (20000 runs of 65535
 // steps; about 45 minutes on the 2-core development machine). Progress lines on stderr.
 Args twoPointSweep(const std::string& out) {
