@@ -140,7 +140,9 @@ TEST(PlotCommand, BackendIdsThatAreNotBackendsWriteNothingAnywhere) {
     EXPECT_NE(run.err.find("unknown backend 'x/../../ESCAPED': known are cpu-reference, cpu-blas"),
               std::string::npos)
         << run.err;
-    EXPECT_EQ(test::filesIn(dir.path("a")).size(), 0u) << "no chart escaped --out";
+    EXPECT_EQ(test::filesIn(dir.path("a")), std::set<std::string>{"b"}) << "no chart escaped --out";
+    EXPECT_EQ(test::filesIn(dir.path("a/b")), std::set<std::string>{"escape.json"});
+    EXPECT_EQ(test::filesIn(dir.path()), std::set<std::string>{"a"});
     EXPECT_FALSE(fs::exists(dir.path("a/b/out")));
 }
 
