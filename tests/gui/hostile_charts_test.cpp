@@ -4,6 +4,7 @@
 // QtCharts' eliding quadratic, no chart file lands outside the folder given, a failed write names
 // the system's reason and leaves nothing behind, and one call writes a bounded number of files.
 #include "engine/error.h"
+#include "gui/charts/chart_catalog.h"
 #include "gui/charts/chart_export.h"
 #include "gui/charts/chart_renderer.h"
 #include "gui/charts/render_all.h"
@@ -116,6 +117,45 @@ TEST(HostileCharts, AChartOfA1e308ResultIsWrittenToAFile) {
     QTemporaryDir dir;
     const QStringList files = renderAllCharts({r}, dir.path(), {ImageFormat::Png}, QSize(400, 300));
     EXPECT_FALSE(files.isEmpty());
+}
+
+// `result` with its times and rates multiplied by `factor` (inf where they overflow), as a result
+// that bypassed the loader.
+SweepResult scaled(SweepResult result, double factor) {
+    for (PointResult& p : result.points) {
+        for (double* v :
+             {&p.iteration.median, &p.iteration.p10, &p.iteration.p90, &p.iteration.min, &p.iteration.max,
+              &p.iteration.mean, &p.sequencesPerSecond, &p.tokensPerSecond, &p.gflopsPerSecond})
+            *v *= factor;
+        for (double& v : p.phaseMedianMs)
+            v *= factor;
+    }
+    return result;
+}
+
+TEST(HostileCharts, EveryChartOfTheCatalogKeepsOnlyDrawableSamplesAndFiniteRanges) {
+    // What the results_charts fuzz target checks, for the inputs of issue 16.
+    const std::vector<std::vector<SweepResult>> inputs{
+        {scaled(test::fakeSweep(), 1.1e308)},
+        {scaled(test::fakeSweep(), 1e300), scaled(test::fakeSweep("other"), 1e-300)}};
+    for (const auto& results : inputs) {
+        ChartSelection s;
+        fitSelection(s, chartOptions(results));
+        for (const ChartPageSpec& page : chartCatalog())
+            for (const ChartSpec& chart : page.charts) {
+                const ChartData d = chart.build(results, s);
+                for (const ChartSeries& series : d.series)
+                    for (const ChartSample& p : series.samples)
+                        EXPECT_TRUE(isDrawable(p.x, d.logX) && isDrawable(p.y, d.logY))
+                            << chart.id.toStdString();
+                const AxisRanges ranges = lineAxisRanges(d);
+                expectUsable(ranges.x, d.logX, chart.id.toStdString());
+                expectUsable(ranges.y, d.logY, chart.id.toStdString());
+                QChart drawn;
+                (void)renderChart(drawn, d, lightChartStyle());
+                expectAxesUsable(drawn);
+            }
+    }
 }
 
 TEST(HostileCharts, LongLabelsAreElidedInTheMiddleBeforeQtChartsSeesThem) {
