@@ -40,7 +40,24 @@ const std::vector<double> kHostile{1.1e308, kMax, -kMax, kInf, -kInf, kNaN, 0.0,
 void expectUsable(std::pair<double, double> range, bool log, const std::string& what) {
     EXPECT_TRUE(std::isfinite(range.first) && std::isfinite(range.second)) << what;
     EXPECT_LT(range.first, range.second) << what;
-    if (log) EXPECT_GT(range.first, 0.0) << what;
+    if (log) {
+        EXPECT_GT(range.first, 0.0) << what;
+    }
+}
+
+ChartSample sample(double x, double y) {
+    ChartSample s;
+    s.x = x;
+    s.y = y;
+    return s;
+}
+
+// A series named `name` through (1, 1) and (2, 2).
+ChartSeries plainSeries(const QString& name) {
+    ChartSeries s;
+    s.name = name;
+    s.samples = {sample(1.0, 1.0), sample(2.0, 2.0)};
+    return s;
 }
 
 TEST(HostileCharts, EveryAxisRangeIsFiniteAndOrderedWhateverComesIn) {
@@ -70,7 +87,7 @@ ChartData hostileLines(bool log) {
     s.name = QStringLiteral("s");
     for (double x : kHostile)
         for (double y : kHostile)
-            s.samples.push_back({x, y});
+            s.samples.push_back(sample(x, y));
     d.series.push_back(s);
     for (double x : kHostile)
         d.markers.push_back({x, QStringLiteral("m")});
@@ -168,10 +185,8 @@ TEST(HostileCharts, LongLabelsAreElidedInTheMiddleBeforeQtChartsSeesThem) {
 
     ChartData d;
     d.title = QString(100000, QLatin1Char('t'));
-    ChartSeries s;
-    s.name = QString(1 << 20, QLatin1Char('n')); // 1 MB: 23.7 GB in QtCharts' truncation
-    s.samples = {{1.0, 1.0}, {2.0, 2.0}};
-    d.series.push_back(s);
+    d.series.push_back(
+        plainSeries(QString(1 << 20, QLatin1Char('n')))); // 1 MB: 23.7 GB in QtCharts' truncation
     d.markers.push_back({1.5, QString(1 << 20, QLatin1Char('m'))});
     QChart chart;
     (void)renderChart(chart, d, lightChartStyle());
@@ -203,7 +218,7 @@ TEST(HostileCharts, ChartFileNamesFromBackendIdsStayInsideTheFolder) {
 TEST(HostileCharts, AFailedChartWriteNamesTheReasonAndLeavesNothing) {
     QTemporaryDir dir;
     ChartData d;
-    d.series.push_back({QStringLiteral("s"), {{1.0, 1.0}, {2.0, 2.0}}});
+    d.series.push_back(plainSeries(QStringLiteral("s")));
     auto errorOf = [&](const QString& path) -> std::string {
         try {
             exportChart(d, lightChartStyle(), path, ImageFormat::Svg, QSize(300, 200));
