@@ -12,7 +12,6 @@
 #include <QStackedBarSeries>
 #include <QValueAxis>
 
-
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -167,7 +166,8 @@ void renderBars(QChart& chart, const ChartData& d, const ChartStyle& style, Rend
     categories->append(names);
     categories->setLabelsColor(style.foreground);
     categories->setGridLineVisible(false);
-    QAbstractAxis* values = makeAxis(false, 10, axisRange(0.0, total > 0 ? total : 1.0, false, 10), d.yTitle, style);
+    QAbstractAxis* values =
+        makeAxis(false, 10, axisRange(0.0, total > 0 ? total : 1.0, false, 10), d.yTitle, style);
     chart.addAxis(categories, horizontal ? Qt::AlignLeft : Qt::AlignBottom);
     chart.addAxis(values, horizontal ? Qt::AlignBottom : Qt::AlignLeft);
     series->attachAxis(categories);

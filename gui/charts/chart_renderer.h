@@ -30,5 +30,4 @@ RenderedChart renderChart(QChart& chart, const ChartData& data, const ChartStyle
 // ends of a long name stay readable.
 [[nodiscard]] QString elideMiddle(const QString& text, int maxChars);
 
-
 } // namespace rnnprof::gui

@@ -47,9 +47,9 @@ void checkDrawable(const ChartData& chart) {
 // `result` with its times and rates multiplied by `factor` (inf where they overflow).
 SweepResult scaled(SweepResult result, double factor) {
     for (PointResult& p : result.points) {
-        for (double* v : {&p.iteration.median, &p.iteration.p10, &p.iteration.p90, &p.iteration.min,
-                          &p.iteration.max, &p.iteration.mean, &p.sequencesPerSecond, &p.tokensPerSecond,
-                          &p.gflopsPerSecond})
+        for (double* v :
+             {&p.iteration.median, &p.iteration.p10, &p.iteration.p90, &p.iteration.min, &p.iteration.max,
+              &p.iteration.mean, &p.sequencesPerSecond, &p.tokensPerSecond, &p.gflopsPerSecond})
             *v *= factor;
         for (double& v : p.phaseMedianMs)
             v *= factor;
