@@ -193,6 +193,13 @@ std::string elideForMessage(const std::string& text) {
                : text.substr(0, kQuoted) + "... (" + std::to_string(text.size()) + " bytes)";
 }
 
+// Charts name files and series after the backend: only ids a sweep writes may come in.
+void checkBackendId(const std::string& path, Problems& problems, const std::string& id) {
+    if (!isKnownSeriesId(id))
+        problems.add(path,
+                     "unknown backend '" + elideForMessage(id) + "': known are " + knownSeriesIdsText());
+}
+
 // Batch sizes and sequence lengths of points: what a plan may hold. Below 0 checkRecorded() reported.
 void checkShapeValue(const std::string& path, Problems& problems, int value, int max) {
     if (value == 0 || value > max)
@@ -254,11 +261,8 @@ void readPoint(const Json& value, const std::string& path, Problems& problems, P
     FieldReader r(value, path, problems, false, Bounds::Recorded);
     fields(r, p);
     if (!r.isObject()) return;
-    // Charts name files and series after the backend: only ids a sweep writes may come in.
-    if (const auto it = value.find("backend");
-        it != value.end() && it->is_string() && !isKnownSeriesId(p.backend))
-        problems.add(r.pathOf("backend"), "unknown backend '" + elideForMessage(p.backend) + "': known are " +
-                                              knownSeriesIdsText());
+    if (const auto it = value.find("backend"); it != value.end() && it->is_string())
+        checkBackendId(r.pathOf("backend"), problems, p.backend);
     checkShapeValue(r.pathOf("batch"), problems, p.shape.batch, Limits::maxBatch);
     checkShapeValue(r.pathOf("seq_len"), problems, p.shape.seqLen, Limits::maxSeqLen);
 }
@@ -284,15 +288,9 @@ void readHeader(const Json& value, const std::string& source, Problems& problems
         problems.add("host.hostname", "a host name of " + std::to_string(result.host.hostname.size()) +
                                           " bytes, at most " + std::to_string(kMaxHostNameLength) +
                                           " are allowed");
-    if (result.plan.preset.size() > kMaxRecordedText)
-        problems.add("plan.preset", "text of " + std::to_string(result.plan.preset.size()) +
-                                        " bytes, at most " + std::to_string(kMaxRecordedText) +
-                                        " are allowed");
+    checkRecorded("plan.preset", problems, result.plan.preset);
     for (std::size_t i = 0; i < result.plan.backends.size(); ++i)
-        if (!isKnownSeriesId(result.plan.backends[i]))
-            problems.add(indexPath("plan.sweep.backends", i), "unknown backend '" +
-                                                                  elideForMessage(result.plan.backends[i]) +
-                                                                  "': known are " + knownSeriesIdsText());
+        checkBackendId(indexPath("plan.sweep.backends", i), problems, result.plan.backends[i]);
 }
 
 } // namespace rnnprof::jsonio
