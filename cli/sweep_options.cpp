@@ -81,6 +81,26 @@ void checkOutputFile(const std::string& flag, const std::string& path, std::vect
         problems.push_back(flag + " " + path + ": the folder " + dir.string() + " is not writable");
 }
 
+// A grid whose charts would pass ChartSupport::maxChartFiles is refused now, not after measuring.
+void checkChartCount(const SweepRequest& req, std::vector<std::string>& problems) {
+    const ChartSupport* charts = chartSupport();
+    if (!charts || !charts->countCharts) return;
+    SweepResult grid; // every point of the plan, as if it succeeded: the most charts there can be
+    grid.plan = req.plan;
+    for (const PointSpec& spec : points(req.plan)) {
+        PointResult& p = grid.points.emplace_back();
+        p.backend = seriesId(spec);
+        p.mode = spec.mode;
+        p.shape = spec.shape;
+    }
+    if (const std::size_t files = charts->countCharts(grid); files > charts->maxChartFiles)
+        problems.push_back("--charts " + req.chartsDir + ": the grid would make up to " +
+                           std::to_string(files) + " chart files, at most " +
+                           std::to_string(charts->maxChartFiles) +
+                           " are written per sweep: sweep fewer sequence lengths, batch sizes, backends or "
+                           "modes, or leave out --charts and draw them with rnnprof plot");
+}
+
 QString opt(const char* name) {
     return QString::fromLatin1(name);
 }
@@ -361,6 +381,8 @@ SweepRequest parseSweepArguments(const QStringList& args, std::vector<std::strin
             // Found now, not after the whole sweep: the folder, or the parent that will hold it.
             problems.push_back("--charts " + req.chartsDir + ": cannot write into " + target.string() + " (" +
                                why + ")");
+        else if (problems.empty()) // a valid grid: every point may succeed, each one's charts counted
+            checkChartCount(req, problems);
     }
     return req;
 }

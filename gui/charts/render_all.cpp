@@ -58,26 +58,44 @@ std::vector<std::pair<ChartSelection, QString>> selectionsFor(const ChartSpec& c
     return out;
 }
 
+// One chart and the selections it is drawn for, each with its file name suffix.
+using ChartFiles = std::pair<const ChartSpec*, std::vector<std::pair<ChartSelection, QString>>>;
+
+// Every chart renderAllCharts() may write for `options`, before any is drawn.
+std::vector<ChartFiles> chartPlan(const ChartOptions& options, const std::optional<ChartSelection>& pair) {
+    std::vector<ChartFiles> plan;
+    for (const ChartPageSpec& page : chartCatalog()) {
+        const bool pairPage = std::find(page.selectors.begin(), page.selectors.end(), Selector::Challenger) !=
+                              page.selectors.end();
+        // A speedup needs two measured backends (or a pair given, whose notes say what is missing).
+        if (pairPage && options.measured.size() < 2 && !pair) continue;
+        for (const ChartSpec& chart : page.charts)
+            plan.emplace_back(&chart, selectionsFor(chart, options, pair));
+    }
+    return plan;
+}
+
+std::size_t fileCount(const std::vector<ChartFiles>& plan, const QList<ImageFormat>& formats) {
+    std::size_t files = 0;
+    for (const auto& [chart, selections] : plan)
+        files += selections.size() * std::size_t(formats.size());
+    return files;
+}
+
 } // namespace
+
+std::size_t chartFileCount(const std::vector<SweepResult>& results, const QList<ImageFormat>& formats,
+                           const std::optional<ChartSelection>& pair) {
+    return fileCount(chartPlan(chartOptions(results), pair), formats);
+}
 
 QStringList renderAllCharts(const std::vector<SweepResult>& results, const QString& dir,
                             const QList<ImageFormat>& formats, QSize size,
                             const std::optional<ChartSelection>& pair) {
     const ChartOptions options = chartOptions(results);
     const ChartStyle style = lightChartStyle();
-    // Every chart and the selections it is drawn for, counted before anything is written.
-    std::vector<std::pair<const ChartSpec*, std::vector<std::pair<ChartSelection, QString>>>> plan;
-    std::size_t files = 0;
-    for (const ChartPageSpec& page : chartCatalog()) {
-        const bool pairPage = std::find(page.selectors.begin(), page.selectors.end(), Selector::Challenger) !=
-                              page.selectors.end();
-        // A speedup needs two measured backends (or a pair given, whose notes say what is missing).
-        if (pairPage && options.measured.size() < 2 && !pair) continue;
-        for (const ChartSpec& chart : page.charts) {
-            plan.emplace_back(&chart, selectionsFor(chart, options, pair));
-            files += plan.back().second.size() * std::size_t(formats.size());
-        }
-    }
+    const std::vector<ChartFiles> plan = chartPlan(options, pair);
+    const std::size_t files = fileCount(plan, formats);
     if (files > kMaxChartFiles)
         throw Error(ErrorKind::InvalidInput,
                     "the results would make " + std::to_string(files) + " chart files, at most " +

@@ -22,6 +22,13 @@ namespace rnnprof::gui {
 // above it, nothing is written and Error(InvalidInput) says how many there would be.
 inline constexpr std::size_t kMaxChartFiles = 2000;
 
+// The most files renderAllCharts() writes for these arguments (files with nothing to show are
+// left out, so it may write fewer): compare with kMaxChartFiles before measuring.
+[[nodiscard]] std::size_t chartFileCount(const std::vector<SweepResult>& results,
+                                         const QList<ImageFormat>& formats = {ImageFormat::Png,
+                                                                              ImageFormat::Svg},
+                                         const std::optional<ChartSelection>& pair = {});
+
 // Returns the files written. Throws Error(Io) when the folder cannot be created or a file written
 // (each file is written atomically: complete or not there). File names hold the backend id
 // sanitised by fileNamePart() (profiling/file_name_part.h): nothing is written outside `dir`.
