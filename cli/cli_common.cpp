@@ -9,6 +9,7 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <new>
@@ -72,6 +73,16 @@ void checkOutputFolder(const std::string& dir) {
     if (parent.empty()) parent = ".";
     if (!fs::is_directory(parent, ec))
         ioError("cannot create " + dir + ": its parent folder " + parent.string() + " does not exist");
+}
+
+std::string folderWriteProblem(const std::string& dir) {
+    // A probe file, not access(W_OK): access() says yes to root on a read-only mount.
+    std::string probe = (fs::path(dir.empty() ? "." : dir) / ".rnnprof-write-test-XXXXXX").string();
+    const int fd = ::mkstemp(probe.data());
+    if (fd < 0) return systemReason(errno);
+    ::close(fd);
+    ::unlink(probe.c_str());
+    return {};
 }
 
 bool createOutputFolder(const std::string& dir) {

@@ -25,6 +25,9 @@ void printError(std::string_view command, std::string_view message);
 // Checks that `dir` can become the output folder: an existing folder, or a missing one whose
 // parent folder exists. Throws Error(Io) naming the flag's value and the problem. Creates nothing.
 void checkOutputFolder(const std::string& dir);
+// Why no file can be created in the existing folder `dir` ("Permission denied", "Read-only file
+// system"), or empty when one can: tried with a temporary file, removed at once.
+[[nodiscard]] std::string folderWriteProblem(const std::string& dir);
 // Creates `dir` when missing (its parent must exist). Returns true when it created it.
 bool createOutputFolder(const std::string& dir);
 

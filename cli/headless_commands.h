@@ -20,6 +20,10 @@ struct ChartSupport {
     std::function<std::unique_ptr<QCoreApplication>(int& argc, char** argv)> makeApplication;
     // Writes every chart of `result` into `dir`; returns how many files; throws Error(Io).
     std::function<std::size_t(const SweepResult& result, const std::string& dir)> writeCharts;
+    // The most files writeCharts writes for `result`, and how many it writes at most per call: a
+    // grid that would make more is refused before measuring.
+    std::function<std::size_t(const SweepResult& result)> countCharts;
+    std::size_t maxChartFiles = 0;
 };
 
 // Registered once by the desktop build at start; nullptr in a build without the GUI.

@@ -1,13 +1,13 @@
 #include "cli/sweep_options.h"
 
-#include "engine/file_read.h"
-
+#include "cli/cli_common.h"
 #include "cli/headless_commands.h"
 #include "cli/model_options.h"
 #include "cli/output_files.h"
 #include "engine/backend.h"
 #include "engine/cpu/cpu_libraries.h"
 #include "engine/error.h"
+#include "engine/file_read.h"
 #include "profiling/crossover.h"
 #include "profiling/int_list.h"
 #include "profiling/presets.h"
@@ -62,6 +62,26 @@ std::vector<std::string> splitList(const std::string& text) {
         parts.push_back(part);
     }
     return parts;
+}
+
+// A grid whose charts would pass ChartSupport::maxChartFiles is refused now, not after measuring.
+void checkChartCount(const SweepRequest& req, std::vector<std::string>& problems) {
+    const ChartSupport* charts = chartSupport();
+    if (!charts || !charts->countCharts) return;
+    SweepResult grid; // every point of the plan, as if it succeeded: the most charts there can be
+    grid.plan = req.plan;
+    for (const PointSpec& spec : points(req.plan)) {
+        PointResult& p = grid.points.emplace_back();
+        p.backend = seriesId(spec);
+        p.mode = spec.mode;
+        p.shape = spec.shape;
+    }
+    if (const std::size_t files = charts->countCharts(grid); files > charts->maxChartFiles)
+        problems.push_back("--charts " + req.chartsDir + ": the grid would make up to " +
+                           std::to_string(files) + " chart files, at most " +
+                           std::to_string(charts->maxChartFiles) +
+                           " are written per sweep: sweep fewer sequence lengths, batch sizes, backends or "
+                           "modes, or leave out --charts and draw them with rnnprof plot");
 }
 
 QString opt(const char* name) {
@@ -349,11 +369,19 @@ SweepRequest parseSweepArguments(const QStringList& args, std::vector<std::strin
         const fs::path dir(req.chartsDir);
         const fs::path parent = dir.has_parent_path() ? dir.parent_path() : fs::path(".");
         std::error_code ec;
+        std::string why;
         if (fs::exists(dir, ec) && !fs::is_directory(dir, ec))
             problems.push_back("--charts " + req.chartsDir + " exists and is not a folder");
         else if (!fs::is_directory(dir, ec) && !fs::is_directory(parent, ec))
             problems.push_back("--charts " + req.chartsDir + ": the folder " + parent.string() +
                                " does not exist");
+        else if (const fs::path target = fs::is_directory(dir, ec) ? dir : parent;
+                 !(why = folderWriteProblem(target.string())).empty())
+            // Found now, not after the whole sweep: the folder, or the parent that will hold it.
+            problems.push_back("--charts " + req.chartsDir + ": cannot write into " + target.string() + " (" +
+                               why + ")");
+        else if (problems.empty()) // a valid grid: every point may succeed, each one's charts counted
+            checkChartCount(req, problems);
     }
     return req;
 }

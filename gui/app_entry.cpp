@@ -33,6 +33,8 @@ void registerChartSupport() {
     support.writeCharts = [](const SweepResult& result, const std::string& dir) {
         return std::size_t(renderAllCharts({result}, QString::fromStdString(dir)).size());
     };
+    support.countCharts = [](const SweepResult& result) { return chartFileCount({result}); };
+    support.maxChartFiles = kMaxChartFiles;
     cli::setChartSupport(std::move(support));
 }
 

@@ -26,6 +26,11 @@
 
 namespace rnnprof::jsonio {
 
+// What FieldReader checks beyond types and required keys. Recorded: the records of result files
+// and journals, whose numbers and texts must stay within what a measurement makes
+// (checkRecorded(), profiling/recorded_limits.h).
+enum class Bounds { TypesOnly, Recorded };
+
 // The record as an Io sees it: const when writing, mutable when reading.
 template <class Io, class T>
 using Ref = std::conditional_t<Io::kReading, T&, const T&>;
@@ -89,6 +94,8 @@ public:
     void ignored(const char*) {}
     // A key of older files, accepted with any value, neither kept nor written.
     void retired(const char*) {}
+    // The next number read may be below zero in a bounded reader (a time relative to an origin).
+    void mayBeNegative() {}
     // A value with converters of its own: write(value) -> Json, read(json, path, problems, value).
     template <class T, class Write, class Read>
     void via(const char* key, const T& value, Write write, Read, Need = Need::Optional) {
@@ -125,8 +132,9 @@ class FieldReader {
 public:
     static constexpr bool kReading = true;
 
-    FieldReader(const Json& value, std::string path, Problems& problems, bool strict)
-        : m_reader(value, std::move(path), problems, strict), m_strict(strict) {}
+    FieldReader(const Json& value, std::string path, Problems& problems, bool strict,
+                Bounds bounds = Bounds::TypesOnly)
+        : m_reader(value, std::move(path), problems, strict), m_strict(strict), m_bounds(bounds) {}
 
     [[nodiscard]] bool isObject() const { return m_reader.isObject(); }
     [[nodiscard]] Problems& problems() { return m_reader.problems(); }
@@ -137,7 +145,10 @@ public:
     template <class T>
     bool operator()(const char* key, T& value, Need need = Need::Optional) {
         if constexpr (Scalar<T>) {
-            return m_reader.get(key, value, need);
+            const bool negativeAllowed = std::exchange(m_negativeAllowed, false);
+            if (!m_reader.get(key, value, need)) return false;
+            if (m_bounds == Bounds::Recorded) checkRecorded(pathOf(key), problems(), value, negativeAllowed);
+            return true;
         } else if constexpr (kIsVector<T>) {
             const Json* v = m_reader.array(key, need);
             if (!v) return false;
@@ -180,7 +191,7 @@ public:
     void object(const char* key, F&& describe) {
         const Json* v = m_reader.object(key);
         if (!v) return;
-        FieldReader section(*v, pathOf(key), problems(), m_strict);
+        FieldReader section(*v, pathOf(key), problems(), m_strict, m_bounds);
         describe(section);
         section.finish();
     }
@@ -189,6 +200,7 @@ public:
         m_reader.get(key, unused);
     }
     void retired(const char* key) { (void)m_reader.find(key); }
+    void mayBeNegative() { m_negativeAllowed = true; }
     template <class T, class Write, class Read>
     void via(const char* key, T& value, Write, Read readValue, Need need = Need::Optional) {
         if (const Json* v = m_reader.find(key, need)) readValue(*v, pathOf(key), problems(), value);
@@ -197,13 +209,15 @@ public:
 private:
     template <class T>
     void readRecord(const Json& value, std::string path, T& out) {
-        FieldReader record(value, std::move(path), problems(), m_strict);
+        FieldReader record(value, std::move(path), problems(), m_strict, m_bounds);
         if (record.isObject()) fields(record, out);
         record.finish();
     }
 
     ObjectReader m_reader;
     bool m_strict;
+    Bounds m_bounds;
+    bool m_negativeAllowed = false; // for the next scalar only (mayBeNegative())
 };
 
 // The key path of every key a record lists, nested records and sections included: "model.cell",
@@ -239,6 +253,7 @@ public:
     }
     void ignored(const char* key) { add(key); }
     void retired(const char*) {} // not written, so not listed
+    void mayBeNegative() {}
     template <class T, class Write, class Read>
     void via(const char* key, const T&, Write, Read, Need = Need::Optional) {
         add(key);

@@ -1,9 +1,11 @@
 #include "profiling/json_reader.h"
 
 #include "engine/error.h"
+#include "profiling/recorded_limits.h"
 
 #include <cmath>
 #include <limits>
+#include <sstream>
 
 namespace rnnprof::jsonio {
 namespace {
@@ -141,6 +143,45 @@ bool read(const Json& v, const std::string& path, Problems& p, std::vector<int>&
 
 bool read(const Json& v, const std::string& path, Problems& p, std::vector<std::string>& out) {
     return readList(v, path, p, out, "an array of strings");
+}
+
+bool checkRecorded(const std::string& path, Problems& p, double v, bool mayBeNegative) {
+    if (std::isnan(v)) return true; // null: no value
+    if (isWithinRecordedRange(v) && (mayBeNegative || v >= 0.0)) return true;
+    std::ostringstream text;
+    text << "must be null or a number from " << (mayBeNegative ? -kMaxRecordedValue : 0.0) << " to "
+         << kMaxRecordedValue;
+    text.precision(17); // the value as written, also when it only just exceeds the bound
+    text << " (got " << v << ")";
+    p.add(path, text.str());
+    return false;
+}
+
+bool checkRecorded(const std::string& path, Problems& p, int v, bool) {
+    if (v >= 0) return true;
+    p.add(path, "must be 0 or more (got " + std::to_string(v) + ")");
+    return false;
+}
+
+bool checkRecorded(const std::string& path, Problems& p, const std::string& v, bool) {
+    if (v.size() <= kMaxRecordedText) return true;
+    p.add(path, "text of " + std::to_string(v.size()) + " bytes, at most " +
+                    std::to_string(kMaxRecordedText) + " are allowed");
+    return false;
+}
+
+bool checkRecorded(const std::string& path, Problems& p, const std::vector<std::string>& v, bool) {
+    bool ok = true;
+    for (std::size_t i = 0; i < v.size(); ++i)
+        ok = checkRecorded(indexPath(path, i), p, v[i]) && ok;
+    return ok;
+}
+
+bool checkRecorded(const std::string& path, Problems& p, const std::vector<int>& v, bool) {
+    bool ok = true;
+    for (std::size_t i = 0; i < v.size(); ++i)
+        ok = checkRecorded(indexPath(path, i), p, v[i]) && ok;
+    return ok;
 }
 
 ObjectReader::ObjectReader(const Json& value, std::string path, Problems& problems, bool strict)

@@ -47,6 +47,22 @@ bool read(const Json& v, const std::string& path, Problems& p, std::string& out)
 bool read(const Json& v, const std::string& path, Problems& p, std::vector<int>& out);
 bool read(const Json& v, const std::string& path, Problems& p, std::vector<std::string>& out);
 
+// The bounds of result files and journals (profiling/recorded_limits.h) on a value already read:
+// numbers null or between 0 and kMaxRecordedValue (between -kMaxRecordedValue and it when
+// `mayBeNegative`), whole numbers 0 or more, texts at most kMaxRecordedText bytes. Reports at
+// `path`; returns whether the value is within them.
+bool checkRecorded(const std::string& path, Problems& p, double v, bool mayBeNegative = false);
+bool checkRecorded(const std::string& path, Problems& p, int v, bool = false);
+bool checkRecorded(const std::string& path, Problems& p, const std::string& v, bool = false);
+bool checkRecorded(const std::string& path, Problems& p, const std::vector<std::string>& v, bool = false);
+bool checkRecorded(const std::string& path, Problems& p, const std::vector<int>& v, bool = false);
+inline bool checkRecorded(const std::string&, Problems&, std::uint64_t, bool = false) {
+    return true;
+}
+inline bool checkRecorded(const std::string&, Problems&, bool, bool = false) {
+    return true;
+}
+
 // An enum spelled as text, one of the spellings in its table; the message lists them.
 template <class E, std::size_t N>
 bool readEnum(const Json& v, const std::string& path, Problems& p, E& out, const Spellings<E, N>& names) {

@@ -60,7 +60,17 @@ Json intsToJson(const std::vector<int>& values) {
 template <int Max>
 void readIntList(const Json& v, const std::string& path, Problems& problems, std::vector<int>& out) {
     if (!v.is_string()) {
-        read(v, path, problems, out);
+        // The same range as the text form: a file may not hold what the command line refuses.
+        std::vector<int> values;
+        if (!read(v, path, problems, values)) return;
+        bool ok = true;
+        for (std::size_t i = 0; i < values.size(); ++i)
+            if (values[i] < 1 || values[i] > Max) {
+                problems.add(indexPath(path, i), "must be between 1 and " + std::to_string(Max) + " (got " +
+                                                     std::to_string(values[i]) + ")");
+                ok = false;
+            }
+        if (ok) out = std::move(values);
         return;
     }
     IntListParse parsed = parseIntList(v.get_ref<const std::string&>(), Max);

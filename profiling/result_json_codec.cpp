@@ -3,6 +3,7 @@
 #include "engine/error.h"
 #include "profiling/json_fields.h"
 #include "profiling/plan_json.h"
+#include "profiling/recorded_limits.h"
 
 namespace rnnprof::jsonio {
 
@@ -66,6 +67,7 @@ template <class Io>
 void fields(Io& io, Ref<Io, TraceSlice> t) {
     io("name", t.name, Need::Required);
     io("category", t.category);
+    io.mayBeNegative(); // relative to the traced iteration's start, which a GPU record may precede
     io("start_us", t.startUs, Need::Required);
     io("duration_us", t.durationUs, Need::Required);
     io("track", t.track);
@@ -183,6 +185,28 @@ void fields(Io& io, Ref<Io, PointResult> p) {
 
 namespace {
 
+// A hostile value may be megabytes long; a message quotes its start.
+std::string elideForMessage(const std::string& text) {
+    constexpr std::size_t kQuoted = 64;
+    return text.size() <= kQuoted
+               ? text
+               : text.substr(0, kQuoted) + "... (" + std::to_string(text.size()) + " bytes)";
+}
+
+// Charts name files and series after the backend: only ids a sweep writes may come in.
+void checkBackendId(const std::string& path, Problems& problems, const std::string& id) {
+    if (!isKnownSeriesId(id))
+        problems.add(path,
+                     "unknown backend '" + elideForMessage(id) + "': known are " + knownSeriesIdsText());
+}
+
+// Batch sizes and sequence lengths of points: what a plan may hold. Below 0 checkRecorded() reported.
+void checkShapeValue(const std::string& path, Problems& problems, int value, int max) {
+    if (value == 0 || value > max)
+        problems.add(path,
+                     "must be between 1 and " + std::to_string(max) + " (got " + std::to_string(value) + ")");
+}
+
 // A newer schema has an unknown layout: stop at once. An impossible one is one more problem.
 void checkSchema(int version, const std::string& source, const std::string& path, Problems& problems) {
     if (version > SweepResult::kSchemaVersion)
@@ -234,8 +258,13 @@ Json pointToJson(const PointResult& p) {
 }
 
 void readPoint(const Json& value, const std::string& path, Problems& problems, PointResult& p) {
-    FieldReader r(value, path, problems, false);
+    FieldReader r(value, path, problems, false, Bounds::Recorded);
     fields(r, p);
+    if (!r.isObject()) return;
+    if (const auto it = value.find("backend"); it != value.end() && it->is_string())
+        checkBackendId(r.pathOf("backend"), problems, p.backend);
+    checkShapeValue(r.pathOf("batch"), problems, p.shape.batch, Limits::maxBatch);
+    checkShapeValue(r.pathOf("seq_len"), problems, p.shape.seqLen, Limits::maxSeqLen);
 }
 
 Json headerToJson(const SweepResult& result, std::string_view format) {
@@ -252,8 +281,16 @@ void readFormat(ObjectReader& r, std::string_view expected, Need need) {
 }
 
 void readHeader(const Json& value, const std::string& source, Problems& problems, SweepResult& result) {
-    FieldReader r(value, "", problems, false);
-    if (r.isObject()) headerFields(r, result, source);
+    FieldReader r(value, "", problems, false, Bounds::Recorded);
+    if (!r.isObject()) return;
+    headerFields(r, result, source);
+    if (result.host.hostname.size() > kMaxHostNameLength)
+        problems.add("host.hostname", "a host name of " + std::to_string(result.host.hostname.size()) +
+                                          " bytes, at most " + std::to_string(kMaxHostNameLength) +
+                                          " are allowed");
+    checkRecorded("plan.preset", problems, result.plan.preset);
+    for (std::size_t i = 0; i < result.plan.backends.size(); ++i)
+        checkBackendId(indexPath("plan.sweep.backends", i), problems, result.plan.backends[i]);
 }
 
 } // namespace rnnprof::jsonio

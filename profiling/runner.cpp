@@ -1,5 +1,7 @@
 #include "profiling/runner.h"
 
+#include "profiling/recorded_limits.h"
+
 #include "engine/error.h"
 #include "engine/host_memory.h"
 #include "profiling/cudnn_best.h"
@@ -51,6 +53,7 @@ struct StopRequested {};
 
 SweepRunner::SweepRunner(const BackendRegistry& backends, SweepPlan plan, RunnerCallbacks callbacks)
     : m_backends(backends), m_plan(std::move(plan)), m_callbacks(std::move(callbacks)) {
+    acceptBackendIds(m_backends.ids()); // its results must load back (recorded_limits.h)
     m_header.createdAt = isoTimestampUtc();
     m_header.host = currentHost();
     m_header.plan = m_plan;

@@ -1,9 +1,11 @@
 #include "gui/charts/chart_data.h"
 
 #include "engine/host_memory.h"
+#include "profiling/recorded_limits.h"
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace rnnprof::gui {
 
@@ -22,12 +24,53 @@ int ChartData::sampleCount() const {
     return n;
 }
 
+bool isDrawable(double v, bool logAxis) {
+    return isWithinRecordedRange(v) && (!logAxis || v > 0.0);
+}
+
+std::pair<double, double> axisRange(double lo, double hi, bool log, int base) {
+    if (!std::isfinite(lo) || !std::isfinite(hi) || hi < lo)
+        return log ? std::pair{1.0, 10.0} : std::pair{0.0, 1.0};
+    if (base < 2) base = 10;
+    // Values beyond the recorded range (isDrawable()) are clamped to it: the widened range below
+    // must stay finite, or QtCharts' log axis and domain set each other's range until the stack
+    // is gone.
+    if (log && lo <= 0) lo = hi > 0 ? hi / base : 1.0;
+    if (log && hi <= 0) hi = lo * base;
+    lo = std::clamp(lo, log ? 1.0 / kMaxRecordedValue : -kMaxRecordedValue, kMaxRecordedValue);
+    hi = std::clamp(hi, lo, kMaxRecordedValue);
+    if (log) {
+        const double b = double(base);
+        const double a = std::pow(b, std::floor(std::log(lo) / std::log(b) + 1e-9));
+        double c = std::pow(b, std::ceil(std::log(hi) / std::log(b) - 1e-9));
+        if (c <= a) c = a * b;
+        return {a, c};
+    }
+    const double a = std::min(0.0, lo);
+    const double c = hi > a ? hi + 0.1 * (hi - a) : a + 1.0;
+    return {a, c};
+}
+
+AxisRanges lineAxisRanges(const ChartData& d) {
+    double xlo = std::numeric_limits<double>::infinity(), xhi = -xlo, ylo = xlo, yhi = -xlo;
+    for (const auto& s : d.series)
+        for (const auto& p : s.samples) {
+            if (!isDrawable(p.x, d.logX) || !isDrawable(p.y, d.logY)) continue;
+            xlo = std::min(xlo, p.x), xhi = std::max(xhi, p.x);
+            ylo = std::min(ylo, p.y), yhi = std::max(yhi, p.y);
+        }
+    for (const auto& m : d.markers)
+        if (isDrawable(m.x, d.logX)) xlo = std::min(xlo, m.x), xhi = std::max(xhi, m.x);
+    if (!std::isfinite(xlo)) xlo = 1, xhi = 10;
+    if (!std::isfinite(ylo)) ylo = 1, yhi = 10;
+    return {axisRange(xlo, xhi, d.logX, d.logBaseX), axisRange(ylo, yhi, d.logY, d.logBaseY)};
+}
+
 void dropUndrawable(ChartData& data) {
     int dropped = 0;
     for (auto& s : data.series) {
         auto bad = [&](const ChartSample& p) {
-            if (!std::isfinite(p.x) || !std::isfinite(p.y)) return true;
-            return (data.logX && p.x <= 0.0) || (data.logY && p.y <= 0.0);
+            return !isDrawable(p.x, data.logX) || !isDrawable(p.y, data.logY);
         };
         const auto before = s.samples.size();
         std::erase_if(s.samples, bad);
@@ -36,7 +79,7 @@ void dropUndrawable(ChartData& data) {
     std::erase_if(data.series, [](const ChartSeries& s) { return s.samples.empty(); });
     for (auto& set : data.barSets)
         for (auto& v : set.values)
-            if (!std::isfinite(v) || v < 0.0) {
+            if (!isDrawable(v, false) || v < 0.0) {
                 v = 0.0;
                 ++dropped;
             }
@@ -44,8 +87,9 @@ void dropUndrawable(ChartData& data) {
         data.droppedNonPositive += dropped;
         data.notes << QStringLiteral(
                           "%1 value(s) not drawn: zero, negative or undefined values cannot be shown "
-                          "on a logarithmic axis")
-                          .arg(dropped);
+                          "on a logarithmic axis, nor values beyond %2")
+                          .arg(dropped)
+                          .arg(kMaxRecordedValue, 0, 'g');
     }
 }
 

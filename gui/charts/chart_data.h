@@ -7,6 +7,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <utility>
 #include <vector>
 
 namespace rnnprof::gui {
@@ -69,9 +70,29 @@ struct ChartData {
     [[nodiscard]] int sampleCount() const;
 };
 
-// Removes samples that cannot be drawn (NaN, inf, and <= 0 on a log axis: QLogValueAxis drops a
-// whole series when one value is <= 0), counts them and adds a note saying so. Removes series left
-// empty. Every chart builder ends with it.
+// Whether a value can be placed on an axis: finite, within the recorded range
+// (isWithinRecordedRange(), profiling/recorded_limits.h; QtCharts' log axis recurses until the
+// stack is gone near 1.8e308) and, on a logarithmic axis, above zero. The one rule for chart
+// builders and the renderer.
+[[nodiscard]] bool isDrawable(double v, bool logAxis);
+
+// The axis range for values in [lo, hi], finite and ordered (lo < hi) whatever comes in: values
+// beyond the recorded range (kMaxRecordedValue) are clamped to it, NaN gives a default range. The
+// range is on a log axis widened to whole powers of `base` so the axis
+// always shows at least two labelled ticks; on a linear axis from 0 (or below) with 10 % headroom.
+[[nodiscard]] std::pair<double, double> axisRange(double lo, double hi, bool log, int base);
+
+// The axis ranges of a line chart, as the renderer gives them to QtCharts: axisRange() over its
+// drawable samples and markers (isDrawable()), a default range where there are none.
+struct AxisRanges {
+    std::pair<double, double> x;
+    std::pair<double, double> y;
+};
+[[nodiscard]] AxisRanges lineAxisRanges(const ChartData& data);
+
+// Removes samples that cannot be drawn (isDrawable(): NaN, inf, absurdly large, and <= 0 on a log
+// axis, where QLogValueAxis drops a whole series when one value is <= 0), counts them and adds a note saying
+// so. Removes series left empty. Every chart builder ends with it.
 void dropUndrawable(ChartData& data);
 
 // "3.21 ms", "850 µs", "1.20 s"

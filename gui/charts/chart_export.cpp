@@ -1,8 +1,10 @@
 #include "gui/charts/chart_export.h"
 
+#include "engine/atomic_file.h"
 #include "engine/error.h"
 #include "gui/charts/chart_view.h"
 
+#include <QBuffer>
 #include <QChart>
 #include <QCoreApplication>
 #include <QFileInfo>
@@ -93,6 +95,11 @@ void exportChart(const ChartData& data, const ChartStyle& style, const QString& 
     // QChart lays itself out through posted layout requests.
     QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
 
+    // Drawn into memory, then written atomically (the result files' writeFileAtomically()): a full
+    // disk or a missing folder leaves no truncated chart behind, and the message names the cause.
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
     switch (format) {
     case ImageFormat::Png: {
         QImage image(size * 2, QImage::Format_ARGB32_Premultiplied);
@@ -102,25 +109,24 @@ void exportChart(const ChartData& data, const ChartStyle& style, const QString& 
             QPainter painter(&image);
             paintChart(view, data, style, painter, size, chartHeight);
         }
-        if (!image.save(path, "PNG"))
-            fail(path, QStringLiteral("the PNG writer failed (is the folder writable?)"));
+        if (!image.save(&buffer, "PNG")) fail(path, QStringLiteral("the PNG encoder failed"));
         break;
     }
     case ImageFormat::Svg: {
         QSvgGenerator svg;
-        svg.setFileName(path);
+        svg.setOutputDevice(&buffer);
         svg.setSize(size);
         svg.setViewBox(QRect(QPoint(0, 0), size));
         svg.setTitle(data.title);
         svg.setDescription(QStringLiteral("rnnprof chart: ") + data.title);
         QPainter painter;
-        if (!painter.begin(&svg)) fail(path, QStringLiteral("the SVG file cannot be opened for writing"));
+        if (!painter.begin(&svg)) fail(path, QStringLiteral("the SVG generator cannot start"));
         paintChart(view, data, style, painter, size, chartHeight);
         painter.end();
         break;
     }
     case ImageFormat::Pdf: {
-        QPdfWriter pdf(path);
+        QPdfWriter pdf(&buffer);
         pdf.setResolution(96);
         pdf.setPageSize(
             QPageSize(QSizeF(size.width() * 72.0 / 96.0, size.height() * 72.0 / 96.0), QPageSize::Point));
@@ -128,13 +134,15 @@ void exportChart(const ChartData& data, const ChartStyle& style, const QString& 
         pdf.setTitle(data.title);
         pdf.setCreator(QStringLiteral("rnnprof"));
         QPainter painter;
-        if (!painter.begin(&pdf)) fail(path, QStringLiteral("the PDF file cannot be opened for writing"));
+        if (!painter.begin(&pdf)) fail(path, QStringLiteral("the PDF writer cannot start"));
         paintChart(view, data, style, painter, size, chartHeight);
         painter.end();
         break;
     }
     }
-    if (QFileInfo(path).size() <= 0) fail(path, QStringLiteral("nothing was written"));
+    buffer.close();
+    if (bytes.isEmpty()) fail(path, QStringLiteral("nothing was drawn"));
+    writeFileAtomically(path.toStdString(), std::string_view(bytes.constData(), std::size_t(bytes.size())));
 }
 
 } // namespace rnnprof::gui

@@ -19,9 +19,15 @@
 namespace rnnprof::gui {
 namespace {
 
-QAbstractAxis* makeAxis(bool log, int base, double lo, double hi, const QString& title,
+// QtCharts elides labels that do not fit in time quadratic in their length (20 kB of text took
+// 650 MB); names from result files are bounded, and what reaches QtCharts is shortened here.
+constexpr int kMaxTitleChars = 160;
+constexpr int kMaxLabelChars = 60; // legend entries, axis titles, bar categories
+
+// `range` from axisRange(): finite and ordered.
+QAbstractAxis* makeAxis(bool log, int base, std::pair<double, double> range, const QString& title,
                         const ChartStyle& style) {
-    const auto [a, b] = axisRange(lo, hi, log, base);
+    const auto [a, b] = range;
     QAbstractAxis* axis = nullptr;
     if (log) {
         auto* l = new QLogValueAxis;
@@ -38,7 +44,7 @@ QAbstractAxis* makeAxis(bool log, int base, double lo, double hi, const QString&
         v->applyNiceNumbers();
         axis = v;
     }
-    axis->setTitleText(title);
+    axis->setTitleText(elideMiddle(title, kMaxLabelChars));
     axis->setLabelsColor(style.foreground);
     axis->setTitleBrush(style.foreground);
     axis->setGridLineColor(style.grid);
@@ -53,17 +59,12 @@ void hideFromLegend(QChart& chart, QAbstractSeries* series) {
 }
 
 void renderLines(QChart& chart, const ChartData& d, const ChartStyle& style, RenderedChart& out) {
-    double xlo = std::numeric_limits<double>::infinity(), xhi = -xlo, ylo = xlo, yhi = -xlo;
-    for (const auto& s : d.series)
-        for (const auto& p : s.samples) {
-            xlo = std::min(xlo, p.x), xhi = std::max(xhi, p.x);
-            ylo = std::min(ylo, p.y), yhi = std::max(yhi, p.y);
-        }
-    for (const auto& m : d.markers)
-        xlo = std::min(xlo, m.x), xhi = std::max(xhi, m.x);
-    if (!std::isfinite(xlo)) xlo = 1, xhi = 10, ylo = 1, yhi = 10;
-    QAbstractAxis* ax = makeAxis(d.logX, d.logBaseX, xlo, xhi, d.xTitle, style);
-    QAbstractAxis* ay = makeAxis(d.logY, d.logBaseY, ylo, yhi, d.yTitle, style);
+    // Builders drop what cannot be drawn (dropUndrawable()); whatever else comes in is left out
+    // here too, so that no value outside isDrawable() reaches an axis or a series.
+    auto drawable = [&](double x, double y) { return isDrawable(x, d.logX) && isDrawable(y, d.logY); };
+    const AxisRanges ranges = lineAxisRanges(d);
+    QAbstractAxis* ax = makeAxis(d.logX, d.logBaseX, ranges.x, d.xTitle, style);
+    QAbstractAxis* ay = makeAxis(d.logY, d.logBaseY, ranges.y, d.yTitle, style);
     chart.addAxis(ax, Qt::AlignBottom);
     chart.addAxis(ay, Qt::AlignLeft);
     auto attach = [&](QXYSeries* s) {
@@ -78,11 +79,12 @@ void renderLines(QChart& chart, const ChartData& d, const ChartStyle& style, Ren
                                          : seriesColor(s.colorIndex >= 0 ? s.colorIndex : int(i), style.dark);
         QList<QPointF> all, normal, noisy;
         for (const auto& p : s.samples) {
+            if (!drawable(p.x, p.y)) continue;
             all << QPointF(p.x, p.y);
             (p.noisy ? noisy : normal) << QPointF(p.x, p.y);
         }
         auto* line = new QLineSeries;
-        line->setName(s.name);
+        line->setName(elideMiddle(s.name, kMaxLabelChars));
         QPen pen(color, s.reference ? 1.0 : 2.0);
         if (s.reference || s.dashed) pen.setStyle(s.reference ? Qt::DotLine : Qt::DashLine);
         line->setPen(pen);
@@ -108,13 +110,16 @@ void renderLines(QChart& chart, const ChartData& d, const ChartStyle& style, Ren
             hideFromLegend(chart, hollow);
         }
     }
-    // Vertical markers span far beyond the data; the plot area clips them.
-    const double span = std::max(1.0, yhi - ylo);
-    const double below = d.logY ? ylo / 1e3 : ylo - 1e3 * span;
-    const double above = d.logY ? yhi * 1e3 : yhi + 1e3 * span;
+    // Vertical markers span far beyond the data (the plot area clips them), but no further than
+    // the axis can go.
+    const auto [yAxisLo, yAxisHi] = ranges.y;
+    const double span = yAxisHi - yAxisLo;
+    const double below = d.logY ? yAxisLo / 1e3 : yAxisLo - 1e3 * span;
+    const double above = d.logY ? yAxisHi * 1e3 : yAxisHi + 1e3 * span;
     for (const ChartMarker& m : d.markers) {
+        if (!isDrawable(m.x, d.logX)) continue;
         auto* v = new QLineSeries;
-        v->setName(m.label);
+        v->setName(elideMiddle(m.label, kMaxLabelChars));
         v->setPen(QPen(style.foreground, 1.5, Qt::DashDotLine));
         v->replace(QList<QPointF>{{m.x, below}, {m.x, above}});
         attach(v);
@@ -138,25 +143,31 @@ void renderBars(QChart& chart, const ChartData& d, const ChartStyle& style, Rend
     std::vector<double> stacked(d.categories.size(), 0.0);
     for (std::size_t i = 0; i < d.barSets.size(); ++i) {
         const BarSet& b = d.barSets[i];
-        auto* set = new QBarSet(b.name);
-        QList<qreal> values(b.values.begin(), b.values.end());
+        auto* set = new QBarSet(elideMiddle(b.name, kMaxLabelChars));
+        QList<qreal> values;
+        for (double v : b.values)
+            values << (isDrawable(v, false) && v >= 0.0 ? v : 0.0); // as dropUndrawable() does
         set->append(values);
         set->setColor(seriesColor(int(i), style.dark));
         set->setBorderColor(seriesColor(int(i), style.dark));
         series->append(set);
         out.barSets.push_back(set);
-        for (std::size_t c = 0; c < b.values.size() && c < stacked.size(); ++c) {
-            stacked[c] = horizontal ? std::max(stacked[c], b.values[c]) : stacked[c] + b.values[c];
+        for (std::size_t c = 0; c < std::size_t(values.size()) && c < stacked.size(); ++c) {
+            stacked[c] =
+                horizontal ? std::max(stacked[c], values[qsizetype(c)]) : stacked[c] + values[qsizetype(c)];
             total = std::max(total, stacked[c]);
         }
     }
     chart.addSeries(series);
     auto* categories = new QBarCategoryAxis;
-    QStringList names(d.categories.begin(), d.categories.end());
+    QStringList names;
+    for (const QString& c : d.categories)
+        names << elideMiddle(c, kMaxLabelChars);
     categories->append(names);
     categories->setLabelsColor(style.foreground);
     categories->setGridLineVisible(false);
-    QAbstractAxis* values = makeAxis(false, 10, 0.0, total > 0 ? total : 1.0, d.yTitle, style);
+    QAbstractAxis* values =
+        makeAxis(false, 10, axisRange(0.0, total > 0 ? total : 1.0, false, 10), d.yTitle, style);
     chart.addAxis(categories, horizontal ? Qt::AlignLeft : Qt::AlignBottom);
     chart.addAxis(values, horizontal ? Qt::AlignBottom : Qt::AlignLeft);
     series->attachAxis(categories);
@@ -166,21 +177,12 @@ void renderBars(QChart& chart, const ChartData& d, const ChartStyle& style, Rend
 
 } // namespace
 
-std::pair<double, double> axisRange(double lo, double hi, bool log, int base) {
-    if (!std::isfinite(lo) || !std::isfinite(hi) || hi < lo)
-        return log ? std::pair{1.0, 10.0} : std::pair{0.0, 1.0};
-    if (log) {
-        if (lo <= 0) lo = hi > 0 ? hi / base : 1.0;
-        if (hi <= 0) hi = lo * base;
-        const double b = double(base);
-        const double a = std::pow(b, std::floor(std::log(lo) / std::log(b) + 1e-9));
-        double c = std::pow(b, std::ceil(std::log(hi) / std::log(b) - 1e-9));
-        if (c <= a) c = a * b;
-        return {a, c};
-    }
-    const double a = std::min(0.0, lo);
-    const double c = hi > a ? hi + 0.1 * (hi - a) : a + 1.0;
-    return {a, c};
+QString elideMiddle(const QString& text, int maxChars) {
+    if (text.size() <= maxChars) return text;
+    const QString ellipsis(QChar(0x2026));
+    const qsizetype keep = std::max<qsizetype>(0, maxChars - ellipsis.size());
+    const qsizetype head = (keep + 1) / 2;
+    return text.left(head) + ellipsis + text.right(keep - head);
 }
 
 RenderedChart renderChart(QChart& chart, const ChartData& d, const ChartStyle& style) {
@@ -193,7 +195,7 @@ RenderedChart renderChart(QChart& chart, const ChartData& d, const ChartStyle& s
     applyChartStyle(chart, style);
     // Plain text: QtCharts elides a rich-text title as a whole. Notes are shown beside the chart
     // (ChartPage) and below it in exported files (exportChart).
-    chart.setTitle(d.title);
+    chart.setTitle(elideMiddle(d.title, kMaxTitleChars));
     chart.legend()->setVisible(true);
     chart.legend()->setAlignment(Qt::AlignBottom);
     // Line samples in the legend show the dash of training series; bars keep their squares.

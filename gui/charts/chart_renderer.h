@@ -8,7 +8,6 @@
 #include "gui/charts/chart_data.h"
 #include "gui/charts/chart_theme.h"
 
-#include <utility>
 #include <vector>
 
 QT_BEGIN_NAMESPACE
@@ -27,8 +26,8 @@ struct RenderedChart {
 // Replaces the content of `chart` (owned by the caller) with `data`.
 RenderedChart renderChart(QChart& chart, const ChartData& data, const ChartStyle& style);
 
-// The axis range for values in [lo, hi]: on a log axis widened to whole powers of `base` so the axis
-// always shows at least two labelled ticks; on a linear axis from 0 (or below) with 10 % headroom.
-[[nodiscard]] std::pair<double, double> axisRange(double lo, double hi, bool log, int base);
+// `text` cut in the middle to at most `maxChars` characters ("gpu-cud…_static"), so that both
+// ends of a long name stay readable.
+[[nodiscard]] QString elideMiddle(const QString& text, int maxChars);
 
 } // namespace rnnprof::gui

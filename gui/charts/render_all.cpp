@@ -2,10 +2,12 @@
 
 #include "engine/error.h"
 #include "gui/charts/chart_catalog.h"
+#include "profiling/file_name_part.h"
 
 #include <QDir>
 
 #include <algorithm>
+#include <filesystem>
 
 namespace rnnprof::gui {
 namespace {
@@ -40,7 +42,10 @@ std::vector<std::pair<ChartSelection, QString>> selectionsFor(const ChartSpec& c
     };
     expand(
         Selector::Backend, options.measured, [](ChartSelection& s, const QString& v) { s.backend = v; },
-        [](const QString& v) -> QString { return QLatin1Char('-') + v; });
+        // Backend ids come from files: the name part is sanitised so it cannot leave `dir`.
+        [](const QString& v) -> QString {
+            return QLatin1Char('-') + QString::fromStdString(fileNamePart(v.toStdString()));
+        });
     expand(
         Selector::SeqLen, options.seqLens, [](ChartSelection& s, int v) { s.seqLen = v; },
         [](int v) -> QString { return QStringLiteral("-T%1").arg(v); });
@@ -53,34 +58,67 @@ std::vector<std::pair<ChartSelection, QString>> selectionsFor(const ChartSpec& c
     return out;
 }
 
-} // namespace
+// One chart and the selections it is drawn for, each with its file name suffix.
+using ChartFiles = std::pair<const ChartSpec*, std::vector<std::pair<ChartSelection, QString>>>;
 
-QStringList renderAllCharts(const std::vector<SweepResult>& results, const QString& dir,
-                            const QList<ImageFormat>& formats, QSize size,
-                            const std::optional<ChartSelection>& pair) {
-    if (!QDir().mkpath(dir))
-        throw Error(ErrorKind::Io,
-                    QStringLiteral("cannot create the chart folder %1").arg(dir).toStdString());
-    const ChartOptions options = chartOptions(results);
-    const ChartStyle style = lightChartStyle();
-    QStringList written;
+// Every chart renderAllCharts() may write for `options`, before any is drawn.
+std::vector<ChartFiles> chartPlan(const ChartOptions& options, const std::optional<ChartSelection>& pair) {
+    std::vector<ChartFiles> plan;
     for (const ChartPageSpec& page : chartCatalog()) {
         const bool pairPage = std::find(page.selectors.begin(), page.selectors.end(), Selector::Challenger) !=
                               page.selectors.end();
         // A speedup needs two measured backends (or a pair given, whose notes say what is missing).
         if (pairPage && options.measured.size() < 2 && !pair) continue;
-        for (const ChartSpec& chart : page.charts) {
-            for (const auto& [selection, suffix] : selectionsFor(chart, options, pair)) {
-                const ChartData data = chart.build(results, selection);
-                // One of several files (per shape or backend) with nothing to show is left out; a
-                // chart written once is always written, its notes saying why it is empty.
-                if (data.empty() && !chart.dependsOn.empty() && !options.measured.isEmpty()) continue;
-                for (ImageFormat format : formats) {
-                    const QString path =
-                        QDir(dir).filePath(chart.id + suffix + QLatin1Char('.') + suffixOf(format));
-                    exportChart(data, style, path, format, size);
-                    written << path;
-                }
+        for (const ChartSpec& chart : page.charts)
+            plan.emplace_back(&chart, selectionsFor(chart, options, pair));
+    }
+    return plan;
+}
+
+std::size_t fileCount(const std::vector<ChartFiles>& plan, const QList<ImageFormat>& formats) {
+    std::size_t files = 0;
+    for (const auto& [chart, selections] : plan)
+        files += selections.size() * std::size_t(formats.size());
+    return files;
+}
+
+} // namespace
+
+std::size_t chartFileCount(const std::vector<SweepResult>& results, const QList<ImageFormat>& formats,
+                           const std::optional<ChartSelection>& pair) {
+    return fileCount(chartPlan(chartOptions(results), pair), formats);
+}
+
+QStringList renderAllCharts(const std::vector<SweepResult>& results, const QString& dir,
+                            const QList<ImageFormat>& formats, QSize size,
+                            const std::optional<ChartSelection>& pair) {
+    const ChartOptions options = chartOptions(results);
+    const ChartStyle style = lightChartStyle();
+    const std::vector<ChartFiles> plan = chartPlan(options, pair);
+    const std::size_t files = fileCount(plan, formats);
+    if (files > kMaxChartFiles)
+        throw Error(ErrorKind::InvalidInput,
+                    "the results would make " + std::to_string(files) + " chart files, at most " +
+                        std::to_string(kMaxChartFiles) +
+                        " are written per call: plot results with fewer sequence lengths, batch sizes, "
+                        "backends or modes, or fewer formats");
+    std::error_code ec;
+    std::filesystem::create_directories(dir.toStdString(), ec);
+    if (ec)
+        throw Error(ErrorKind::Io,
+                    "cannot create the chart folder " + dir.toStdString() + ": " + ec.message());
+    QStringList written;
+    for (const auto& [chart, selections] : plan) {
+        for (const auto& [selection, suffix] : selections) {
+            const ChartData data = chart->build(results, selection);
+            // One of several files (per shape or backend) with nothing to show is left out; a
+            // chart written once is always written, its notes saying why it is empty.
+            if (data.empty() && !chart->dependsOn.empty() && !options.measured.isEmpty()) continue;
+            for (ImageFormat format : formats) {
+                const QString path =
+                    QDir(dir).filePath(chart->id + suffix + QLatin1Char('.') + suffixOf(format));
+                exportChart(data, style, path, format, size);
+                written << path;
             }
         }
     }

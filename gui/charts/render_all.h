@@ -18,7 +18,20 @@
 
 namespace rnnprof::gui {
 
-// Returns the files written. Throws Error(Io) when the folder cannot be created or a file written.
+// The most chart files one call writes (a 100,000-point result would make tens of thousands):
+// above it, nothing is written and Error(InvalidInput) says how many there would be.
+inline constexpr std::size_t kMaxChartFiles = 2000;
+
+// The most files renderAllCharts() writes for these arguments (files with nothing to show are
+// left out, so it may write fewer): compare with kMaxChartFiles before measuring.
+[[nodiscard]] std::size_t chartFileCount(const std::vector<SweepResult>& results,
+                                         const QList<ImageFormat>& formats = {ImageFormat::Png,
+                                                                              ImageFormat::Svg},
+                                         const std::optional<ChartSelection>& pair = {});
+
+// Returns the files written. Throws Error(Io) when the folder cannot be created or a file written
+// (each file is written atomically: complete or not there). File names hold the backend id
+// sanitised by fileNamePart() (profiling/file_name_part.h): nothing is written outside `dir`.
 // `pair`, when given, is the speedup pair (its baseline, challenger and their results) instead of
 // the default one.
 QStringList renderAllCharts(const std::vector<SweepResult>& results, const QString& dir,

@@ -7,6 +7,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 
 namespace rnnprof {
 namespace {
@@ -25,6 +26,19 @@ ProcessResult runPlot(Args args) {
     return test::runRnnprof(args);
 }
 
+// fakeSweep with built-in backend ids: rnnprof plot, another process, refuses made-up ones.
+SweepResult builtinSweep(const std::string& host = "testhost") {
+    SweepResult r = test::fakeSweep(host);
+    auto rename = [](std::string& id) {
+        id = id == "slow-cpu" ? "cpu-blas" : id == "fast-gpu" ? "cpu-onednn" : id;
+    };
+    for (PointResult& p : r.points)
+        rename(p.backend);
+    for (std::string& id : r.plan.backends)
+        rename(id);
+    return r;
+}
+
 bool startsWith(const std::string& path, std::string_view magic) {
     return test::slurp(path).compare(0, magic.size(), magic) == 0;
 }
@@ -32,7 +46,7 @@ bool startsWith(const std::string& path, std::string_view magic) {
 TEST(PlotCommand, WritesEveryChartAsPngAndSvgWithoutADisplay) {
     TempDir dir;
     const std::string results = dir.path("results.json");
-    saveResultJson(results, test::fakeSweep());
+    saveResultJson(results, builtinSweep());
     const ProcessResult run = runPlot({results, "--out", dir.path("charts")});
     ASSERT_EQ(run.status, 0) << run.err;
     int png = 0, svg = 0;
@@ -57,10 +71,10 @@ TEST(PlotCommand, WritesEveryChartAsPngAndSvgWithoutADisplay) {
 TEST(PlotCommand, OverlaysAFileAndAJournalAsPdf) {
     TempDir dir;
     const std::string a = dir.path("laptop.json");
-    saveResultJson(a, test::fakeSweep("laptop"));
+    saveResultJson(a, builtinSweep("laptop"));
     const std::string journal = journalPathFor(dir.path("server.json"));
     {
-        const SweepResult server = test::fakeSweep("server");
+        const SweepResult server = builtinSweep("server");
         Journal j(journal, server);
         for (const auto& p : server.points)
             j.append(p);
@@ -96,10 +110,46 @@ TEST(PlotCommand, AMalformedFileFailsWithItsNameAndTheReason) {
     EXPECT_FALSE(fs::exists(dir.path("out"))) << "nothing is created for a failed run";
 }
 
+TEST(PlotCommand, ANumberTooLargeForAChartIsRefusedNotACrash) {
+    // 1.1e308 overflowed the log axis range to inf: QtCharts recursed until SIGSEGV (rc 139).
+    TempDir dir;
+    const std::string results = dir.path("huge.json");
+    std::string text = toJson(builtinSweep());
+    const std::string key = "\"median\": ";
+    ASSERT_NE(text.find(key), std::string::npos);
+    text.replace(text.find(key) + key.size(), text.find(',', text.find(key)) - text.find(key) - key.size(),
+                 "1.1e308");
+    std::ofstream(results) << text;
+    const ProcessResult run = runPlot({results, "--out", dir.path("out")});
+    EXPECT_EQ(run.status, 1) << run.err;
+    EXPECT_NE(run.err.find("points[0].iteration_ms.median: must be null or a number from 0 to 1e+15"),
+              std::string::npos)
+        << run.err;
+    EXPECT_FALSE(fs::exists(dir.path("out")));
+}
+
+TEST(PlotCommand, BackendIdsThatAreNotBackendsWriteNothingAnywhere) {
+    TempDir dir;
+    ASSERT_TRUE(fs::create_directories(dir.path("a/b")));
+    SweepResult r = builtinSweep();
+    for (PointResult& p : r.points)
+        if (p.backend == "cpu-blas") p.backend = "x/../../ESCAPED";
+    std::ofstream(dir.path("a/b/escape.json")) << toJson(r);
+    const ProcessResult run = runPlot({dir.path("a/b/escape.json"), "--out", dir.path("a/b/out")});
+    EXPECT_EQ(run.status, 1) << run.err;
+    EXPECT_NE(run.err.find("unknown backend 'x/../../ESCAPED': known are cpu-reference, cpu-blas"),
+              std::string::npos)
+        << run.err;
+    EXPECT_EQ(test::filesIn(dir.path("a")), std::set<std::string>{"b"}) << "no chart escaped --out";
+    EXPECT_EQ(test::filesIn(dir.path("a/b")), std::set<std::string>{"escape.json"});
+    EXPECT_EQ(test::filesIn(dir.path()), std::set<std::string>{"a"});
+    EXPECT_FALSE(fs::exists(dir.path("a/b/out")));
+}
+
 TEST(PlotCommand, AnOutputFolderWithoutParentIsRefused) {
     TempDir dir;
     const std::string results = dir.path("results.json");
-    saveResultJson(results, test::fakeSweep());
+    saveResultJson(results, builtinSweep());
     const ProcessResult run = runPlot({results, "--out", dir.path("no/such/dir")});
     EXPECT_EQ(run.status, 1);
     EXPECT_NE(run.err.find("no/such"), std::string::npos) << run.err;

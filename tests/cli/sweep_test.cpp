@@ -226,6 +226,30 @@ TEST(SweepCommand, RefusesAMalformedConfigFileNamingTheKey) {
     EXPECT_NE(run.err.find("hidden_size"), std::string::npos) << run.err;
 }
 
+TEST(SweepCommand, AnUnwritableChartsFolderIsRefusedBeforeMeasuring) {
+    TempDir dir;
+    // /proc takes no new files, not even from root (whom permission bits would not stop).
+    Args args = tinyGrid(dir);
+    args.insert(args.end(), {"--charts", "/proc/rnnprof-charts"});
+    const auto run = sweep(args);
+    EXPECT_EQ(run.status, 2) << run.err;
+    EXPECT_NE(run.err.find("--charts /proc/rnnprof-charts: cannot write into /proc ("), std::string::npos)
+        << run.err;
+    EXPECT_FALSE(std::filesystem::exists(dir.path("r.json"))) << "nothing was measured";
+}
+
+TEST(SweepCommand, AGridWithTooManyChartsIsRefusedBeforeMeasuring) {
+    // 300 sequence lengths x 2 backends x 2 modes: a memory chart each, as PNG and SVG.
+    TempDir dir;
+    const auto run = sweep({"--cell", "lstm", "--input-size", "3", "--hidden-size", "4", "--batch", "1,2",
+                            "--seq-len", "1-300", "--backend", "cpu-blas,cpu-reference", "--mode", "both",
+                            "--quiet", "--out", dir.path("r.json"), "--charts", dir.path("charts")});
+    EXPECT_EQ(run.status, 2) << run.err;
+    EXPECT_NE(run.err.find("chart files, at most 2000 are written per sweep"), std::string::npos) << run.err;
+    EXPECT_FALSE(std::filesystem::exists(dir.path("r.json"))) << "nothing was measured";
+    EXPECT_FALSE(std::filesystem::exists(dir.path("charts")));
+}
+
 // Two points: B=1 T=1 takes well under a second, B=1 T=65535 many minutes (20000 runs of 65535
 // steps; about 45 minutes on the 2-core development machine). Progress lines on stderr.
 Args twoPointSweep(const std::string& out) {

@@ -147,6 +147,31 @@ TEST(FullDisk, ACsvOnAFullDiskFailsNamingTheCsvAndKeepsTheResults) {
     EXPECT_THAT(r.err, HasSubstr("the measured points are in " + out));
 }
 
+TEST(FullDisk, ChartsOnAFullDiskFailNamingTheReasonAndLeaveNoPartialFile) {
+    // Issue 16: a full disk left a truncated SVG and a 0-byte PNG ("PNG writer failed").
+    SKIP_WITHOUT_PRIVATE_MOUNTS();
+    TempDir dir, mnt, copy;
+    const std::string results = dir.path("results.json");
+    saveResultJson(results, sampleSweep(8));
+    const std::string out = mnt.path() + "/charts";
+    const ProcessResult r =
+        onSmallFilesystem(mnt.path(), "size=64k", "", false,
+                          commandLine({RNNPROF_EXE, "plot", results, "--out", out}), copy.path());
+    ASSERT_EQ(r.status, 1) << r.err;
+    EXPECT_THAT(r.err, HasSubstr("cannot write " + out + "/"));
+    EXPECT_THAT(r.err, HasSubstr(": No space left on device"));
+    for (const std::string& name : filesIn(copy.path("charts"))) {
+        const std::string bytes = slurp(copy.path("charts/" + name));
+        EXPECT_EQ(name.find(".tmp-"), std::string::npos) << "a temporary file was left behind: " << name;
+        if (name.ends_with(".png")) {
+            EXPECT_EQ(bytes.substr(0, 8), "\x89PNG\r\n\x1a\n") << name;
+            EXPECT_NE(bytes.find("IEND"), std::string::npos) << name << " is cut short";
+        } else {
+            EXPECT_NE(bytes.find("</svg>"), std::string::npos) << name << " is cut short";
+        }
+    }
+}
+
 TEST(ReadOnlyOutput, SweepRefusesAReadOnlyOutputFolderBeforeMeasuring) {
     SKIP_WITHOUT_PRIVATE_MOUNTS();
     TempDir mnt, copy;

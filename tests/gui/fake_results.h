@@ -1,6 +1,7 @@
 #pragma once
 // Hand-built sweep results for the GUI and CLI tests: exact numbers, so a test can say which points
 // a chart must receive and which values the table must show.
+#include "profiling/recorded_limits.h"
 #include "profiling/result.h"
 
 #include <cmath>
@@ -54,6 +55,8 @@ inline PointResult failedPoint(const std::string& backend, Mode mode, int batch,
 // "fast-gpu" a fixed 8 ms plus 0.1 ms per sample, so fast-gpu overtakes slow-cpu between B=4 and B=16
 // at every sequence length (speedup 1x at B = 8.9).
 inline SweepResult fakeSweep(const std::string& hostname = "testhost") {
+    // Made-up backends, as a test registry's: known to this process, so their files load back.
+    acceptBackendIds({"slow-cpu", "fast-gpu"});
     SweepResult r;
     r.createdAt = "2026-01-01T00:00:00Z";
     r.host.hostname = hostname;

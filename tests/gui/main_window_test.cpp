@@ -186,6 +186,30 @@ TEST_F(MainWindowTest, ClosingMidSweepStopsJoinsAndSavesWhatWasMeasured) {
     EXPECT_LT(kept.points.size(), 10u);
 }
 
+TEST_F(MainWindowTest, HostileResultFilesAreRefusedOnOpenNotDrawn) {
+    // Issue 16: a median of 1.1e308 crashed the app on open (QtCharts' log axis recursed), and a
+    // 1 MB backend id took gigabytes in the legend.
+    MainWindow w(options());
+    SweepResult huge = test::fakeSweep();
+    huge.points[0].iteration.median = 1.1e308;
+    const QString hugePath = dir.filePath(QStringLiteral("huge.json"));
+    saveResultJson(hugePath.toStdString(), huge);
+    SweepResult longId = test::fakeSweep();
+    longId.points[0].backend = std::string(1 << 20, 'b');
+    const QString longPath = dir.filePath(QStringLiteral("long-id.json"));
+    saveResultJson(longPath.toStdString(), longId);
+
+    EXPECT_EQ(w.openFiles({hugePath}, false), 0);
+    EXPECT_TRUE(w.lastMessage().contains(
+        QStringLiteral("iteration_ms.median: must be null or a number from 0 to 1e+15")))
+        << w.lastMessage().toStdString();
+    EXPECT_EQ(w.openFiles({longPath}, false), 0);
+    EXPECT_TRUE(w.lastMessage().contains(QStringLiteral("at most 4096 are allowed")))
+        << w.lastMessage().size();
+    EXPECT_EQ(w.store().count(), 0);
+    EXPECT_TRUE(w.runAction()->isEnabled());
+}
+
 TEST_F(MainWindowTest, MalformedOrForeignFilesAreRefusedWithAMessageAndTheWindowStaysUsable) {
     MainWindow w(options());
     const QString good = dir.filePath(QStringLiteral("good.json"));
