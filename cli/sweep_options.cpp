@@ -48,6 +48,12 @@ bool parseDouble(const std::string& text, double& out) {
     return !in.fail() && in.eof() && std::isfinite(out);
 }
 
+QString opt(const char* name) {
+    return QString::fromLatin1(name);
+}
+
+} // namespace
+
 std::vector<std::string> splitList(const std::string& text) {
     std::vector<std::string> parts;
     std::string part;
@@ -79,12 +85,6 @@ void checkOutputFile(const std::string& flag, const std::string& path, std::vect
     if (::access(dir.c_str(), W_OK) != 0)
         problems.push_back(flag + " " + path + ": the folder " + dir.string() + " is not writable");
 }
-
-QString opt(const char* name) {
-    return QString::fromLatin1(name);
-}
-
-} // namespace
 
 std::vector<int> parseIntList(const std::string& flag, const std::string& text, int max,
                               std::vector<std::string>& problems) {

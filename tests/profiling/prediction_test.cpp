@@ -1,0 +1,175 @@
+// Predicted points (issue 14.3): a GPU result generated from known c, alpha and R is fitted and
+// predicted at a model and grid it never ran; the oracle is the formula with the known constants.
+// Every predicted point is flagged: status predicted, not ok(), its band and source recorded.
+#include "engine/error.h"
+#include "profiling/cost_model.h"
+#include "profiling/crossover.h"
+#include "profiling/flops.h"
+#include "profiling/summary_text.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+namespace rnnprof {
+namespace {
+
+using ::testing::HasSubstr;
+
+// The known GPU: c = 0.02 ms, alpha = 0.009 ms per step, R = 3000 GFLOP/s (1 GFLOP/s = 1e6 FLOP/ms).
+constexpr double kC = 0.02, kAlpha = 0.009, kGflops = 3000.0;
+
+double knownMs(const RnnConfig& config, Shape shape, Mode mode) {
+    return kC + recurrentSteps(config, shape, mode) * kAlpha +
+           double(iterationFlops(config, shape, mode)) / (kGflops * 1e6);
+}
+
+// A result "measured" on that GPU: LSTM 128->256, T in {20, 100}, B = 1..256, both modes.
+SweepResult syntheticGpuResult() {
+    SweepResult r;
+    r.host.hostname = "gpu-box";
+    r.host.gpu.devices = {{0, "Synthetic GPU", 9, 0, 0, 0, 132}};
+    r.plan.backends = {"gpu-cudnn"};
+    r.plan.modes = {Mode::Inference, Mode::Training};
+    for (Mode mode : r.plan.modes)
+        for (int t : {20, 100})
+            for (int b = 1; b <= 256; b *= 4) {
+                PointResult p;
+                p.backend = "gpu-cudnn";
+                p.mode = mode;
+                p.shape = {b, t};
+                p.iteration.median = knownMs(r.plan.config, p.shape, mode);
+                r.points.push_back(p);
+            }
+    return r;
+}
+
+// The model and grid the user measured on the CPU: a 2-layer bidirectional GRU 64 -> 512.
+SweepPlan userPlan() {
+    SweepPlan plan;
+    plan.config.cell = CellType::Gru;
+    plan.config.inputSize = 64;
+    plan.config.hiddenSize = 512;
+    plan.config.layers = 2;
+    plan.config.bidirectional = true;
+    plan.batches = {1, 8, 64};
+    plan.seqLens = {50};
+    plan.backends = {"gpu-cudnn"};
+    plan.modes = {Mode::Inference, Mode::Training};
+    return plan;
+}
+
+TEST(Prediction, PredictsTheKnownTimesOfAModelAndGridTheFileNeverRan) {
+    const SweepResult gpu = syntheticGpuResult();
+    const SweepPlan plan = userPlan();
+    const SweepResult predicted = predictResult({{&gpu, "synthetic.json"}}, plan);
+    ASSERT_EQ(predicted.points.size(), 6u); // 2 modes x 1 T x 3 B x 1 backend
+    for (const PointResult& p : predicted.points) {
+        const double expected = knownMs(plan.config, p.shape, p.mode);
+        EXPECT_NEAR(p.iteration.median, expected, expected * 0.01)
+            << toString(p.mode) << " B=" << p.shape.batch;
+        EXPECT_EQ(p.flopsPerIteration, iterationFlops(plan.config, p.shape, p.mode));
+    }
+    EXPECT_EQ(predicted.plan, plan);
+    EXPECT_EQ(predicted.host.hostname, "gpu-box") << "the predicted machine is the fitted file's";
+}
+
+TEST(Prediction, EveryPredictedPointIsFlaggedWithItsBandAndSource) {
+    const SweepResult gpu = syntheticGpuResult();
+    const SweepResult predicted = predictResult({{&gpu, "synthetic.json"}}, userPlan());
+    for (const PointResult& p : predicted.points) {
+        EXPECT_EQ(p.status, PointStatus::Predicted);
+        EXPECT_EQ(toString(p.status), "predicted");
+        EXPECT_FALSE(p.ok()) << "nothing may treat a prediction as a measurement";
+        ASSERT_TRUE(p.prediction.has_value());
+        EXPECT_EQ(p.prediction->from, "synthetic.json");
+        EXPECT_EQ(p.prediction->gpu, "Synthetic GPU");
+        EXPECT_EQ(p.reason, "predicted from synthetic.json (Synthetic GPU) \u2014 not measured");
+        EXPECT_EQ(p.prediction->fittedPoints, 16);
+        // An exact fit: the band closes on the prediction and leave-one-out is right everywhere.
+        EXPECT_NEAR(p.prediction->lowMs, p.iteration.median, p.iteration.median * 1e-6);
+        EXPECT_NEAR(p.prediction->highMs, p.iteration.median, p.iteration.median * 1e-6);
+        EXPECT_LT(p.prediction->looMedianError, 1e-6);
+        EXPECT_DOUBLE_EQ(p.prediction->looWithin30, 1.0);
+        EXPECT_FALSE(p.prediction->unreliable);
+        EXPECT_NEAR(p.prediction->stepMs, kAlpha, kAlpha * 0.01);
+        EXPECT_NEAR(p.prediction->gflops, kGflops, kGflops * 0.01);
+    }
+}
+
+TEST(Prediction, TheBandIsTheFitsResidualBand) {
+    // Every other measured point 20 % slow: no fit can be right on both groups, so the signed
+    // residuals spread by at least that factor and the band with them.
+    SweepResult gpu = syntheticGpuResult();
+    for (std::size_t i = 0; i < gpu.points.size(); i += 2)
+        gpu.points[i].iteration.median *= 1.2;
+    const auto fit = fitBackend({{&gpu, "noisy.json"}}, "gpu-cudnn", Mode::Inference);
+    ASSERT_TRUE(fit.has_value());
+    const PointResult p = predictedPoint(*fit, userPlan().config, {8, 50});
+    const PredictedTime t =
+        predictWithBand(fit->model, costFeatures(userPlan().config, {8, 50}, Mode::Inference));
+    EXPECT_DOUBLE_EQ(p.iteration.median, t.ms);
+    EXPECT_DOUBLE_EQ(p.prediction->lowMs, t.lowMs);
+    EXPECT_DOUBLE_EQ(p.prediction->highMs, t.highMs);
+    EXPECT_LT(p.prediction->lowMs, p.iteration.median);
+    EXPECT_GT(p.prediction->highMs, p.iteration.median);
+    // The band spans at least the 20 % spread of the data.
+    EXPECT_GE(p.prediction->highMs / p.prediction->lowMs, 1.2 * (1 - 1e-9));
+}
+
+TEST(Prediction, PoolsTheSamplesOfSeveralFilesAndNamesThemAll) {
+    const SweepResult a = syntheticGpuResult();
+    SweepResult b = syntheticGpuResult();
+    b.host.gpu.devices[0].name = "Another GPU";
+    const auto fit = fitBackend({{&a, "a.json"}, {&b, "b.json"}}, "gpu-cudnn", Mode::Training);
+    ASSERT_TRUE(fit.has_value());
+    EXPECT_EQ(fit->model.points, 16);
+    EXPECT_EQ(fit->from, "a.json, b.json");
+    EXPECT_EQ(fit->gpu, "Synthetic GPU, Another GPU");
+}
+
+TEST(Prediction, AFileWithoutPointsOfTheAskedBackendAndModeSaysWhatItHas) {
+    const SweepResult gpu = syntheticGpuResult();
+    SweepPlan plan = userPlan();
+    plan.backends = {"gpu-generic"};
+    try {
+        (void)predictResult({{&gpu, "synthetic.json"}}, plan);
+        FAIL() << "expected an error";
+    } catch (const Error& e) {
+        EXPECT_EQ(e.kind(), ErrorKind::InvalidInput);
+        EXPECT_THAT(e.what(), HasSubstr("cannot fit gpu-generic infer"));
+        EXPECT_THAT(e.what(), HasSubstr("at least 3 ok gpu-generic infer points, got 0"));
+        EXPECT_THAT(e.what(), HasSubstr("synthetic.json: gpu-cudnn infer 8, gpu-cudnn train 8"));
+    }
+    std::string why;
+    EXPECT_FALSE(fitBackend({{&gpu, "synthetic.json"}}, "gpu-generic", Mode::Training, &why).has_value());
+    EXPECT_THAT(why, HasSubstr("gpu-generic train"));
+}
+
+TEST(Prediction, PredictedPointsAreNotPairedOrCrossedAsMeasurements) {
+    const SweepResult gpu = syntheticGpuResult();
+    SweepResult predicted = predictResult({{&gpu, "synthetic.json"}}, userPlan());
+    EXPECT_TRUE(costSamples(predicted, "gpu-cudnn", Mode::Inference).empty()) << "never fitted on itself";
+    EXPECT_TRUE(sideTimes(predicted, "gpu-cudnn").empty());
+    EXPECT_TRUE(speedups(predicted.points, "gpu-cudnn", "gpu-cudnn", Mode::Inference, 50).empty());
+}
+
+TEST(Prediction, TheSummaryTableShowsPredictedWithTheBandAndTheLabel) {
+    const SweepResult gpu = syntheticGpuResult();
+    const SweepResult predicted = predictResult({{&gpu, "synthetic.json"}}, userPlan());
+    const std::string table = summaryTable(predicted);
+    EXPECT_THAT(table, HasSubstr("predicted"));
+    EXPECT_THAT(table, HasSubstr("predicted from synthetic.json (Synthetic GPU) \u2014 not measured"));
+}
+
+TEST(Prediction, ShareWithinThirtyAndMedian) {
+    EXPECT_DOUBLE_EQ(shareWithin30({0.1, 0.3, 0.31, 0.5}), 0.5);
+    EXPECT_DOUBLE_EQ(shareWithin30({}), 0.0);
+    EXPECT_DOUBLE_EQ(medianOf({3, 1, 2}), 2.0);
+    EXPECT_DOUBLE_EQ(medianOf({4, 1, 2, 3}), 2.5);
+    EXPECT_TRUE(std::isnan(medianOf({})));
+}
+
+} // namespace
+} // namespace rnnprof
