@@ -10,6 +10,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 namespace rnnprof {
@@ -153,6 +154,43 @@ TEST(Prediction, PredictedPointsAreNotPairedOrCrossedAsMeasurements) {
     EXPECT_TRUE(costSamples(predicted, "gpu-cudnn", Mode::Inference).empty()) << "never fitted on itself";
     EXPECT_TRUE(sideTimes(predicted, "gpu-cudnn").empty());
     EXPECT_TRUE(speedups(predicted.points, "gpu-cudnn", "gpu-cudnn", Mode::Inference, 50).empty());
+}
+
+TEST(Prediction, AMeasuredSideAgainstAPredictedOneGivesThePredictedCrossover) {
+    // The CPU is twice as fast as the predicted GPU at B=1 and half as fast at B=8: log(ratio)
+    // goes from +log 2 to -log 2, so on a log batch scale the crossover is halfway, B = sqrt(8).
+    const SweepResult gpu = syntheticGpuResult();
+    SweepPlan plan = userPlan();
+    plan.batches = {1, 8};
+    plan.modes = {Mode::Inference};
+    const SweepResult predicted = predictResult({{&gpu, "synthetic.json"}}, plan);
+    SweepResult cpu;
+    cpu.plan = plan;
+    cpu.plan.backends = {"cpu-blas"};
+    for (const PointResult& g : predicted.points) {
+        PointResult p;
+        p.backend = "cpu-blas";
+        p.shape = g.shape;
+        p.iteration.median = g.iteration.median * (g.shape.batch == 1 ? 0.5 : 2.0);
+        cpu.points.push_back(p);
+    }
+    EXPECT_TRUE(isPredictedResult(predicted));
+    EXPECT_FALSE(isPredictedResult(cpu));
+    EXPECT_TRUE(matchPair(cpu, "cpu-blas", predicted, "gpu-cudnn").points.empty())
+        << "measured pairs never take predicted points";
+    const PairMatch m = matchPredicted(cpu, "cpu-blas", predicted, kFastestGpu);
+    ASSERT_EQ(m.points.size(), 2u);
+    const auto c = findCrossovers(m.points, Mode::Inference);
+    ASSERT_EQ(c.size(), 1u);
+    ASSERT_TRUE(c[0].batch.has_value());
+    EXPECT_NEAR(*c[0].batch, std::sqrt(8.0), 1e-9);
+    // A prediction for another model is not compared, as measured pairs are not.
+    SweepResult other = cpu;
+    other.plan.config.hiddenSize = 128;
+    EXPECT_FALSE(matchPredicted(other, "cpu-blas", predicted, "gpu-cudnn").sameModel());
+    // The predicted backend is a side a chart or `plot --challenger` may name.
+    const auto choices = sideChoices(predicted);
+    EXPECT_NE(std::find(choices.begin(), choices.end(), "gpu-cudnn"), choices.end());
 }
 
 TEST(Prediction, TheSummaryTableShowsPredictedWithTheBandAndTheLabel) {
