@@ -1,6 +1,7 @@
 #include "profiling/cost_model.h"
 
 #include "engine/error.h"
+#include "profiling/crossover.h"
 #include "profiling/flops.h"
 
 #include <algorithm>
@@ -203,11 +204,20 @@ std::optional<BackendFit> fitBackend(const std::vector<NamedResult>& from, const
     fit.backend = backend;
     fit.mode = mode;
     std::vector<CostSample> samples;
+    std::vector<std::size_t> modelOf; // per sample, its index in fit.models
     std::vector<std::string> names, gpus, have;
     for (const auto& r : from) {
         if (!r.result) continue;
         const auto s = costSamples(*r.result, backend, mode);
         samples.insert(samples.end(), s.begin(), s.end());
+        if (!s.empty()) {
+            const auto known = std::find_if(fit.models.begin(), fit.models.end(), [&](const RnnConfig& m) {
+                return modelDifferences(m, r.result->plan.config).empty();
+            });
+            const std::size_t index = std::size_t(known - fit.models.begin());
+            if (known == fit.models.end()) fit.models.push_back(r.result->plan.config);
+            modelOf.insert(modelOf.end(), s.size(), index);
+        }
         names.push_back(r.name);
         have.push_back(r.name + ": " + okPointCounts(*r.result));
         if (s.empty()) continue;
@@ -228,12 +238,31 @@ std::optional<BackendFit> fitBackend(const std::vector<NamedResult>& from, const
     }
     fit.model = *model;
     fit.looErrors = leaveOneOutErrors(samples);
+    if (fit.models.size() >= 2)
+        for (std::size_t k = 0; k < fit.models.size(); ++k) {
+            std::vector<CostSample> others;
+            for (std::size_t i = 0; i < samples.size(); ++i)
+                if (modelOf[i] != k) others.push_back(samples[i]);
+            const auto m = fitCostModel(others);
+            if (!m) continue;
+            for (std::size_t i = 0; i < samples.size(); ++i)
+                if (modelOf[i] == k)
+                    fit.crossModelErrors.push_back(std::abs(predictMs(*m, samples[i].x) - samples[i].ms) /
+                                                   samples[i].ms);
+        }
     fit.from = joined(names);
     fit.gpu = joined(gpus);
     return fit;
 }
 
-Prediction predictionOf(const BackendFit& fit, const PredictedTime& time) {
+bool isFittedModel(const BackendFit& fit, const RnnConfig& config) {
+    return std::any_of(fit.models.begin(), fit.models.end(),
+                       [&](const RnnConfig& m) { return modelDifferences(m, config).empty(); });
+}
+
+Prediction predictionOf(const BackendFit& fit, const PredictedTime& time, bool fittedModel) {
+    const std::vector<double>& errors =
+        !fittedModel && !fit.crossModelErrors.empty() ? fit.crossModelErrors : fit.looErrors;
     Prediction p;
     p.lowMs = time.lowMs;
     p.highMs = std::isfinite(time.highMs) ? time.highMs : std::numeric_limits<double>::quiet_NaN();
@@ -243,9 +272,9 @@ Prediction predictionOf(const BackendFit& fit, const PredictedTime& time) {
     p.fixedMs = fit.model.fixedMs;
     p.stepMs = fit.model.stepMs;
     p.gflops = fit.model.gflops;
-    p.looMedianError = medianOf(fit.looErrors);
-    p.looWithin30 = shareWithin30(fit.looErrors);
-    p.unreliable = unreliable(fit.looErrors);
+    p.looMedianError = medianOf(errors);
+    p.looWithin30 = shareWithin30(errors);
+    p.unreliable = unreliable(errors);
     return p;
 }
 
@@ -258,7 +287,7 @@ PointResult predictedPoint(const BackendFit& fit, const RnnConfig& config, const
     p.status = PointStatus::Predicted;
     p.iteration.median = time.ms;
     p.flopsPerIteration = iterationFlops(config, shape, fit.mode);
-    p.prediction = predictionOf(fit, time);
+    p.prediction = predictionOf(fit, time, isFittedModel(fit, config));
     p.reason = predictedFromText(*p.prediction);
     return p;
 }

@@ -91,6 +91,11 @@ struct BackendFit {
     Mode mode = Mode::Inference;
     CostModel model;
     std::vector<double> looErrors; // leaveOneOutErrors of the pooled samples
+    // Leave-one-model-out: each model's samples predicted from a fit on the other models' samples;
+    // empty when the results ran fewer than two models. The check of a prediction for a model none
+    // of them ran (cross-shape), which leave-one-out within a model cannot give.
+    std::vector<double> crossModelErrors;
+    std::vector<RnnConfig> models; // the distinct models fitted (crossover.h's modelDifferences)
     std::string from;              // the results' names: "a.json, b.json"
     std::string gpu;               // their GPUs (host.gpu.devices names), distinct, or their hostnames
 };
@@ -99,8 +104,12 @@ struct BackendFit {
 [[nodiscard]] std::optional<BackendFit> fitBackend(const std::vector<NamedResult>& from,
                                                    const std::string& backend, Mode mode,
                                                    std::string* whyNot = nullptr);
-// The Prediction record of a fit at one shape: band, source and fit quality.
-[[nodiscard]] Prediction predictionOf(const BackendFit& fit, const PredictedTime& time);
+// The Prediction record of a fit at one shape: band, source and fit quality. The quality (the
+// loo_* fields and `unreliable`) is of `fit.looErrors`, or, for a model none of the results ran
+// (`fittedModel` false) when they ran two or more, of `fit.crossModelErrors`.
+[[nodiscard]] Prediction predictionOf(const BackendFit& fit, const PredictedTime& time, bool fittedModel);
+// Whether `config` is one of the models the fit's results ran (the seed may differ).
+[[nodiscard]] bool isFittedModel(const BackendFit& fit, const RnnConfig& config);
 // One predicted point: status predicted, iteration.median the model's time, the band and source in
 // `prediction`, the label in `reason` (so every place that shows a reason shows it), FLOPs set.
 [[nodiscard]] PointResult predictedPoint(const BackendFit& fit, const RnnConfig& config, const Shape& shape);

@@ -208,6 +208,34 @@ TEST(Prediction, TheSummaryTableShowsPredictedWithTheBandAndTheLabel) {
     EXPECT_THAT(table, HasSubstr("predicted from synthetic.json (Synthetic GPU) \u2014 not measured"));
 }
 
+TEST(Prediction, AModelNoFileRanIsJudgedByLeaveOneModelOut) {
+    // File A holds the formula's times for its LSTM 128->256, file B 1.5x the formula's for a GRU.
+    // A fit on B alone predicts every A point 1.5x too slow (error 50 %); a fit on A alone predicts
+    // every B point at 1/1.5 of it (error 1/3). So all 20 leave-one-model-out errors exceed 30 %, and
+    // their median is halfway between the two groups.
+    const SweepResult a = syntheticGpuResult();
+    SweepResult b = syntheticGpuResult();
+    b.plan.config.cell = CellType::Gru;
+    b.plan.config.hiddenSize = 64;
+    for (PointResult& p : b.points)
+        p.iteration.median = 1.5 * knownMs(b.plan.config, p.shape, p.mode);
+    const auto fit = fitBackend({{&a, "a.json"}, {&b, "b.json"}}, "gpu-cudnn", Mode::Inference);
+    ASSERT_TRUE(fit.has_value());
+    ASSERT_EQ(fit->models.size(), 2u);
+    ASSERT_EQ(fit->crossModelErrors.size(), 20u);
+    for (double e : fit->crossModelErrors)
+        EXPECT_TRUE(std::abs(e - 0.5) < 1e-6 || std::abs(e - 1.0 / 3.0) < 1e-6) << e;
+    EXPECT_TRUE(isFittedModel(*fit, a.plan.config));
+    EXPECT_FALSE(isFittedModel(*fit, userPlan().config));
+    const PointResult other = predictedPoint(*fit, userPlan().config, {8, 50});
+    EXPECT_TRUE(other.prediction->unreliable);
+    EXPECT_NEAR(other.prediction->looMedianError, (0.5 + 1.0 / 3.0) / 2, 1e-6);
+    EXPECT_DOUBLE_EQ(other.prediction->looWithin30, 0.0);
+    // A model a file ran is judged by leave-one-out within the pooled points instead.
+    const PointResult own = predictedPoint(*fit, a.plan.config, {8, 50});
+    EXPECT_DOUBLE_EQ(own.prediction->looMedianError, medianOf(fit->looErrors));
+}
+
 TEST(Prediction, ShareWithinThirtyAndMedian) {
     EXPECT_DOUBLE_EQ(shareWithin30({0.1, 0.3, 0.31, 0.5}), 0.5);
     EXPECT_DOUBLE_EQ(shareWithin30({}), 0.0);
