@@ -143,8 +143,8 @@ TEST(ReferenceResults, PredictedDeepBenchPointsAgainstTheMeasuredOnesArePrinted)
     const SweepResult deepbench = load("h100-deepbench-lstm-inference.json");
     SweepPlan plan = deepbench.plan;
     plan.backends = {"gpu-cudnn", "gpu-generic"};
-    const SweepResult predicted = predictResult(
-        {{&crossover, "h100-cpu-gpu-crossover.json"}, {&quick, "h100-quick-start.json"}}, plan);
+    const SweepResult predicted =
+        predictResult({{&crossover, "h100-cpu-gpu-crossover.json"}, {&quick, "h100-quick-start.json"}}, plan);
     ASSERT_EQ(predicted.points.size(), 14u);
     for (const char* backend : {"gpu-cudnn", "gpu-generic"}) {
         Errors e;
@@ -158,8 +158,7 @@ TEST(ReferenceResults, PredictedDeepBenchPointsAgainstTheMeasuredOnesArePrinted)
         }
         e.print((std::string("cross-shape via predictResult, ") + backend).c_str());
         EXPECT_EQ(e.rel.size(), 7u);
-        EXPECT_EQ(predicted.points.front().prediction->unreliable,
-                  unreliable(leaveOneOutErrors([&] {
+        EXPECT_EQ(predicted.points.front().prediction->unreliable, unreliable(leaveOneOutErrors([&] {
                       auto s = costSamples(crossover, "gpu-cudnn", Mode::Inference);
                       const auto q = costSamples(quick, "gpu-cudnn", Mode::Inference);
                       s.insert(s.end(), q.begin(), q.end());
@@ -167,6 +166,30 @@ TEST(ReferenceResults, PredictedDeepBenchPointsAgainstTheMeasuredOnesArePrinted)
                   }())))
             << "the flag in each point is the leave-one-out rule of its fit";
     }
+}
+
+// What the application's Compare with Reference GPU judges a prediction for a model no reference
+// ran by: leave-one-model-out over the untraced LSTM references (each model's points predicted from
+// a fit on the other models'), per GPU backend and mode. Printed for the README, not a pass mark.
+TEST(ReferenceResults, LeaveOneModelOutOverTheLstmReferencesIsPrinted) {
+    std::vector<SweepResult> lstm;
+    for (const fs::path& f : referenceFiles()) {
+        if (f.filename().string().find("-traced") != std::string::npos) continue;
+        SweepResult r = loadResultFile(f.string());
+        if (r.plan.config.cell == CellType::Lstm) lstm.push_back(std::move(r));
+    }
+    std::vector<NamedResult> from;
+    for (const auto& r : lstm)
+        from.push_back({&r, "ref"});
+    for (const char* backend : {"gpu-cudnn", "gpu-generic"})
+        for (Mode mode : {Mode::Inference, Mode::Training}) {
+            const auto fit = fitBackend(from, backend, mode);
+            if (!fit) continue;
+            Errors e{fit->crossModelErrors};
+            e.print((std::string("leave-one-model-out, LSTM references, ") + backend + " " +
+                     std::string(toString(mode)) + ", " + std::to_string(fit->models.size()) + " models")
+                        .c_str());
+        }
 }
 
 } // namespace
