@@ -115,10 +115,14 @@ std::string summaryTable(const SweepResult& result) {
     for (const auto& row : rows)
         emit(row);
     int ok = 0;
-    for (const auto& p : result.points)
+    int predicted = 0;
+    for (const auto& p : result.points) {
         ok += p.ok() ? 1 : 0;
-    s << ok << " of " << result.points.size() << " points measured"
-      << (result.complete ? "" : " (sweep stopped early)") << "\n";
+        predicted += p.predicted() ? 1 : 0;
+    }
+    s << ok << " of " << result.points.size() << " points measured";
+    if (predicted > 0) s << ", " << predicted << " predicted (not measured)";
+    s << (result.complete ? "" : " (sweep stopped early)") << "\n";
     s << "cuDNN in the frameworks, for this model (" << describe(result.plan.config) << "):\n";
     for (const std::string& line : fastPathLines(result.fastPath()))
         s << "  " << line << "\n";

@@ -206,6 +206,7 @@ TEST(Prediction, TheSummaryTableShowsPredictedWithTheBandAndTheLabel) {
     const std::string table = summaryTable(predicted);
     EXPECT_THAT(table, HasSubstr("predicted"));
     EXPECT_THAT(table, HasSubstr("predicted from synthetic.json (Synthetic GPU) \u2014 not measured"));
+    EXPECT_THAT(table, HasSubstr("0 of 6 points measured, 6 predicted (not measured)"));
 }
 
 TEST(Prediction, AModelNoFileRanIsJudgedByLeaveOneModelOut) {
