@@ -7,6 +7,8 @@
 #include "gui/charts/chart_theme.h"
 #include "gui/charts/chart_time.h"
 #include "gui/fake_results.h"
+#include "gui/result_store.h"
+#include "gui/results_model.h"
 
 #include <QAreaSeries>
 #include <QChart>
@@ -138,6 +140,28 @@ TEST(PredictedCharts, TheRendererDrawsTheBandAndADashedLabelledLine) {
     ASSERT_NE(line, nullptr);
     EXPECT_EQ(line->pen().style(), Qt::DashLine);
     EXPECT_EQ(line->count(), 4);
+}
+
+// The results table shows a predicted row as such: status "predicted", the time, the band and the
+// label, greyed like every row that is not a measurement, and its tooltip says "not measured".
+TEST(PredictedCharts, TheResultsTableShowsPredictedRowsWithTheirBandAndLabel) {
+    ResultStore store;
+    ResultsModel model(store);
+    store.setResults({predictedResult(false)});
+    ASSERT_EQ(model.rowCount(), 4);
+    auto cell = [&](int row, const char* column) {
+        for (int c = 0; c < model.columnCount(); ++c)
+            if (model.headerData(c, Qt::Horizontal).toString() == QLatin1String(column))
+                return model.index(row, c).data().toString();
+        return QStringLiteral("<no column>");
+    };
+    EXPECT_EQ(cell(0, "status"), QStringLiteral("predicted"));
+    EXPECT_EQ(cell(0, "median_ms"), QStringLiteral("8.1"));
+    EXPECT_EQ(cell(0, "predicted_from"), kLabel);
+    EXPECT_FALSE(cell(0, "predicted_low_ms").isEmpty());
+    EXPECT_TRUE(cell(0, "p10_ms").isEmpty()) << "nothing a measurement gives";
+    EXPECT_TRUE(model.index(0, 0).data(Qt::ToolTipRole).toString().contains(QStringLiteral("not measured")));
+    EXPECT_TRUE(model.index(0, 1).data(Qt::ForegroundRole).isValid()) << "greyed as not measured";
 }
 
 } // namespace

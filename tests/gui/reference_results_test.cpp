@@ -153,5 +153,26 @@ TEST_F(CompareWithReference, AModelNoReferenceRanGetsPredictedGpuTimesLabelledNo
     EXPECT_EQ(w.store().count(), 2);
 }
 
+// The model a reference ran on a grid it did not cover: the measured reference is overlaid and paired
+// as before, and the predicted times of the whole grid are added beside it, labelled.
+TEST_F(CompareWithReference, AGridTheReferenceDidNotCoverAddsPredictedTimesBesideTheMeasuredOnes) {
+    MainWindow w(options());
+    ASSERT_TRUE(w.configPanel()->applyPreset(QStringLiteral("quick-start")));
+    SweepPlan plan = w.configPanel()->plan();
+    plan.batches = {1, 2, 4, 8, 16, 32, 64, 128}; // the reference measured 1, 4, 16, 64
+    w.configPanel()->setPlan(plan);
+    ASSERT_TRUE(w.compareWithReference()) << w.lastMessage().toStdString();
+    ASSERT_EQ(w.store().count(), 2);
+    EXPECT_EQ(w.store().results()[0].label, "h100 (predicted)");
+    EXPECT_EQ(w.store().results()[1].label, "h100 (reference)");
+    const SweepResult& predicted = w.store().results()[0];
+    EXPECT_TRUE(isPredictedResult(predicted));
+    EXPECT_EQ(predicted.plan.batches, plan.batches);
+    EXPECT_EQ(predicted.points.size(), 8u * 2 * 2) << "B x {infer, train} x {gpu-cudnn, gpu-generic}";
+    EXPECT_FALSE(isPredictedResult(w.store().results()[1]));
+    ASSERT_TRUE(w.compareWithReference());
+    EXPECT_EQ(w.store().count(), 2) << "neither is added twice";
+}
+
 } // namespace
 } // namespace rnnprof::gui
