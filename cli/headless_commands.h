@@ -1,8 +1,9 @@
 #pragma once
 // The headless commands of `rnnprof`, which need QtCore only: `--version`, `eval`, `sweep`,
-// `predict`. The desktop build adds the window, `plot` and chart files (`sweep --charts`) on top: it
-// registers its chart support here before running a command, so that this library never needs widgets and a
-// build without the GUI (RNNPROF_BUILD_GUI=OFF) still gives a working `rnnprof eval|sweep|predict`.
+// `predict`. The desktop build adds the window, `plot` and chart files (`sweep --charts`) on top:
+// it registers its chart support here before running a command, so that this library never needs
+// widgets and a build without the GUI (RNNPROF_BUILD_GUI=OFF) still gives a working
+// `rnnprof eval|sweep|predict`.
 #include "profiling/result.h"
 
 #include <QCoreApplication>
