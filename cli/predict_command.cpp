@@ -54,10 +54,10 @@ void gpuSeriesAndModes(const SweepResult& result, std::vector<std::string>& back
 std::string fitLine(const Prediction& p) {
     char line[512];
     std::snprintf(line, sizeof line,
-                  "c %.4g ms, alpha %.4g ms/step, R %.4g GFLOP/s; fitted on %d points; left-out points "
-                  "(leave-one-out, or leave-one-model-out for a model no file ran) predicted with median "
-                  "error %.1f %%, %.0f %% within +-30 %%%s",
-                  p.fixedMs, p.stepMs, p.gflops, p.fittedPoints, 100 * p.looMedianError, 100 * p.looWithin30,
+                  "c %.4g ms, alpha %.4g ms/step, R %.4g GFLOP/s; fitted on %d points; left-out points (%s) "
+                  "predicted with median error %.1f %%, %.0f %% within +-30 %%%s",
+                  p.fixedMs, p.stepMs, p.gflops, p.fittedPoints, p.check.c_str(), 100 * p.looMedianError,
+                  100 * p.looWithin30,
                   p.unreliable ? "; UNRELIABLE: wrong by more than 30 % on more than a fifth of the points"
                                : "");
     return line;

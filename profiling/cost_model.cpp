@@ -275,6 +275,9 @@ Prediction predictionOf(const BackendFit& fit, const PredictedTime& time, bool f
     p.looMedianError = medianOf(errors);
     p.looWithin30 = shareWithin30(errors);
     p.unreliable = unreliable(errors);
+    p.check = fittedModel                     ? "leave-one-out"
+              : !fit.crossModelErrors.empty() ? "leave-one-model-out"
+                                              : "leave-one-out; another model, cross-shape error unchecked";
     return p;
 }
 

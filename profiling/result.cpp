@@ -58,9 +58,9 @@ auto members(const Numerics& n) {
 
 auto members(const Prediction& p) {
     const auto& [lowMs, highMs, from, gpu, fittedPoints, fixedMs, stepMs, gflops, looMedianError, looWithin30,
-                 unreliable] = p;
+                 unreliable, check] = p;
     return std::tie(lowMs, highMs, from, gpu, fittedPoints, fixedMs, stepMs, gflops, looMedianError,
-                    looWithin30, unreliable);
+                    looWithin30, unreliable, check);
 }
 
 auto members(const PointResult& p) {

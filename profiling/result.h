@@ -127,6 +127,10 @@ struct Prediction {
     double looMedianError = kNoValue; // leave-one-out |predicted - measured| / measured, median
     double looWithin30 = kNoValue;    // share of those within +-30 %
     bool unreliable = false;          // unreliable() of the leave-one-out errors
+    // Which points the three above were measured on (cost_model.h, predictionOf): "leave-one-out"
+    // (a model the files ran), "leave-one-model-out" (another model; the files ran two or more) or
+    // "leave-one-out; another model, cross-shape error unchecked" (another model, the files ran one).
+    std::string check;
 };
 // "predicted from h100-quick-start.json (NVIDIA H100 80GB HBM3) — not measured": the one label of
 // predicted points and series, in files, tables, charts and the terminal.

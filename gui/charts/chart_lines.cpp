@@ -80,10 +80,11 @@ void addPredictedLines(const std::vector<SweepResult>& results, const LineSpec& 
 QString predictionNote(const QString& seriesName, const Prediction& p) {
     QString note =
         QStringLiteral(
-            "%1: fitted on %2 points; points left out of the fit (leave-one-out, or leave-one-model-out "
-            "for a model no file ran) predicted with median error %3 %, %4 % within ±30 %")
+            "%1: fitted on %2 points; points left out of the fit (%3) predicted with median error %4 %, %5 % "
+            "within ±30 %")
             .arg(seriesName)
             .arg(p.fittedPoints)
+            .arg(QString::fromStdString(p.check))
             .arg(100 * p.looMedianError, 0, 'f', 1)
             .arg(100 * p.looWithin30, 0, 'f', 0);
     if (p.unreliable)

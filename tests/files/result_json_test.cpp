@@ -82,6 +82,7 @@ TEST(ResultJson, APredictedPointIsWrittenWithStatusPredictedAndItsBandAndReadBac
     EXPECT_EQ(p["prediction"]["from"], "h100-quick-start.json");
     EXPECT_EQ(p["prediction"]["gpu"], "NVIDIA H100 80GB HBM3");
     EXPECT_EQ(p["prediction"]["fitted_points"], 14);
+    EXPECT_EQ(p["prediction"]["check"], "leave-one-out");
     EXPECT_TRUE(doc["points"][0]["prediction"].is_null()) << "measured points have no prediction record";
     const SweepResult back = resultFromJson(doc.dump(), "r");
     ASSERT_EQ(back.points.size(), 6u);

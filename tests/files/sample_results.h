@@ -123,6 +123,7 @@ inline PointResult predictedSamplePoint() {
     pr.looMedianError = 0.12;
     pr.looWithin30 = 0.875;
     pr.unreliable = false;
+    pr.check = "leave-one-out";
     p.prediction = pr;
     p.reason = predictedFromText(pr);
     return p;

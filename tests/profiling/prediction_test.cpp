@@ -94,6 +94,8 @@ TEST(Prediction, EveryPredictedPointIsFlaggedWithItsBandAndSource) {
         EXPECT_LT(p.prediction->looMedianError, 1e-6);
         EXPECT_DOUBLE_EQ(p.prediction->looWithin30, 1.0);
         EXPECT_FALSE(p.prediction->unreliable);
+        // One file of one model: a prediction for another model cannot be checked across shapes.
+        EXPECT_EQ(p.prediction->check, "leave-one-out; another model, cross-shape error unchecked");
         EXPECT_NEAR(p.prediction->stepMs, kAlpha, kAlpha * 0.01);
         EXPECT_NEAR(p.prediction->gflops, kGflops, kGflops * 0.01);
     }
@@ -232,9 +234,11 @@ TEST(Prediction, AModelNoFileRanIsJudgedByLeaveOneModelOut) {
     EXPECT_TRUE(other.prediction->unreliable);
     EXPECT_NEAR(other.prediction->looMedianError, (0.5 + 1.0 / 3.0) / 2, 1e-6);
     EXPECT_DOUBLE_EQ(other.prediction->looWithin30, 0.0);
+    EXPECT_EQ(other.prediction->check, "leave-one-model-out");
     // A model a file ran is judged by leave-one-out within the pooled points instead.
     const PointResult own = predictedPoint(*fit, a.plan.config, {8, 50});
     EXPECT_DOUBLE_EQ(own.prediction->looMedianError, medianOf(fit->looErrors));
+    EXPECT_EQ(own.prediction->check, "leave-one-out");
 }
 
 TEST(Prediction, ShareWithinThirtyAndMedian) {
