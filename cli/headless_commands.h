@@ -1,8 +1,9 @@
 #pragma once
-// The headless commands of `rnnprof`, which need QtCore only: `--version`, `eval`, `sweep`. The
-// desktop build adds the window, `plot` and chart files (`sweep --charts`) on top: it registers
-// its chart support here before running a command, so that this library never needs widgets and a
-// build without the GUI (RNNPROF_BUILD_GUI=OFF) still gives a working `rnnprof eval|sweep`.
+// The headless commands of `rnnprof`, which need QtCore only: `--version`, `eval`, `sweep`,
+// `predict`. The desktop build adds the window, `plot` and chart files (`sweep --charts`) on top:
+// it registers its chart support here before running a command, so that this library never needs
+// widgets and a build without the GUI (RNNPROF_BUILD_GUI=OFF) still gives a working
+// `rnnprof eval|sweep|predict`.
 #include "profiling/result.h"
 
 #include <QCoreApplication>
@@ -30,7 +31,7 @@ struct ChartSupport {
 void setChartSupport(ChartSupport support);
 [[nodiscard]] const ChartSupport* chartSupport();
 
-// Runs the command argv[1] names (--version/-v, eval, sweep) and returns its exit code, or
+// Runs the command argv[1] names (--version/-v, eval, sweep, predict) and returns its exit code, or
 // nullopt when argv[1] names none of them.
 [[nodiscard]] std::optional<int> runHeadlessCommand(int argc, char** argv);
 

@@ -52,6 +52,12 @@ bool parseDouble(const std::string& text, double& out) {
     return !in.fail() && in.eof() && std::isfinite(out);
 }
 
+QString opt(const char* name) {
+    return QString::fromLatin1(name);
+}
+
+} // namespace
+
 std::vector<std::string> splitList(const std::string& text) {
     std::vector<std::string> parts;
     std::string part;
@@ -83,12 +89,6 @@ void checkChartCount(const SweepRequest& req, std::vector<std::string>& problems
                            " are written per sweep: sweep fewer sequence lengths, batch sizes, backends or "
                            "modes, or leave out --charts and draw them with rnnprof plot");
 }
-
-QString opt(const char* name) {
-    return QString::fromLatin1(name);
-}
-
-} // namespace
 
 std::vector<int> parseIntList(const std::string& flag, const std::string& text, int max,
                               std::vector<std::string>& problems) {

@@ -40,4 +40,10 @@ struct SweepRequest {
 [[nodiscard]] std::vector<int> parseIntList(const std::string& flag, const std::string& text, int max,
                                             std::vector<std::string>& problems);
 
+// "a, b,c" -> {"a", "b", "c"}: a comma-separated flag value, each part trimmed.
+[[nodiscard]] std::vector<std::string> splitList(const std::string& text);
+// Appends a problem naming `flag` when `path` cannot become a file: empty, a folder, or in a
+// folder that is missing or not writable. Creates nothing.
+void checkOutputFile(const std::string& flag, const std::string& path, std::vector<std::string>& problems);
+
 } // namespace rnnprof::cli

@@ -73,8 +73,15 @@ public:
     // Compare with Reference GPU: overlays the built-in NVIDIA H100 results of the configured model
     // (labelled "h100 (reference)"), sets the speedup pair to the fastest CPU backend of the first
     // other result (or the reference's own) against the reference's fastest GPU backend, and shows
-    // the Speedup & crossover tab. False, with the reason reported, when no reference ran this model.
+    // the Speedup & crossover tab. Where no reference measured the model or the whole grid, predicted
+    // GPU times are added as well (and paired, when no reference ran the model). False, with the
+    // reason reported, when no reference ran this model and none could be predicted.
     bool compareWithReference();
+    // The predicted GPU times of the configured model and grid (reference_results.h), added once;
+    // returns its index. showPredictedReference also sets the speedup pair to the fastest CPU
+    // backend of the first other result against them and shows the Speedup & crossover tab.
+    int addPredictedReference(SweepResult predicted);
+    bool showPredictedReference(SweepResult predicted);
     QStringList exportAllCharts(const QString& dir, const QString& format);
     void selectPoint(const PointRef& ref);
     // Rebuilds every chart now instead of at the next throttled refresh.

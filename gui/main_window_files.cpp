@@ -88,15 +88,28 @@ int MainWindow::openFiles(const QStringList& paths, bool add) {
 bool MainWindow::compareWithReference() {
     QString why;
     std::optional<SweepResult> reference;
+    const SweepPlan plan = m_panel->plan();
     try {
-        reference = referenceFor(m_panel->plan(), why);
+        reference = referenceFor(plan, why);
     } catch (const std::exception& e) {
         why = QString::fromStdString(e.what());
     }
-    if (!reference) {
-        report(QStringLiteral("Compare with reference GPU"), why);
-        return false;
+    // Where the references did not measure this model or grid, predicted times fill in, labelled so.
+    std::optional<SweepResult> predicted;
+    if (!reference || !referenceCoversGrid(plan, *reference)) {
+        QString whyNotPredicted;
+        try {
+            predicted = predictedReferenceFor(plan, whyNotPredicted);
+        } catch (const std::exception& e) {
+            whyNotPredicted = QString::fromStdString(e.what());
+        }
+        if (!reference && !predicted) {
+            report(QStringLiteral("Compare with reference GPU"), why + QLatin1Char(' ') + whyNotPredicted);
+            return false;
+        }
     }
+    if (!reference) return showPredictedReference(std::move(*predicted));
+    if (predicted) addPredictedReference(std::move(*predicted));
     // Overlay it once: the same reference file already open is reused.
     const auto& open = m_store->results();
     int index = -1;
@@ -313,6 +326,46 @@ void MainWindow::exportAllChartsDialog() {
         this, QStringLiteral("Export all charts"), QStringLiteral("Format"),
         {QStringLiteral("png"), QStringLiteral("svg"), QStringLiteral("pdf")}, 0, false, &ok);
     if (ok) exportAllCharts(dir, format);
+}
+
+int MainWindow::addPredictedReference(SweepResult predicted) {
+    // One predicted overlay per model and grid: a second Compare replaces nothing and adds nothing.
+    const auto& open = m_store->results();
+    for (int i = 0; i < m_store->count(); ++i) {
+        const SweepResult& r = open[std::size_t(i)];
+        if (r.label == predicted.label && r.plan == predicted.plan) return i;
+    }
+    m_store->add(std::move(predicted));
+    return m_store->count() - 1;
+}
+
+bool MainWindow::showPredictedReference(SweepResult predicted) {
+    const QString label =
+        predicted.points.empty() || !predicted.points.front().prediction
+            ? predictedReferenceLabel()
+            : QString::fromStdString(predictedFromText(*predicted.points.front().prediction));
+    const int index = addPredictedReference(std::move(predicted));
+    // The fastest CPU backend of the first other result with one against the predicted GPU times.
+    int cpuResult = -1;
+    for (int i = 0; i < m_store->count(); ++i) {
+        if (i == index) continue;
+        const auto choices = sideChoices(m_store->results()[std::size_t(i)]);
+        if (std::find(choices.begin(), choices.end(), std::string(kFastestCpu)) != choices.end()) {
+            cpuResult = i;
+            break;
+        }
+    }
+    for (int i = 0; i < static_cast<int>(m_pages.size()); ++i) {
+        if (m_pages[std::size_t(i)]->spec().id == QStringLiteral("speedup") && cpuResult >= 0) {
+            m_pages[std::size_t(i)]->setPair(
+                QString::fromUtf8(kFastestCpu.data(), qsizetype(kFastestCpu.size())), cpuResult,
+                QString::fromUtf8(kFastestGpu.data(), qsizetype(kFastestGpu.size())), index);
+            m_tabs->setCurrentIndex(i);
+        }
+    }
+    statusBar()->showMessage(
+        QStringLiteral("No reference measured this model or grid: added GPU times %1").arg(label), 10000);
+    return true;
 }
 
 } // namespace rnnprof::gui

@@ -1,6 +1,7 @@
 #include "gui/reference_results.h"
 
 #include "engine/error.h"
+#include "profiling/cost_model.h"
 #include "profiling/crossover.h"
 #include "profiling/result_files.h"
 
@@ -62,6 +63,57 @@ std::optional<SweepResult> referenceFor(const SweepPlan& plan, QString& why) {
                    .arg(QString::fromStdString(plan.preset), ownDifferences);
     why += QLatin1Char('.');
     return std::nullopt;
+}
+
+QString predictedReferenceLabel() {
+    return QStringLiteral("h100 (predicted)");
+}
+
+bool referenceCoversGrid(const SweepPlan& plan, const SweepResult& reference) {
+    const auto gpu = sideTimes(reference, kFastestGpu);
+    for (Mode mode : plan.modes)
+        for (int t : plan.seqLens)
+            for (int b : plan.batches)
+                if (!gpu.count({mode, t, b})) return false;
+    return true;
+}
+
+std::optional<SweepResult> predictedReferenceFor(const SweepPlan& plan, QString& why) {
+    std::vector<SweepResult> sameCell, all;
+    for (const QString& f : referenceResultFiles()) {
+        if (f.endsWith(QStringLiteral("-traced.json"))) continue; // the same times as its untraced twin
+        SweepResult r = loadReferenceResult(f);
+        r.label = QFileInfo(f).fileName().toStdString(); // the name predictions are labelled with
+        if (r.plan.config.cell == plan.config.cell) sameCell.push_back(r);
+        all.push_back(std::move(r));
+    }
+    const std::vector<SweepResult>& files = sameCell.empty() ? all : sameCell;
+    std::vector<NamedResult> from;
+    for (const auto& r : files)
+        from.push_back({&r, r.label});
+    SweepPlan predicted = plan;
+    predicted.backends.clear();
+    QStringList refused;
+    for (const char* backend : {"gpu-cudnn", "gpu-generic"}) {
+        bool fits = true;
+        for (Mode mode : plan.modes) {
+            std::string whyNot;
+            if (!fitBackend(from, backend, mode, &whyNot)) {
+                fits = false;
+                refused << QString::fromStdString(whyNot);
+            }
+        }
+        if (fits) predicted.backends.emplace_back(backend);
+    }
+    if (predicted.backends.empty() || plan.modes.empty() || plan.seqLens.empty() || plan.batches.empty()) {
+        why = QStringLiteral("No GPU times could be predicted for this model: %1")
+                  .arg(refused.isEmpty() ? QStringLiteral("the sweep has an empty grid")
+                                         : refused.join(QStringLiteral("; ")));
+        return std::nullopt;
+    }
+    SweepResult out = predictResult(from, predicted);
+    out.label = predictedReferenceLabel().toStdString();
+    return out;
 }
 
 } // namespace rnnprof::gui

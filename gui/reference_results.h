@@ -25,4 +25,15 @@ namespace rnnprof::gui {
 // untraced one that did. None: `why` says so, naming what the preset's reference ran differently.
 [[nodiscard]] std::optional<SweepResult> referenceFor(const SweepPlan& plan, QString& why);
 
+// ---- Predicted GPU times for what the references did not measure (issue 14.3) ----
+// The label of a predicted result in legends and combo boxes.
+[[nodiscard]] QString predictedReferenceLabel();
+// Whether `reference` measured every (mode, sequence length, batch) of `plan` on a GPU backend.
+[[nodiscard]] bool referenceCoversGrid(const SweepPlan& plan, const SweepResult& reference);
+// The GPU times of `plan`'s model and grid predicted by profiling's cost model (predictResult),
+// fitted per GPU backend and mode on the untraced references of the same cell (all of them when
+// none is): every point status predicted, labelled with the files and the GPU. Only backends that
+// fit in every mode of the plan. None: `why` says why.
+[[nodiscard]] std::optional<SweepResult> predictedReferenceFor(const SweepPlan& plan, QString& why);
+
 } // namespace rnnprof::gui

@@ -1,10 +1,13 @@
 #include "profiling/cost_model.h"
 
+#include "engine/error.h"
+#include "profiling/crossover.h"
 #include "profiling/flops.h"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 
 namespace rnnprof {
 namespace {
@@ -152,6 +155,165 @@ std::vector<CostSample> costSamples(const SweepResult& result, const std::string
         if (p.ok() && p.backend == backend && p.mode == mode && std::isfinite(p.iteration.median) &&
             p.iteration.median > 0.0)
             out.push_back({costFeatures(result.plan.config, p.shape, mode), p.iteration.median});
+    return out;
+}
+
+double shareWithin30(const std::vector<double>& errors) {
+    if (errors.empty()) return 0.0;
+    const auto within = std::count_if(errors.begin(), errors.end(), [](double e) { return e <= 0.30; });
+    return double(within) / double(errors.size());
+}
+
+double medianOf(std::vector<double> v) {
+    if (v.empty()) return std::numeric_limits<double>::quiet_NaN();
+    std::sort(v.begin(), v.end());
+    const std::size_t h = v.size() / 2;
+    return v.size() % 2 ? v[h] : 0.5 * (v[h - 1] + v[h]);
+}
+
+namespace {
+
+std::string joined(const std::vector<std::string>& parts) {
+    std::string out;
+    for (const auto& p : parts)
+        out += (out.empty() ? "" : ", ") + p;
+    return out;
+}
+
+void addDistinct(std::vector<std::string>& list, const std::string& s) {
+    if (!s.empty() && std::find(list.begin(), list.end(), s) == list.end()) list.push_back(s);
+}
+
+// What a result has instead, for the message when it has too few points: "gpu-cudnn infer 7,
+// cpu-blas train 12", or "no ok points".
+std::string okPointCounts(const SweepResult& r) {
+    std::map<std::pair<std::string, std::string>, int> counts;
+    for (const auto& p : r.points)
+        if (p.ok()) ++counts[{p.backend, std::string(toString(p.mode))}];
+    std::vector<std::string> parts;
+    for (const auto& [key, n] : counts)
+        parts.push_back(key.first + " " + key.second + " " + std::to_string(n));
+    return parts.empty() ? "no ok points" : joined(parts);
+}
+
+} // namespace
+
+std::optional<BackendFit> fitBackend(const std::vector<NamedResult>& from, const std::string& backend,
+                                     Mode mode, std::string* whyNot) {
+    BackendFit fit;
+    fit.backend = backend;
+    fit.mode = mode;
+    std::vector<CostSample> samples;
+    std::vector<std::size_t> modelOf; // per sample, its index in fit.models
+    std::vector<std::string> names, gpus, have;
+    for (const auto& r : from) {
+        if (!r.result) continue;
+        const auto s = costSamples(*r.result, backend, mode);
+        samples.insert(samples.end(), s.begin(), s.end());
+        if (!s.empty()) {
+            const auto known = std::find_if(fit.models.begin(), fit.models.end(), [&](const RnnConfig& m) {
+                return modelDifferences(m, r.result->plan.config).empty();
+            });
+            const std::size_t index = std::size_t(known - fit.models.begin());
+            if (known == fit.models.end()) fit.models.push_back(r.result->plan.config);
+            modelOf.insert(modelOf.end(), s.size(), index);
+        }
+        names.push_back(r.name);
+        have.push_back(r.name + ": " + okPointCounts(*r.result));
+        if (s.empty()) continue;
+        if (r.result->host.gpu.devices.empty())
+            addDistinct(gpus, r.result->host.hostname);
+        else
+            for (const auto& d : r.result->host.gpu.devices)
+                addDistinct(gpus, d.name);
+    }
+    const auto model = fitCostModel(samples);
+    if (!model) {
+        if (whyNot)
+            *whyNot = "cannot fit " + backend + " " + std::string(toString(mode)) +
+                      ": it needs at least 3 ok " + backend + " " + std::string(toString(mode)) +
+                      " points, got " + std::to_string(samples.size()) + " (" +
+                      (have.empty() ? "no results" : joined(have)) + ")";
+        return std::nullopt;
+    }
+    fit.model = *model;
+    fit.looErrors = leaveOneOutErrors(samples);
+    if (fit.models.size() >= 2)
+        for (std::size_t k = 0; k < fit.models.size(); ++k) {
+            std::vector<CostSample> others;
+            for (std::size_t i = 0; i < samples.size(); ++i)
+                if (modelOf[i] != k) others.push_back(samples[i]);
+            const auto m = fitCostModel(others);
+            if (!m) continue;
+            for (std::size_t i = 0; i < samples.size(); ++i)
+                if (modelOf[i] == k)
+                    fit.crossModelErrors.push_back(std::abs(predictMs(*m, samples[i].x) - samples[i].ms) /
+                                                   samples[i].ms);
+        }
+    fit.from = joined(names);
+    fit.gpu = joined(gpus);
+    return fit;
+}
+
+bool isFittedModel(const BackendFit& fit, const RnnConfig& config) {
+    return std::any_of(fit.models.begin(), fit.models.end(),
+                       [&](const RnnConfig& m) { return modelDifferences(m, config).empty(); });
+}
+
+Prediction predictionOf(const BackendFit& fit, const PredictedTime& time, bool fittedModel) {
+    const std::vector<double>& errors =
+        !fittedModel && !fit.crossModelErrors.empty() ? fit.crossModelErrors : fit.looErrors;
+    Prediction p;
+    p.lowMs = time.lowMs;
+    p.highMs = std::isfinite(time.highMs) ? time.highMs : std::numeric_limits<double>::quiet_NaN();
+    p.from = fit.from;
+    p.gpu = fit.gpu;
+    p.fittedPoints = fit.model.points;
+    p.fixedMs = fit.model.fixedMs;
+    p.stepMs = fit.model.stepMs;
+    p.gflops = fit.model.gflops;
+    p.looMedianError = medianOf(errors);
+    p.looWithin30 = shareWithin30(errors);
+    p.unreliable = unreliable(errors);
+    p.check = fittedModel                     ? "leave-one-out"
+              : !fit.crossModelErrors.empty() ? "leave-one-model-out"
+                                              : "leave-one-out; another model, cross-shape error unchecked";
+    return p;
+}
+
+PointResult predictedPoint(const BackendFit& fit, const RnnConfig& config, const Shape& shape) {
+    const PredictedTime time = predictWithBand(fit.model, costFeatures(config, shape, fit.mode));
+    PointResult p;
+    p.backend = fit.backend;
+    p.mode = fit.mode;
+    p.shape = shape;
+    p.status = PointStatus::Predicted;
+    p.iteration.median = time.ms;
+    p.flopsPerIteration = iterationFlops(config, shape, fit.mode);
+    p.prediction = predictionOf(fit, time, isFittedModel(fit, config));
+    p.reason = predictedFromText(*p.prediction);
+    return p;
+}
+
+SweepResult predictResult(const std::vector<NamedResult>& from, const SweepPlan& plan) {
+    SweepResult out;
+    out.createdAt = isoTimestampUtc();
+    if (!from.empty() && from.front().result) out.host = from.front().result->host;
+    out.plan = plan;
+    out.complete = true;
+    std::map<std::pair<std::string, Mode>, BackendFit> fits;
+    for (Mode mode : plan.modes)
+        for (const auto& backend : plan.backends) {
+            std::string why;
+            auto fit = fitBackend(from, backend, mode, &why);
+            if (!fit) throw Error(ErrorKind::InvalidInput, why);
+            fits.emplace(std::make_pair(backend, mode), std::move(*fit));
+        }
+    for (Mode mode : plan.modes)
+        for (int t : plan.seqLens)
+            for (int b : plan.batches)
+                for (const auto& backend : plan.backends)
+                    out.points.push_back(predictedPoint(fits.at({backend, mode}), plan.config, Shape{b, t}));
     return out;
 }
 

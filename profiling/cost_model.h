@@ -76,4 +76,49 @@ struct PredictedTime {
 [[nodiscard]] std::vector<CostSample> costSamples(const SweepResult& result, const std::string& backend,
                                                   Mode mode);
 
+// ---- Predicted points: the fit of other results applied to a model and grid nobody measured ----
+// A result to fit on and the name it is shown by (its file name).
+struct NamedResult {
+    const SweepResult* result = nullptr;
+    std::string name;
+};
+
+// The model of one backend and mode fitted on the ok points of one or more results (their samples
+// pooled: each sample's features come from its own result's model), with its leave-one-out errors
+// and the names a label needs.
+struct BackendFit {
+    std::string backend;
+    Mode mode = Mode::Inference;
+    CostModel model;
+    std::vector<double> looErrors; // leaveOneOutErrors of the pooled samples
+    // Leave-one-model-out: each model's samples predicted from a fit on the other models' samples;
+    // empty when the results ran fewer than two models. The check of a prediction for a model none
+    // of them ran (cross-shape), which leave-one-out within a model cannot give.
+    std::vector<double> crossModelErrors;
+    std::vector<RnnConfig> models; // the distinct models fitted (crossover.h's modelDifferences)
+    std::string from;              // the results' names: "a.json, b.json"
+    std::string gpu;               // their GPUs (host.gpu.devices names), distinct, or their hostnames
+};
+// nullopt when the results have fewer than 3 ok points of `backend` in `mode`; `whyNot` then says
+// which results were looked at and what they have instead.
+[[nodiscard]] std::optional<BackendFit> fitBackend(const std::vector<NamedResult>& from,
+                                                   const std::string& backend, Mode mode,
+                                                   std::string* whyNot = nullptr);
+// The Prediction record of a fit at one shape: band, source and fit quality. The quality (the
+// loo_* fields and `unreliable`) is of `fit.looErrors`, or, for a model none of the results ran
+// (`fittedModel` false) when they ran two or more, of `fit.crossModelErrors`.
+[[nodiscard]] Prediction predictionOf(const BackendFit& fit, const PredictedTime& time, bool fittedModel);
+// Whether `config` is one of the models the fit's results ran (the seed may differ).
+[[nodiscard]] bool isFittedModel(const BackendFit& fit, const RnnConfig& config);
+// One predicted point: status predicted, iteration.median the model's time, the band and source in
+// `prediction`, the label in `reason` (so every place that shows a reason shows it), FLOPs set.
+[[nodiscard]] PointResult predictedPoint(const BackendFit& fit, const RnnConfig& config, const Shape& shape);
+// One predicted point per (mode, sequence length, batch, backend) of `plan` (its model, grid, modes
+// and backends), in the plan's order (points(plan)). The host is the first result's. Throws
+// Error(InvalidInput) naming the backend, mode and results when a pair cannot be fitted.
+[[nodiscard]] SweepResult predictResult(const std::vector<NamedResult>& from, const SweepPlan& plan);
+// The share of `errors` within +-30 % (0 for none), and their median (NaN for none).
+[[nodiscard]] double shareWithin30(const std::vector<double>& errors);
+[[nodiscard]] double medianOf(std::vector<double> values);
+
 } // namespace rnnprof

@@ -166,13 +166,18 @@ std::string describeDifferences(const std::vector<FieldDifference>& differences)
     return out;
 }
 
-std::map<ShapeKey, SideTime> sideTimes(const SweepResult& result, std::string_view side) {
+namespace {
+
+// The times of one side among the points `take` accepts: ok points for measurements, predicted
+// points for predictions (matchPredicted), never the two mixed.
+template <class Take>
+std::map<ShapeKey, SideTime> sideTimesOf(const SweepResult& result, std::string_view side, Take take) {
     std::map<ShapeKey, SideTime> out;
     const bool fastest = isFastest(side);
     const bool wantGpu = side == kFastestGpu;
     for (int i = 0; i < static_cast<int>(result.points.size()); ++i) {
         const PointResult& p = result.points[static_cast<std::size_t>(i)];
-        if (!usable(p, p.mode)) continue;
+        if (!take(p)) continue;
         if (fastest ? isGpuBackendId(p.backend) != wantGpu : p.backend != side) continue;
         const ShapeKey key{p.mode, p.shape.seqLen, p.shape.batch};
         auto it = out.find(key);
@@ -184,11 +189,25 @@ std::map<ShapeKey, SideTime> sideTimes(const SweepResult& result, std::string_vi
     return out;
 }
 
+bool predictedUsable(const PointResult& p) {
+    return p.predicted() && std::isfinite(p.iteration.median) && p.iteration.median > 0.0;
+}
+
+} // namespace
+
+std::map<ShapeKey, SideTime> sideTimes(const SweepResult& result, std::string_view side) {
+    return sideTimesOf(result, side, [](const PointResult& p) { return usable(p, p.mode); });
+}
+
+std::map<ShapeKey, SideTime> predictedSideTimes(const SweepResult& result, std::string_view side) {
+    return sideTimesOf(result, side, predictedUsable);
+}
+
 std::vector<std::string> sideChoices(const SweepResult& result) {
     std::set<std::string> measured;
     bool cpu = false, gpu = false;
     for (const auto& p : result.points)
-        if (usable(p, p.mode)) {
+        if (usable(p, p.mode) || predictedUsable(p)) {
             measured.insert(p.backend);
             (isGpuBackendId(p.backend) ? gpu : cpu) = true;
         }
@@ -202,17 +221,11 @@ std::vector<std::string> sideChoices(const SweepResult& result) {
     return out;
 }
 
-PairMatch matchPair(const SweepResult& baseline, std::string_view baselineSide, const SweepResult& challenger,
-                    std::string_view challengerSide) {
+namespace {
+
+// Rule 3 on the times of two sides, whichever points they were taken from.
+PairMatch matchTimes(const std::map<ShapeKey, SideTime>& base, const std::map<ShapeKey, SideTime>& chal) {
     PairMatch m;
-    m.differences = modelDifferences(baseline.plan.config, challenger.plan.config);
-    if (!m.sameModel()) {
-        m.notes.push_back("not compared: the two results ran different models (" +
-                          describeDifferences(m.differences) + ")");
-        return m;
-    }
-    const auto base = sideTimes(baseline, baselineSide);
-    const auto chal = sideTimes(challenger, challengerSide);
     std::set<int> baseT, chalT;
     for (const auto& [key, t] : base)
         baseT.insert(std::get<1>(key));
@@ -249,6 +262,39 @@ PairMatch matchPair(const SweepResult& baseline, std::string_view baselineSide, 
         if (m.points.empty()) m.notes.push_back("no mode, batch and sequence length measured by both");
     }
     return m;
+}
+
+} // namespace
+
+PairMatch matchPair(const SweepResult& baseline, std::string_view baselineSide, const SweepResult& challenger,
+                    std::string_view challengerSide) {
+    const auto differences = modelDifferences(baseline.plan.config, challenger.plan.config);
+    if (!differences.empty()) {
+        PairMatch m;
+        m.differences = differences;
+        m.notes.push_back("not compared: the two results ran different models (" +
+                          describeDifferences(m.differences) + ")");
+        return m;
+    }
+    return matchTimes(sideTimes(baseline, baselineSide), sideTimes(challenger, challengerSide));
+}
+
+PairMatch matchPredicted(const SweepResult& measured, std::string_view measuredSide,
+                         const SweepResult& predicted, std::string_view predictedSide) {
+    const auto differences = modelDifferences(measured.plan.config, predicted.plan.config);
+    if (!differences.empty()) {
+        PairMatch m;
+        m.differences = differences;
+        m.notes.push_back("not compared: the prediction is for another model (" +
+                          describeDifferences(m.differences) + ")");
+        return m;
+    }
+    return matchTimes(sideTimes(measured, measuredSide), predictedSideTimes(predicted, predictedSide));
+}
+
+bool isPredictedResult(const SweepResult& result) {
+    return !result.points.empty() && std::all_of(result.points.begin(), result.points.end(),
+                                                 [](const PointResult& p) { return p.predicted(); });
 }
 
 std::vector<Crossover> findCrossovers(const std::vector<MatchedPoint>& points, Mode mode) {

@@ -70,8 +70,8 @@ struct SideTime {
 };
 using ShapeKey = std::tuple<Mode, int, int>; // mode, seq_len, batch
 [[nodiscard]] std::map<ShapeKey, SideTime> sideTimes(const SweepResult& result, std::string_view side);
-// The backends `side` may name for `result`: its backends with at least one ok point, then
-// fastest-cpu / fastest-gpu when it has an ok CPU / GPU point.
+// The backends `side` may name for `result`: its backends with at least one ok or predicted point,
+// then fastest-cpu / fastest-gpu when it has such a CPU / GPU point.
 [[nodiscard]] std::vector<std::string> sideChoices(const SweepResult& result);
 
 // Rule 3, matching: points are paired by mode, batch and sequence length, and only when the two
@@ -96,6 +96,17 @@ struct PairMatch {
 };
 [[nodiscard]] PairMatch matchPair(const SweepResult& baseline, std::string_view baselineSide,
                                   const SweepResult& challenger, std::string_view challengerSide);
+
+// Rule 5, a measured side against a predicted one (issue 14.3): the measured result's ok times
+// matched with the predicted result's predicted times (status predicted, which nothing else takes)
+// by the same rules, for a predicted speedup and crossover. The models must be the same, as above:
+// a prediction is made for the measured result's model (predictResult).
+[[nodiscard]] std::map<ShapeKey, SideTime> predictedSideTimes(const SweepResult& predicted,
+                                                              std::string_view side);
+[[nodiscard]] PairMatch matchPredicted(const SweepResult& measured, std::string_view measuredSide,
+                                       const SweepResult& predicted, std::string_view predictedSide);
+// Every point of the result is predicted (what predictResult and `rnnprof predict` write).
+[[nodiscard]] bool isPredictedResult(const SweepResult& result);
 
 // Rule 4, crossovers of matched points: the same interpolation as above, per sequence length.
 [[nodiscard]] std::vector<Crossover> findCrossovers(const std::vector<MatchedPoint>& points, Mode mode);

@@ -29,6 +29,12 @@ bool same(const std::array<T, N>& a, const std::array<T, N>& b) {
 
 bool same(const SampleStats& a, const SampleStats& b);
 bool same(const Numerics& a, const Numerics& b);
+bool same(const Prediction& a, const Prediction& b);
+
+template <class T>
+bool same(const std::optional<T>& a, const std::optional<T>& b) {
+    return a.has_value() == b.has_value() && (!a || same(*a, *b));
+}
 
 template <class... T>
 bool sameMembers(const std::tuple<T...>& a, const std::tuple<T...>& b) {
@@ -50,14 +56,22 @@ auto members(const Numerics& n) {
     return std::tie(checked, maxAbsErr, maxRelErr, worstTensor, note);
 }
 
+auto members(const Prediction& p) {
+    const auto& [lowMs, highMs, from, gpu, fittedPoints, fixedMs, stepMs, gflops, looMedianError, looWithin30,
+                 unreliable, check] = p;
+    return std::tie(lowMs, highMs, from, gpu, fittedPoints, fixedMs, stepMs, gflops, looMedianError,
+                    looWithin30, unreliable, check);
+}
+
 auto members(const PointResult& p) {
     const auto& [backend, mode, shape, status, reason, warmupRuns, measuredRuns, iteration, phaseMedianMs,
                  steps, noisy, noiseThreshold, flopsPerIteration, sequencesPerSecond, tokensPerSecond,
-                 gflopsPerSecond, memory, peakRssGrowthBytes, numerics, notes, trace, gpu, measureSeconds] =
-        p;
+                 gflopsPerSecond, memory, peakRssGrowthBytes, numerics, notes, trace, gpu, measureSeconds,
+                 prediction] = p;
     return std::tie(backend, mode, shape, status, reason, warmupRuns, measuredRuns, iteration, phaseMedianMs,
                     steps, noisy, noiseThreshold, flopsPerIteration, sequencesPerSecond, tokensPerSecond,
-                    gflopsPerSecond, memory, peakRssGrowthBytes, numerics, notes, trace, gpu, measureSeconds);
+                    gflopsPerSecond, memory, peakRssGrowthBytes, numerics, notes, trace, gpu, measureSeconds,
+                    prediction);
 }
 
 // `label` is how a loaded file is shown, not part of the data: it is neither saved nor compared.
@@ -77,7 +91,16 @@ bool same(const Numerics& a, const Numerics& b) {
     return sameMembers(members(a), members(b));
 }
 
+bool same(const Prediction& a, const Prediction& b) {
+    return sameMembers(members(a), members(b));
+}
+
 } // namespace
+
+std::string predictedFromText(const Prediction& p) {
+    return "predicted from " + p.from + (p.gpu.empty() ? std::string() : " (" + p.gpu + ")") +
+           " \u2014 not measured";
+}
 
 std::string_view toString(PointStatus s) {
     return spellingOf(kPointStatusSpellings, s);

@@ -18,13 +18,17 @@
 
 namespace rnnprof {
 
-enum class PointStatus { Ok, Ineligible, Unavailable, Refused, Failed, Cancelled };
-inline constexpr Spellings<PointStatus, 6> kPointStatusSpellings{{{PointStatus::Ok, "ok"},
+// Predicted: not measured, but a time from a cost model fitted on another result's points
+// (profiling/cost_model.h, issue 14.3). Not ok(): nothing treats it as a measurement; charts draw
+// it as a separate, labelled series.
+enum class PointStatus { Ok, Ineligible, Unavailable, Refused, Failed, Cancelled, Predicted };
+inline constexpr Spellings<PointStatus, 7> kPointStatusSpellings{{{PointStatus::Ok, "ok"},
                                                                   {PointStatus::Ineligible, "ineligible"},
                                                                   {PointStatus::Unavailable, "unavailable"},
                                                                   {PointStatus::Refused, "refused"},
                                                                   {PointStatus::Failed, "failed"},
-                                                                  {PointStatus::Cancelled, "cancelled"}}};
+                                                                  {PointStatus::Cancelled, "cancelled"},
+                                                                  {PointStatus::Predicted, "predicted"}}};
 [[nodiscard]] std::string_view toString(PointStatus s); // empty for a value outside the enum
 [[nodiscard]] std::optional<PointStatus> parsePointStatus(std::string_view s);
 
@@ -108,6 +112,30 @@ struct Numerics {
 
 inline constexpr double kNoValue = std::numeric_limits<double>::quiet_NaN();
 
+// What a predicted point carries besides its time (iteration.median): the band the fit's residuals
+// give, where the fit came from and how well it did, so that a prediction written to a file can
+// be checked against a later measurement without the file it came from.
+struct Prediction {
+    double lowMs = kNoValue;  // the band: a time is expected in [lowMs, highMs]
+    double highMs = kNoValue; // NaN (null in files) when the fit's residuals give no upper bound
+    std::string from;         // the file fitted, as its name
+    std::string gpu;          // the GPU of that file: "NVIDIA H100 80GB HBM3"
+    int fittedPoints = 0;
+    double fixedMs = 0.0; // the fitted model, c, alpha and R (cost_model.h)
+    double stepMs = 0.0;
+    double gflops = 0.0;
+    double looMedianError = kNoValue; // leave-one-out |predicted - measured| / measured, median
+    double looWithin30 = kNoValue;    // share of those within +-30 %
+    bool unreliable = false;          // unreliable() of the leave-one-out errors
+    // Which points the three above were measured on (cost_model.h, predictionOf): "leave-one-out"
+    // (a model the files ran), "leave-one-model-out" (another model; the files ran two or more) or
+    // "leave-one-out; another model, cross-shape error unchecked" (another model, the files ran one).
+    std::string check;
+};
+// "predicted from h100-quick-start.json (NVIDIA H100 80GB HBM3) — not measured": the one label of
+// predicted points and series, in files, tables, charts and the terminal.
+[[nodiscard]] std::string predictedFromText(const Prediction& prediction);
+
 struct PointResult {
     std::string backend;
     Mode mode = Mode::Inference;
@@ -136,9 +164,11 @@ struct PointResult {
     std::vector<std::string> notes; // the session's facts (GEMM provider, threads, math type)
     std::vector<TraceSlice> trace;  // one measured iteration
     std::optional<GpuProfile> gpu;
-    double measureSeconds = 0.0; // wall time spent on this point
+    double measureSeconds = 0.0;          // wall time spent on this point
+    std::optional<Prediction> prediction; // status predicted only
 
     [[nodiscard]] bool ok() const { return status == PointStatus::Ok; }
+    [[nodiscard]] bool predicted() const { return status == PointStatus::Predicted; }
     // Every member counts (result.cpp binds them all, so a new one cannot be left out). NaN, "not
     // there", equals NaN in the doubles of the point, its phases, `iteration` and `numerics`: a
     // file stores it as null and reads it back as NaN, and the round trip must compare equal.

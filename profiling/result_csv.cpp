@@ -15,8 +15,10 @@ namespace {
 // Which points a column has a value for; the others get an empty cell.
 enum class Shown {
     Always,
-    Measured, // ok points
-    Checked,  // ok points whose numerics were checked
+    Measured,  // ok points
+    Checked,   // ok points whose numerics were checked
+    Timed,     // ok and predicted points: the time, measured or predicted (status says which)
+    Predicted, // predicted points: the band and where it came from
 };
 
 // What a cell is read from: the sweep's model, its framework verdicts and the point.
@@ -53,7 +55,7 @@ CsvValue phaseMs(const PointResult& p, Phase phase) {
 }
 
 // The columns in file order: the list, then the columns added after it.
-const std::array<Column, 40> kColumns{{
+const std::array<Column, 43> kColumns{{
     {"backend", Shown::Always, [](const Source& s) { return text(s.point.backend); }},
     {"mode", Shown::Always, [](const Source& s) { return text(toString(s.point.mode)); }},
     {"cell", Shown::Always, [](const Source& s) { return text(toString(s.model.cell)); }},
@@ -64,7 +66,7 @@ const std::array<Column, 40> kColumns{{
     {"batch", Shown::Always, [](const Source& s) { return whole(s.point.shape.batch); }},
     {"seq_len", Shown::Always, [](const Source& s) { return whole(s.point.shape.seqLen); }},
     {"status", Shown::Always, [](const Source& s) { return text(toString(s.point.status)); }},
-    {"median_ms", Shown::Measured, [](const Source& s) { return real(s.point.iteration.median); }},
+    {"median_ms", Shown::Timed, [](const Source& s) { return real(s.point.iteration.median); }},
     {"p10_ms", Shown::Measured, [](const Source& s) { return real(s.point.iteration.p10); }},
     {"p90_ms", Shown::Measured, [](const Source& s) { return real(s.point.iteration.p90); }},
     {"min_ms", Shown::Measured, [](const Source& s) { return real(s.point.iteration.min); }},
@@ -96,6 +98,11 @@ const std::array<Column, 40> kColumns{{
     // Whether Keras and PyTorch would run this model on cuDNN: the sweep's, on every row.
     {"keras_cudnn", Shown::Always, [](const Source& s) { return text(s.fastPath.keras); }},
     {"pytorch_cudnn", Shown::Always, [](const Source& s) { return text(s.fastPath.pytorch); }},
+    // Predicted rows (status=predicted): the band of the fit's residuals and the file it came from.
+    {"predicted_low_ms", Shown::Predicted, [](const Source& s) { return real(s.point.prediction->lowMs); }},
+    {"predicted_high_ms", Shown::Predicted, [](const Source& s) { return real(s.point.prediction->highMs); }},
+    {"predicted_from", Shown::Predicted,
+     [](const Source& s) { return text(predictedFromText(*s.point.prediction)); }},
 }};
 
 struct TextOf {
@@ -138,12 +145,30 @@ const std::vector<std::string>& csvColumns() {
 std::vector<CsvValue> csvRow(const SweepResult& result, const PointResult& point) {
     const bool measured = point.ok();
     const bool checked = measured && point.numerics.checked;
+    const bool predicted = point.predicted() && point.prediction.has_value();
     const FastPathTexts fastPath = result.fastPath();
     const Source source{result.plan.config, fastPath, point};
     std::vector<CsvValue> row;
     row.reserve(kColumns.size());
     for (const Column& c : kColumns) {
-        const bool shown = c.shown == Shown::Always || (c.shown == Shown::Measured ? measured : checked);
+        bool shown = false;
+        switch (c.shown) {
+        case Shown::Always:
+            shown = true;
+            break;
+        case Shown::Measured:
+            shown = measured;
+            break;
+        case Shown::Checked:
+            shown = checked;
+            break;
+        case Shown::Timed:
+            shown = measured || predicted;
+            break;
+        case Shown::Predicted:
+            shown = predicted;
+            break;
+        }
         row.push_back(shown ? c.value(source) : CsvValue());
     }
     return row;

@@ -118,6 +118,23 @@ void fields(Io& io, Ref<Io, GpuProfile> g) {
     io("untraced_median_ms", g.untracedMedianMs);
 }
 
+// A predicted point's band and fit (status "predicted"); absent from measured points.
+template <class Io>
+void fields(Io& io, Ref<Io, Prediction> p) {
+    io("low_ms", p.lowMs);
+    io("high_ms", p.highMs);
+    io("from", p.from);
+    io("gpu", p.gpu);
+    io("fitted_points", p.fittedPoints);
+    io("fixed_ms", p.fixedMs);
+    io("step_ms", p.stepMs);
+    io("gflops", p.gflops);
+    io("loo_median_error", p.looMedianError);
+    io("loo_within_30", p.looWithin30);
+    io("unreliable", p.unreliable);
+    io("check", p.check);
+}
+
 template <class Io>
 void fields(Io& io, Ref<Io, GpuDevice> d) {
     io("index", d.index);
@@ -181,6 +198,7 @@ void fields(Io& io, Ref<Io, PointResult> p) {
     io("trace", p.trace);
     io("gpu", p.gpu);
     io("measure_seconds", p.measureSeconds);
+    io("prediction", p.prediction);
 }
 
 namespace {

@@ -77,6 +77,14 @@ std::string summaryTable(const SweepResult& result) {
             if (p.gpu && !p.gpu->traced && !p.gpu->unavailableReason.empty())
                 note += (note.empty() ? "" : "; ") + p.gpu->unavailableReason;
             row.push_back(note);
+        } else if (p.predicted() && p.prediction) {
+            // The predicted time and its band where the measured median and spread would be.
+            row.push_back(sig3(p.iteration.median));
+            row.push_back(sig3(p.prediction->lowMs) + "-" +
+                          (std::isfinite(p.prediction->highMs) ? sig3(p.prediction->highMs) : "?"));
+            for (int i = 0; i < 4; ++i)
+                row.push_back("-");
+            row.push_back(predictedFromText(*p.prediction));
         } else {
             for (int i = 0; i < 6; ++i)
                 row.push_back("-");
@@ -107,10 +115,14 @@ std::string summaryTable(const SweepResult& result) {
     for (const auto& row : rows)
         emit(row);
     int ok = 0;
-    for (const auto& p : result.points)
+    int predicted = 0;
+    for (const auto& p : result.points) {
         ok += p.ok() ? 1 : 0;
-    s << ok << " of " << result.points.size() << " points measured"
-      << (result.complete ? "" : " (sweep stopped early)") << "\n";
+        predicted += p.predicted() ? 1 : 0;
+    }
+    s << ok << " of " << result.points.size() << " points measured";
+    if (predicted > 0) s << ", " << predicted << " predicted (not measured)";
+    s << (result.complete ? "" : " (sweep stopped early)") << "\n";
     s << "cuDNN in the frameworks, for this model (" << describe(result.plan.config) << "):\n";
     for (const std::string& line : fastPathLines(result.fastPath()))
         s << "  " << line << "\n";

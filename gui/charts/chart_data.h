@@ -7,6 +7,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <limits>
 #include <utility>
 #include <vector>
 
@@ -26,6 +27,9 @@ struct ChartSample {
     bool noisy = false; // drawn hollow
     PointRef ref;
     QString tooltip; // exact values, shown on hover
+    // A predicted sample's band (Prediction::lowMs/highMs); NaN for measured samples.
+    double low = std::numeric_limits<double>::quiet_NaN();
+    double high = std::numeric_limits<double>::quiet_NaN();
 };
 
 struct ChartSeries {
@@ -34,6 +38,7 @@ struct ChartSeries {
     bool reference = false;           // a guide such as the 1x line: dashed, no markers
     int colorIndex = -1;              // stable colour across charts (backend rank); -1: by order
     bool dashed = false;              // training mode
+    bool predicted = false;           // predicted, not measured: dashed, with the band of its samples
 };
 
 // A vertical line across the plot, e.g. the crossover batch size.

@@ -39,6 +39,59 @@ std::vector<ChartSeries> linesPerBackendAndMode(const std::vector<SweepResult>& 
     return out;
 }
 
+void addPredictedLines(const std::vector<SweepResult>& results, const LineSpec& spec, ChartData& data) {
+    const ChartOptions options = chartOptions(results);
+    std::map<std::tuple<int, int, int>, ChartSeries> grouped;
+    std::map<std::tuple<int, int, int>, const Prediction*> fits;
+    for (int r = 0; r < static_cast<int>(results.size()); ++r) {
+        const auto& points = results[static_cast<std::size_t>(r)].points;
+        for (int i = 0; i < static_cast<int>(points.size()); ++i) {
+            const PointResult& p = points[static_cast<std::size_t>(i)];
+            if (!p.predicted() || !p.prediction || (spec.include && !spec.include(p))) continue;
+            const int rank = static_cast<int>(options.backends.indexOf(QString::fromStdString(p.backend)));
+            const std::tuple<int, int, int> key{rank, static_cast<int>(p.mode), r};
+            auto& series = grouped[key];
+            if (series.name.isEmpty()) {
+                series.name = QString::fromStdString(p.backend + " " + std::string(toString(p.mode)) + ", " +
+                                                     predictedFromText(*p.prediction));
+                series.colorIndex = rank + r * static_cast<int>(options.backends.size());
+                series.dashed = true;
+                series.predicted = true;
+                fits[key] = &*p.prediction;
+            }
+            const PointRef ref{r, i};
+            ChartSample sample{spec.x(p), spec.y(p), false, ref, pointTooltip(results, ref)};
+            // The band is of the time; a chart of another quantity gets none.
+            if (spec.y(p) == p.iteration.median) {
+                sample.low = p.prediction->lowMs;
+                sample.high = p.prediction->highMs;
+            }
+            series.samples.push_back(sample);
+        }
+    }
+    for (auto& [key, series] : grouped) {
+        std::stable_sort(series.samples.begin(), series.samples.end(),
+                         [](const ChartSample& a, const ChartSample& b) { return a.x < b.x; });
+        data.notes << predictionNote(series.name, *fits[key]);
+        data.series.push_back(std::move(series));
+    }
+}
+
+QString predictionNote(const QString& seriesName, const Prediction& p) {
+    QString note =
+        QStringLiteral(
+            "%1: fitted on %2 points; points left out of the fit (%3) predicted with median error %4 %, %5 % "
+            "within ±30 %")
+            .arg(seriesName)
+            .arg(p.fittedPoints)
+            .arg(QString::fromStdString(p.check))
+            .arg(100 * p.looMedianError, 0, 'f', 1)
+            .arg(100 * p.looWithin30, 0, 'f', 0);
+    if (p.unreliable)
+        note += QStringLiteral(" — UNRELIABLE: wrong by more than ±30 % on more than a fifth of the points");
+    return note;
+}
+
 void noteWhenEmpty(ChartData& data, const QString& what) {
     if (data.empty()) data.notes << QStringLiteral("Nothing to show yet: no successful points %1.").arg(what);
 }

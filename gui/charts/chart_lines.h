@@ -20,6 +20,16 @@ struct LineSpec {
 [[nodiscard]] std::vector<ChartSeries> linesPerBackendAndMode(const std::vector<SweepResult>& results,
                                                               const LineSpec& spec);
 
+// The predicted points (status predicted) of every loaded result, one series per (result, backend,
+// mode) as above, named "<backend> <mode>, predicted from <file> (<GPU>) — not measured", dashed,
+// each sample with its band. Appended to `data`, with a note per series whose fit is unreliable
+// (wrong by more than 30 % on more than a fifth of its leave-one-out points).
+void addPredictedLines(const std::vector<SweepResult>& results, const LineSpec& spec, ChartData& data);
+
+// "<series>: fitted on 14 points; leave-one-out median error 12.0 %, 86 % within ±30 %", and when
+// the fit is unreliable "— UNRELIABLE: wrong by more than ±30 % on more than a fifth of the points".
+[[nodiscard]] QString predictionNote(const QString& seriesName, const Prediction& prediction);
+
 // The series of a shape-filtered chart have nothing to show: say why ("no ok points at T=100 yet").
 void noteWhenEmpty(ChartData& data, const QString& what);
 

@@ -1,5 +1,6 @@
 #include "gui/charts/chart_renderer.h"
 
+#include <QAreaSeries>
 #include <QBarCategoryAxis>
 #include <QBarSet>
 #include <QChart>
@@ -58,6 +59,35 @@ void hideFromLegend(QChart& chart, QAbstractSeries* series) {
         m->setVisible(false);
 }
 
+// The band of a predicted series: the area between its samples' low and high times, translucent
+// in the series' colour, behind the dashed line and out of the legend. A sample whose band is
+// open above (no upper bound) is drawn up to its own time there.
+void addBand(QChart& chart, const ChartSeries& s, const QColor& color, QAbstractAxis* ax, QAbstractAxis* ay) {
+    QList<QPointF> upper, lower;
+    for (const auto& p : s.samples) {
+        if (!std::isfinite(p.low) || p.low <= 0) continue;
+        lower << QPointF(p.x, p.low);
+        upper << QPointF(p.x, std::isfinite(p.high) && p.high > 0 ? p.high : p.y);
+    }
+    if (lower.isEmpty()) return;
+    auto* hi = new QLineSeries;
+    auto* lo = new QLineSeries;
+    hi->replace(upper);
+    lo->replace(lower);
+    auto* area = new QAreaSeries(hi, lo);
+    hi->setParent(area);
+    lo->setParent(area);
+    area->setName(s.name + QStringLiteral(" (band)"));
+    QColor fill = color;
+    fill.setAlpha(50);
+    area->setBrush(fill);
+    area->setPen(QPen(Qt::NoPen));
+    chart.addSeries(area);
+    area->attachAxis(ax);
+    area->attachAxis(ay);
+    hideFromLegend(chart, area);
+}
+
 void renderLines(QChart& chart, const ChartData& d, const ChartStyle& style, RenderedChart& out) {
     // Builders drop what cannot be drawn (dropUndrawable()); whatever else comes in is left out
     // here too, so that no value outside isDrawable() reaches an axis or a series.
@@ -83,10 +113,11 @@ void renderLines(QChart& chart, const ChartData& d, const ChartStyle& style, Ren
             all << QPointF(p.x, p.y);
             (p.noisy ? noisy : normal) << QPointF(p.x, p.y);
         }
+        if (s.predicted) addBand(chart, s, color, ax, ay);
         auto* line = new QLineSeries;
         line->setName(elideMiddle(s.name, kMaxLabelChars));
         QPen pen(color, s.reference ? 1.0 : 2.0);
-        if (s.reference || s.dashed) pen.setStyle(s.reference ? Qt::DotLine : Qt::DashLine);
+        if (s.reference || s.dashed || s.predicted) pen.setStyle(s.reference ? Qt::DotLine : Qt::DashLine);
         line->setPen(pen);
         line->replace(all); // one signal instead of one per point
         attach(line);

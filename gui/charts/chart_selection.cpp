@@ -4,6 +4,7 @@
 #include "profiling/crossover.h"
 
 #include <algorithm>
+#include <cmath>
 #include <set>
 
 namespace rnnprof::gui {
@@ -159,6 +160,14 @@ QString pointTooltip(const std::vector<SweepResult>& results, const PointRef& re
     QStringList lines;
     const QString prefix = resultPrefix(results, ref.result);
     lines << (prefix.isEmpty() ? QString() : prefix + QStringLiteral(": ")) + pointTitle(p);
+    if (p.predicted() && p.prediction) {
+        lines << QStringLiteral("predicted %1 per iteration (band %2 – %3)")
+                     .arg(formatMs(p.iteration.median), formatMs(p.prediction->lowMs),
+                          std::isfinite(p.prediction->highMs) ? formatMs(p.prediction->highMs)
+                                                              : QStringLiteral("open"));
+        lines << QString::fromStdString(p.reason);
+        return lines.join(QLatin1Char('\n'));
+    }
     if (!p.ok()) {
         lines << QString::fromUtf8(toString(p.status).data()) + QStringLiteral(": ") +
                      QString::fromStdString(p.reason);

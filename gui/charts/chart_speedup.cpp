@@ -1,5 +1,6 @@
 #include "gui/charts/chart_speedup.h"
 
+#include "gui/charts/chart_lines.h"
 #include "profiling/crossover.h"
 
 #include <algorithm>
@@ -89,6 +90,44 @@ QString seriesPrefix(const std::vector<SweepResult>& results, const ChartSelecti
     return prefix.isEmpty() ? QString() : prefix + QStringLiteral(": ");
 }
 
+// A pair whose challenger is a predicted result and whose baseline is measured (Compare with
+// Reference GPU for a model or grid the reference did not measure): predicted against measured.
+bool predictedPair(const std::vector<SweepResult>& results, const ResultPair& p) {
+    return p.baseline != p.challenger && isPredictedResult(results[static_cast<std::size_t>(p.challenger)]) &&
+           !isPredictedResult(results[static_cast<std::size_t>(p.baseline)]);
+}
+
+PairMatch pairMatch(const std::vector<SweepResult>& results, const ChartSelection& s, const ResultPair& p) {
+    const SweepResult& br = results[static_cast<std::size_t>(p.baseline)];
+    const SweepResult& cr = results[static_cast<std::size_t>(p.challenger)];
+    return predictedPair(results, p)
+               ? matchPredicted(br, s.baseline.toStdString(), cr, s.challenger.toStdString())
+               : matchPair(br, s.baseline.toStdString(), cr, s.challenger.toStdString());
+}
+
+// The label and fit of a predicted result: its first point's (predictResult gives every point of one
+// backend and mode the same fit; the label names the file and GPU, the same for all).
+const Prediction* firstPrediction(const SweepResult& r) {
+    for (const auto& p : r.points)
+        if (p.prediction) return &*p.prediction;
+    return nullptr;
+}
+
+// The notes of a predicted pair: what the prediction is and how far to trust it, per fit used.
+void addPredictedNotes(const SweepResult& predicted, const PairMatch& m, Mode mode, QStringList& notes) {
+    std::vector<std::string> seen;
+    for (const MatchedPoint& mp : m.points) {
+        if (mp.mode != mode) continue;
+        const auto& p = predicted.points[static_cast<std::size_t>(mp.challenger.point)];
+        if (!p.prediction || std::find(seen.begin(), seen.end(), p.backend) != seen.end()) continue;
+        seen.push_back(p.backend);
+        const QString name = QString::fromStdString(p.backend + " " + std::string(toString(mode)) + ", " +
+                                                    predictedFromText(*p.prediction));
+        const QString note = predictionNote(name, *p.prediction);
+        if (!notes.contains(note)) notes << note;
+    }
+}
+
 } // namespace
 
 ChartData speedupVsBatch(const std::vector<SweepResult>& results, const ChartSelection& s) {
@@ -108,15 +147,21 @@ ChartData speedupVsBatch(const std::vector<SweepResult>& results, const ChartSel
     for (const ResultPair& rp : resultPairs(results, s)) {
         const SweepResult& br = results[static_cast<std::size_t>(rp.baseline)];
         const SweepResult& cr = results[static_cast<std::size_t>(rp.challenger)];
-        const PairMatch m = matchPair(br, s.baseline.toStdString(), cr, s.challenger.toStdString());
+        const PairMatch m = pairMatch(results, s, rp);
         if (crossFile(s)) addPairNotes(results, s, rp, m, d.notes);
         const QString pre = seriesPrefix(results, s, rp);
+        const bool predicted = predictedPair(results, rp);
+        const Prediction* fit = predicted ? firstPrediction(cr) : nullptr;
         for (Mode mode : options.modes) {
             ChartSeries series;
             series.colorIndex = rp.challenger;
-            series.dashed = mode == Mode::Training;
-            // The pair is in the title; the legend only tells modes (and results) apart.
+            series.dashed = predicted || mode == Mode::Training;
+            series.predicted = predicted;
+            // The pair is in the title; the legend only tells modes (and results) apart, and says
+            // when the challenger's times are predicted.
             series.name = pre + modeName(mode);
+            if (fit) series.name += QStringLiteral(", ") + QString::fromStdString(predictedFromText(*fit));
+            if (predicted) addPredictedNotes(cr, m, mode, d.notes);
             for (const MatchedPoint& mp : m.points) {
                 if (mp.mode != mode || mp.seqLen != s.seqLen) continue;
                 const auto& bp = br.points[static_cast<std::size_t>(mp.baseline.point)];
@@ -126,6 +171,11 @@ ChartData speedupVsBatch(const std::vector<SweepResult>& results, const ChartSel
                                    bp.noisy || cp.noisy,
                                    {rp.challenger, mp.challenger.point},
                                    {}};
+                if (cp.prediction) {
+                    // The speedup's band: the baseline's time over the predicted band's ends.
+                    sample.low = mp.baseline.ms / cp.prediction->highMs;
+                    sample.high = mp.baseline.ms / cp.prediction->lowMs;
+                }
                 sample.tooltip = QStringLiteral("%1, B=%2 T=%3\nspeedup %4x\n%5\n%6%7")
                                      .arg(pairName(results, s) + QLatin1Char(' ') + series.name)
                                      .arg(mp.batch)
@@ -143,9 +193,11 @@ ChartData speedupVsBatch(const std::vector<SweepResult>& results, const ChartSel
             for (const Crossover& c : findCrossovers(m.points, mode)) {
                 if (c.seqLen != s.seqLen) continue;
                 if (c.batch) {
-                    d.markers.push_back({*c.batch, QStringLiteral("%1crossover %2 B≈%3")
-                                                       .arg(pre, modeName(mode))
-                                                       .arg(*c.batch, 0, 'f', 1)});
+                    d.markers.push_back(
+                        {*c.batch,
+                         QStringLiteral("%1%2crossover %3 B≈%4")
+                             .arg(pre, predicted ? QStringLiteral("predicted ") : QString(), modeName(mode))
+                             .arg(*c.batch, 0, 'f', 1)});
                 } else if (!c.note.empty()) {
                     d.notes << QStringLiteral("%1%2: %3")
                                    .arg(pre, modeName(mode), QString::fromStdString(c.note));
@@ -192,16 +244,20 @@ ChartData crossoverVsSeqLen(const std::vector<SweepResult>& results, const Chart
         it->second << QString::number(seqLen);
     };
     for (const ResultPair& rp : resultPairs(results, s)) {
-        const PairMatch m =
-            matchPair(results[static_cast<std::size_t>(rp.baseline)], s.baseline.toStdString(),
-                      results[static_cast<std::size_t>(rp.challenger)], s.challenger.toStdString());
+        const PairMatch m = pairMatch(results, s, rp);
         if (crossFile(s)) addPairNotes(results, s, rp, m, d.notes);
         const QString pre = seriesPrefix(results, s, rp);
+        const bool predicted = predictedPair(results, rp);
         for (Mode mode : options.modes) {
             ChartSeries series;
             series.colorIndex = rp.challenger;
-            series.dashed = mode == Mode::Training;
-            series.name = pre + QStringLiteral("crossover ") + modeName(mode);
+            series.dashed = predicted || mode == Mode::Training;
+            series.predicted = predicted;
+            series.name =
+                pre + (predicted ? QStringLiteral("predicted crossover ") : QStringLiteral("crossover ")) +
+                modeName(mode);
+            if (predicted)
+                addPredictedNotes(results[static_cast<std::size_t>(rp.challenger)], m, mode, d.notes);
             for (const Crossover& c : findCrossovers(m.points, mode)) {
                 if (c.batch) {
                     series.samples.push_back({double(c.seqLen),

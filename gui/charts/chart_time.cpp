@@ -10,10 +10,11 @@ ChartData timeVsBatch(const std::vector<SweepResult>& results, const ChartSelect
     d.xTitle = QStringLiteral("batch size");
     d.yTitle = QStringLiteral("time per iteration [ms], median");
     d.logX = d.logY = true;
-    d.series =
-        linesPerBackendAndMode(results, {[&](const PointResult& p) { return p.shape.seqLen == s.seqLen; },
-                                         [](const PointResult& p) { return double(p.shape.batch); },
-                                         [](const PointResult& p) { return p.iteration.median; }});
+    const LineSpec spec{[&](const PointResult& p) { return p.shape.seqLen == s.seqLen; },
+                        [](const PointResult& p) { return double(p.shape.batch); },
+                        [](const PointResult& p) { return p.iteration.median; }};
+    d.series = linesPerBackendAndMode(results, spec);
+    addPredictedLines(results, spec, d);
     dropUndrawable(d);
     noteWhenEmpty(d, QStringLiteral("at sequence length %1").arg(s.seqLen));
     return d;
@@ -25,10 +26,11 @@ ChartData timeVsSeqLen(const std::vector<SweepResult>& results, const ChartSelec
     d.xTitle = QStringLiteral("sequence length");
     d.yTitle = QStringLiteral("time per iteration [ms], median");
     d.logX = d.logY = true;
-    d.series =
-        linesPerBackendAndMode(results, {[&](const PointResult& p) { return p.shape.batch == s.batch; },
-                                         [](const PointResult& p) { return double(p.shape.seqLen); },
-                                         [](const PointResult& p) { return p.iteration.median; }});
+    const LineSpec spec{[&](const PointResult& p) { return p.shape.batch == s.batch; },
+                        [](const PointResult& p) { return double(p.shape.seqLen); },
+                        [](const PointResult& p) { return p.iteration.median; }};
+    d.series = linesPerBackendAndMode(results, spec);
+    addPredictedLines(results, spec, d);
     dropUndrawable(d);
     noteWhenEmpty(d, QStringLiteral("at batch size %1").arg(s.batch));
     return d;

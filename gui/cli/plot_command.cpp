@@ -28,7 +28,10 @@ constexpr const char* kDescription =
     "--baseline and --challenger choose it across files, e.g.\n"
     "  rnnprof plot --baseline laptop.json:cpu-onednn --challenger h100.json:fastest-gpu --out cmp/\n"
     "BACKEND is a backend with a successful point in FILE, fastest-cpu or fastest-gpu (per point the\n"
-    "fastest CPU / GPU backend of FILE). A FILE not given as RESULTS is loaded as well.";
+    "fastest CPU / GPU backend of FILE). A FILE not given as RESULTS is loaded as well.\n"
+    "A file written by `rnnprof predict` is drawn as predicted, not measured: dashed, with the band of\n"
+    "the fit, labelled \"predicted from <file> (<GPU>) \u2014 not measured\", its crossover marked\n"
+    "\"predicted\"; e.g. --baseline laptop.json:fastest-cpu --challenger predicted.json:gpu-cudnn.";
 
 // FILE:BACKEND of --baseline / --challenger, split at the last colon (a path may hold colons).
 struct SideArg {

@@ -184,6 +184,33 @@ TEST(PlotCommand, ComparesABackendOfOneFileWithABackendOfAnotherNamingBothHosts)
     EXPECT_TRUE(fs::exists(dir.path("cmp/crossover.svg")));
 }
 
+// A challenger file of predicted points (what `rnnprof predict` writes) is drawn as predicted: the
+// legend and notes say "predicted from ... — not measured" and the crossover marker "predicted".
+TEST(PlotCommand, APredictedChallengerIsDrawnAndLabelledAsPredicted) {
+    TempDir dir;
+    saveResultJson(dir.path("laptop.json"), onlyBackend("laptop", "slow-cpu", "cpu-onednn"));
+    SweepResult predicted = onlyBackend("server", "fast-gpu", "gpu-cudnn");
+    for (PointResult& p : predicted.points) {
+        p.status = PointStatus::Predicted;
+        Prediction pr;
+        pr.lowMs = p.iteration.median * 0.9;
+        pr.highMs = p.iteration.median * 1.1;
+        pr.from = "h100.json";
+        pr.gpu = "NVIDIA H100 80GB HBM3";
+        pr.fittedPoints = 8;
+        p.prediction = pr;
+        p.reason = predictedFromText(pr);
+    }
+    saveResultJson(dir.path("predicted.json"), predicted);
+    const ProcessResult run =
+        runPlot({"--baseline", dir.path("laptop.json") + ":cpu-onednn", "--challenger",
+                 dir.path("predicted.json") + ":gpu-cudnn", "--out", dir.path("cmp"), "--format", "svg"});
+    ASSERT_EQ(run.status, 0) << run.err;
+    const std::string svg = test::slurp(dir.path("cmp/speedup-T10.svg"));
+    EXPECT_NE(svg.find("predicted crossover"), std::string::npos);
+    EXPECT_NE(svg.find("not measured"), std::string::npos);
+}
+
 TEST(PlotCommand, TheDefaultPairOfACpuFileAndAGpuFileIsFastestCpuAgainstFastestGpu) {
     TempDir dir;
     saveResultJson(dir.path("laptop.json"), onlyBackend("laptop", "slow-cpu", "cpu-onednn"));

@@ -12,10 +12,12 @@ namespace rnnprof {
 namespace {
 
 TEST(PointStatusNames, RoundTripForEveryStatus) {
-    for (PointStatus s : {PointStatus::Ok, PointStatus::Ineligible, PointStatus::Unavailable,
-                          PointStatus::Refused, PointStatus::Failed, PointStatus::Cancelled})
+    for (PointStatus s :
+         {PointStatus::Ok, PointStatus::Ineligible, PointStatus::Unavailable, PointStatus::Refused,
+          PointStatus::Failed, PointStatus::Cancelled, PointStatus::Predicted})
         EXPECT_EQ(parsePointStatus(toString(s)), s);
     EXPECT_EQ(toString(PointStatus::Ok), "ok");
+    EXPECT_EQ(toString(PointStatus::Predicted), "predicted");
     EXPECT_EQ(toString(PointStatus::Cancelled), "cancelled");
 }
 
@@ -23,6 +25,35 @@ TEST(PointStatusNames, UnknownNamesDoNotParse) {
     EXPECT_FALSE(parsePointStatus("OK").has_value());
     EXPECT_FALSE(parsePointStatus("").has_value());
     EXPECT_FALSE(parsePointStatus("skipped").has_value());
+}
+
+// The prediction record compares member by member, its open upper bound (NaN) equal to another.
+TEST(PointResultEquality, EachMemberOfAPredictionMakesADifferenceAndAnOpenBandEqualsItself) {
+    const PointResult a = test::predictedSamplePoint();
+    ASSERT_TRUE(std::isnan(a.prediction->highMs));
+    EXPECT_EQ(a, test::predictedSamplePoint());
+    [[maybe_unused]] const auto& [lowMs, highMs, from, gpu, fittedPoints, fixedMs, stepMs, gflops,
+                                  looMedianError, looWithin30, unreliable, check] = *a.prediction;
+    using Change = void (*)(Prediction&);
+    const std::vector<std::pair<const char*, Change>> changes{
+        {"lowMs", [](Prediction& p) { p.lowMs += 1; }},
+        {"highMs", [](Prediction& p) { p.highMs = 1; }},
+        {"from", [](Prediction& p) { p.from += "x"; }},
+        {"gpu", [](Prediction& p) { p.gpu += "x"; }},
+        {"fittedPoints", [](Prediction& p) { p.fittedPoints += 1; }},
+        {"fixedMs", [](Prediction& p) { p.fixedMs += 1; }},
+        {"stepMs", [](Prediction& p) { p.stepMs += 1; }},
+        {"gflops", [](Prediction& p) { p.gflops += 1; }},
+        {"looMedianError", [](Prediction& p) { p.looMedianError += 1; }},
+        {"looWithin30", [](Prediction& p) { p.looWithin30 += 1; }},
+        {"unreliable", [](Prediction& p) { p.unreliable = !p.unreliable; }},
+        {"check", [](Prediction& p) { p.check += "x"; }},
+    };
+    for (const auto& [name, change] : changes) {
+        PointResult b = a;
+        change(*b.prediction);
+        EXPECT_FALSE(a == b) << name;
+    }
 }
 
 TEST(PointResultEquality, NotApplicablePhasesCompareEqual) {
@@ -61,7 +92,8 @@ TEST(PointResultEquality, EachMemberAloneMakesADifference) {
     [[maybe_unused]] const auto& [backend, mode, shape, status, reason, warmupRuns, measuredRuns, iteration,
                                   phaseMedianMs, steps, noisy, noiseThreshold, flopsPerIteration,
                                   sequencesPerSecond, tokensPerSecond, gflopsPerSecond, memory,
-                                  peakRssGrowthBytes, numerics, notes, trace, gpu, measureSeconds] = a;
+                                  peakRssGrowthBytes, numerics, notes, trace, gpu, measureSeconds,
+                                  prediction] = a;
     using Change = void (*)(PointResult&);
     const std::vector<std::pair<const char*, Change>> changes{
         {"backend", [](PointResult& p) { p.backend += "x"; }},
@@ -103,6 +135,8 @@ TEST(PointResultEquality, EachMemberAloneMakesADifference) {
         {"gpu", [](PointResult& p) { p.gpu->wallUs += 1; }},
         {"gpu absent", [](PointResult& p) { p.gpu.reset(); }},
         {"measureSeconds", [](PointResult& p) { p.measureSeconds += 1; }},
+        {"prediction present",
+         [](PointResult& p) { p.prediction = test::predictedSamplePoint().prediction; }},
     };
     for (const auto& [name, change] : changes) {
         PointResult b = a;

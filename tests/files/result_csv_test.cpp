@@ -36,9 +36,9 @@ std::size_t column(const std::string& name) {
     return std::size_t(std::find(cols.begin(), cols.end(), name) - cols.begin());
 }
 
-const std::set<std::string> kTextColumns{"backend",       "mode",        "cell",         "bidirectional",
-                                         "status",        "noisy",       "reason",       "memory_on_device",
-                                         "numerics_note", "keras_cudnn", "pytorch_cudnn"};
+const std::set<std::string> kTextColumns{"backend",       "mode",        "cell",          "bidirectional",
+                                         "status",        "noisy",       "reason",        "memory_on_device",
+                                         "numerics_note", "keras_cudnn", "pytorch_cudnn", "predicted_from"};
 
 TEST(ResultCsv, HeaderStartsExactlyWithTheDocumentedColumns) {
     const std::string documented =
@@ -165,9 +165,11 @@ TEST(ResultCsv, EveryRowEndsWithTheFrameworkVerdictsOfTheModel) {
         "(Keras needs use_bias=True for cuDNN and falls back to the generic kernel)";
     const std::string pytorch = "no: activation=relu (nn.LSTM has no activation option: it always uses tanh)";
     const auto& cols = csvColumns();
-    ASSERT_GE(cols.size(), 2u);
-    EXPECT_EQ(cols[cols.size() - 2], "keras_cudnn");
-    EXPECT_EQ(cols.back(), "pytorch_cudnn");
+    ASSERT_GE(cols.size(), 5u);
+    // The verdicts come before the three columns of predicted rows, added after them.
+    EXPECT_EQ(cols[cols.size() - 5], "keras_cudnn");
+    EXPECT_EQ(cols[cols.size() - 4], "pytorch_cudnn");
+    EXPECT_EQ(cols.back(), "predicted_from");
     const auto rows = parseCsv(toCsv(r));
     ASSERT_EQ(rows.size(), r.points.size() + 1);
     for (std::size_t i = 1; i < rows.size(); ++i) {
@@ -209,6 +211,28 @@ TEST(ResultCsv, SavesAtomically) {
     std::stringstream text;
     text << in.rdbuf();
     EXPECT_EQ(text.str(), toCsv(test::sampleResult()));
+}
+
+TEST(ResultCsv, APredictedRowSaysPredictedWithItsTimeBandAndSourceAndNoMeasuredValues) {
+    SweepResult r = test::sampleResult();
+    r.points = {test::predictedSamplePoint()};
+    const auto rows = parseCsv(toCsv(r));
+    ASSERT_EQ(rows.size(), 2u);
+    const Row& row = rows[1];
+    EXPECT_EQ(row[column("status")], "predicted");
+    EXPECT_EQ(row[column("median_ms")], "0.42");
+    EXPECT_EQ(row[column("predicted_low_ms")], "0.35");
+    EXPECT_EQ(row[column("predicted_high_ms")], "") << "an open upper bound is an empty cell";
+    EXPECT_EQ(row[column("predicted_from")],
+              "predicted from h100-quick-start.json (NVIDIA H100 80GB HBM3) \u2014 not measured");
+    EXPECT_EQ(row[column("reason")], row[column("predicted_from")]);
+    // Nothing a measurement gives is filled in: not the spread, not the throughput, not memory.
+    for (const char* measuredOnly : {"p10_ms", "p90_ms", "min_ms", "sequences_per_s", "gflops", "repeats"})
+        EXPECT_EQ(row[column(measuredOnly)], "") << measuredOnly;
+    // And a measured row leaves the predicted columns empty.
+    const auto sample = parseCsv(toCsv(test::sampleResult()));
+    EXPECT_EQ(sample[1][column("predicted_from")], "");
+    EXPECT_EQ(sample[1][column("predicted_low_ms")], "");
 }
 
 } // namespace

@@ -58,7 +58,7 @@ TEST(ResultJson, RecordsSchemaHostAndPlan) {
     EXPECT_EQ(doc["host"]["gpu"]["devices"][0]["name"], "NVIDIA H100 80GB HBM3");
     EXPECT_EQ(doc["plan"]["model"]["cell"], "gru");
     EXPECT_EQ(doc["plan"]["sweep"]["backends"][1], "gpu-cudnn");
-    EXPECT_EQ(doc["points"].size(), 5u);
+    EXPECT_EQ(doc["points"].size(), 6u);
     EXPECT_EQ(doc["points"][1]["gpu"]["kernels"][0]["name"], "void lstm_fwd<float>(int)");
 }
 
@@ -70,6 +70,27 @@ TEST(ResultJson, NotApplicableValuesAreWrittenAsNullAndReadBackAsNaN) {
     const SweepResult back = resultFromJson(toJson(r), "r");
     EXPECT_TRUE(std::isnan(back.points[0].phaseMedianMs[1]));
     EXPECT_TRUE(std::isnan(back.points[0].iteration.cv));
+}
+
+TEST(ResultJson, APredictedPointIsWrittenWithStatusPredictedAndItsBandAndReadBack) {
+    const Json doc = sampleDocument();
+    const Json& p = doc["points"][5];
+    EXPECT_EQ(p["status"], "predicted");
+    EXPECT_EQ(p["iteration_ms"]["median"], 0.42);
+    EXPECT_EQ(p["prediction"]["low_ms"], 0.35);
+    EXPECT_TRUE(p["prediction"]["high_ms"].is_null());
+    EXPECT_EQ(p["prediction"]["from"], "h100-quick-start.json");
+    EXPECT_EQ(p["prediction"]["gpu"], "NVIDIA H100 80GB HBM3");
+    EXPECT_EQ(p["prediction"]["fitted_points"], 14);
+    EXPECT_EQ(p["prediction"]["check"], "leave-one-out");
+    EXPECT_TRUE(doc["points"][0]["prediction"].is_null()) << "measured points have no prediction record";
+    const SweepResult back = resultFromJson(doc.dump(), "r");
+    ASSERT_EQ(back.points.size(), 6u);
+    EXPECT_TRUE(back.points[5].predicted());
+    EXPECT_FALSE(back.points[5].ok()) << "a prediction is never a measurement";
+    ASSERT_TRUE(back.points[5].prediction.has_value());
+    EXPECT_TRUE(std::isnan(back.points[5].prediction->highMs));
+    EXPECT_EQ(back.points[5], test::predictedSamplePoint());
 }
 
 // The header records whether Keras and PyTorch would run the sweep's model on cuDNN; the model

@@ -101,6 +101,34 @@ inline PointResult unmeasuredPoint(const std::string& backend, PointStatus statu
     return p;
 }
 
+// A point the cost model predicted (status predicted): a time, its band and where it came from,
+// with an open upper bound (NaN, null in the file).
+inline PointResult predictedSamplePoint() {
+    PointResult p;
+    p.backend = "gpu-cudnn";
+    p.mode = Mode::Inference;
+    p.shape = {256, 20};
+    p.status = PointStatus::Predicted;
+    p.iteration.median = 0.42;
+    p.flopsPerIteration = 987654321ULL;
+    Prediction pr;
+    pr.lowMs = 0.35;
+    pr.highMs = kNoValue;
+    pr.from = "h100-quick-start.json";
+    pr.gpu = "NVIDIA H100 80GB HBM3";
+    pr.fittedPoints = 14;
+    pr.fixedMs = 0.02;
+    pr.stepMs = 0.011;
+    pr.gflops = 3500.0;
+    pr.looMedianError = 0.12;
+    pr.looWithin30 = 0.875;
+    pr.unreliable = false;
+    pr.check = "leave-one-out";
+    p.prediction = pr;
+    p.reason = predictedFromText(pr);
+    return p;
+}
+
 inline SweepResult sampleResult() {
     SweepResult r;
     r.createdAt = "2026-11-21T21:34:10Z";
@@ -130,12 +158,14 @@ inline SweepResult sampleResult() {
     r.plan.settings.warmup = 3;
     r.plan.settings.gemm = GemmProvider::OpenBlas;
     r.plan.preset = "gru-train-vs-infer";
-    r.points = {measuredPoint("cpu-blas", Mode::Inference, {16, 20}, 0.5), gpuPoint(),
+    r.points = {measuredPoint("cpu-blas", Mode::Inference, {16, 20}, 0.5),
+                gpuPoint(),
                 measuredPoint("cpu-blas", Mode::Training, {64, 20}, 2.75),
                 unmeasuredPoint("gpu-generic", PointStatus::Failed,
                                 "cuBLAS failed: \"CUBLAS_STATUS_EXECUTION_FAILED\", at step 3,\nsecond line"),
                 unmeasuredPoint("cpu-onednn", PointStatus::Ineligible,
-                                "oneDNN LSTM requires activation=tanh; got relu")};
+                                "oneDNN LSTM requires activation=tanh; got relu"),
+                predictedSamplePoint()};
     r.complete = true;
     return r;
 }

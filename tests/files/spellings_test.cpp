@@ -77,7 +77,7 @@ TEST(Spellings, ResultFileMessagesListEveryWrittenName) {
     const std::string message = resultsError(doc);
     EXPECT_THAT(message, HasSubstr("points[0].mode: 'eval' is not one of infer, train;"));
     EXPECT_THAT(message, HasSubstr("points[1].status: 'skipped' is not one of ok, ineligible, unavailable, "
-                                   "refused, failed, cancelled;"));
+                                   "refused, failed, cancelled, predicted;"));
     EXPECT_THAT(message, HasSubstr("points[1].gpu.kernels[0].phase: 'both' is not one of forward, backward, "
                                    "update"));
 }

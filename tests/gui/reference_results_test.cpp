@@ -1,13 +1,14 @@
 // The reference GPU results built into the application and "Compare with Reference GPU": the
 // embedded files are the shipped ones and load; the action overlays the reference of the configured
 // model labelled as reference data, pairs the fastest CPU backend against the reference's fastest GPU
-// backend, and refuses a model no reference ran with the reason.
+// backend, and for a model no reference ran adds predicted GPU times, labelled as not measured.
 #include "gui/charts/chart_page.h"
 #include "gui/config/config_panel.h"
 #include "gui/fake_results.h"
 #include "gui/main_window.h"
 #include "gui/reference_results.h"
 #include "gui/result_store.h"
+#include "profiling/crossover.h"
 
 #include <QTabWidget>
 #include <QTemporaryDir>
@@ -106,15 +107,73 @@ TEST_F(CompareWithReference, AloneItComparesTheReferencesOwnCpuAndGpu) {
     EXPECT_FALSE(speedupPage(w)->views().empty());
 }
 
-TEST_F(CompareWithReference, AModelNoReferenceRanIsRefusedWithTheReason) {
+// A model no reference ran (issue 14.3): GPU times predicted from the references for the
+// configured model and grid are added instead, every point predicted and labelled, and paired with
+// the laptop's fastest CPU backend; the speedup chart's note says what the prediction rests on.
+TEST_F(CompareWithReference, AModelNoReferenceRanGetsPredictedGpuTimesLabelledNotMeasured) {
     MainWindow w(options());
     ASSERT_TRUE(w.configPanel()->applyPreset(QStringLiteral("quick-start")));
     SweepPlan plan = w.configPanel()->plan();
     plan.config.layers = 3;
+    plan.seqLens = {10, 100};
+    plan.modes = {Mode::Inference};
     w.configPanel()->setPlan(plan);
-    EXPECT_FALSE(w.compareWithReference());
-    EXPECT_TRUE(w.store().empty());
-    EXPECT_TRUE(w.lastMessage().contains(QStringLiteral("layers 3 vs 1"))) << w.lastMessage().toStdString();
+    SweepResult laptop = test::fakeSweep("laptop");
+    laptop.label = "laptop.json (laptop)";
+    laptop.plan.config = plan.config;
+    for (auto& p : laptop.points)
+        p.backend = p.backend == "slow-cpu" ? "cpu-blas" : "cpu-onednn";
+    w.store().add(laptop);
+    ASSERT_TRUE(w.compareWithReference()) << w.lastMessage().toStdString();
+    ASSERT_EQ(w.store().count(), 2);
+    const SweepResult& predicted = w.store().results()[1];
+    EXPECT_EQ(predicted.label, "h100 (predicted)");
+    EXPECT_TRUE(isPredictedResult(predicted));
+    EXPECT_EQ(predicted.plan.config.layers, 3);
+    EXPECT_EQ(predicted.points.size(), 4u * 2 * 2) << "B x T x {gpu-cudnn, gpu-generic}";
+    for (const PointResult& p : predicted.points) {
+        EXPECT_EQ(toString(p.status), "predicted");
+        EXPECT_NE(p.reason.find("(NVIDIA H100 80GB HBM3) \u2014 not measured"), std::string::npos)
+            << p.reason;
+    }
+    ChartPage* page = speedupPage(w);
+    ASSERT_NE(page, nullptr);
+    EXPECT_EQ(w.chartTabs()->currentWidget(), page);
+    w.refreshChartsNow();
+    const ChartSelection& s = page->selection();
+    EXPECT_EQ(s.baseline, QStringLiteral("fastest-cpu"));
+    EXPECT_EQ(s.baselineResult, 0);
+    EXPECT_EQ(s.challenger, QStringLiteral("fastest-gpu"));
+    EXPECT_EQ(s.challengerResult, 1);
+    const QString notes = page->notesText(0);
+    EXPECT_TRUE(notes.contains(QStringLiteral("predicted from"))) << notes.toStdString();
+    EXPECT_TRUE(notes.contains(QStringLiteral("(leave-one-model-out)"))) << notes.toStdString();
+    EXPECT_TRUE(notes.contains(QStringLiteral("UNRELIABLE")))
+        << "the README's leave-one-model-out numbers: " << notes.toStdString();
+    // A second time adds nothing.
+    ASSERT_TRUE(w.compareWithReference());
+    EXPECT_EQ(w.store().count(), 2);
+}
+
+// The model a reference ran on a grid it did not cover: the measured reference is overlaid and paired
+// as before, and the predicted times of the whole grid are added beside it, labelled.
+TEST_F(CompareWithReference, AGridTheReferenceDidNotCoverAddsPredictedTimesBesideTheMeasuredOnes) {
+    MainWindow w(options());
+    ASSERT_TRUE(w.configPanel()->applyPreset(QStringLiteral("quick-start")));
+    SweepPlan plan = w.configPanel()->plan();
+    plan.batches = {1, 2, 4, 8, 16, 32, 64, 128}; // the reference measured 1, 4, 16, 64
+    w.configPanel()->setPlan(plan);
+    ASSERT_TRUE(w.compareWithReference()) << w.lastMessage().toStdString();
+    ASSERT_EQ(w.store().count(), 2);
+    EXPECT_EQ(w.store().results()[0].label, "h100 (predicted)");
+    EXPECT_EQ(w.store().results()[1].label, "h100 (reference)");
+    const SweepResult& predicted = w.store().results()[0];
+    EXPECT_TRUE(isPredictedResult(predicted));
+    EXPECT_EQ(predicted.plan.batches, plan.batches);
+    EXPECT_EQ(predicted.points.size(), 8u * 2 * 2) << "B x {infer, train} x {gpu-cudnn, gpu-generic}";
+    EXPECT_FALSE(isPredictedResult(w.store().results()[1]));
+    ASSERT_TRUE(w.compareWithReference());
+    EXPECT_EQ(w.store().count(), 2) << "neither is added twice";
 }
 
 } // namespace

@@ -1,0 +1,245 @@
+#include "cli/predict_command.h"
+
+#include "cli/cli_common.h"
+#include "cli/model_options.h"
+#include "cli/sweep_options.h"
+#include "engine/config.h"
+#include "engine/error.h"
+#include "profiling/cost_model.h"
+#include "profiling/crossover.h"
+#include "profiling/result_files.h"
+#include "profiling/summary_text.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+
+namespace rnnprof::cli {
+namespace {
+
+const ModelOptionSettings kModelSettings{QStringLiteral("predict"), true, false};
+
+const char* const kDescription =
+    "Predicts GPU times for a model and grid nobody measured. Per backend and mode it fits\n"
+    "  t = c + n*alpha + W/R   per iteration\n"
+    "(n = layers x directions x seq_len recurrent steps, twice that in training; W the iteration's FLOPs;\n"
+    "c a fixed cost, alpha the per-step launch/sync floor, R the achieved rate) on the ok points of the\n"
+    "--from files, and writes one point per grid point with status \"predicted\", the band the fit's\n"
+    "residuals give and the fit's leave-one-out error. Predictions are not measurements: check them\n"
+    "against a sweep on the GPU. Exit status: 0 written, 1 failed (files), 2 bad command line or input.";
+
+QString opt(const char* name) {
+    return QString::fromLatin1(name);
+}
+
+// The GPU series of `result` with an ok point, and the modes of those points: the defaults of
+// --backend and --mode.
+void gpuSeriesAndModes(const SweepResult& result, std::vector<std::string>& backends,
+                       std::vector<Mode>& modes) {
+    for (const PointResult& p : result.points) {
+        if (!p.ok() || !isGpuBackendId(registryIdOf(p.backend))) continue;
+        if (std::find(backends.begin(), backends.end(), p.backend) == backends.end())
+            backends.push_back(p.backend);
+        if (std::find(modes.begin(), modes.end(), p.mode) == modes.end()) modes.push_back(p.mode);
+    }
+}
+
+// "c 0.021 ms, alpha 0.0091 ms/step, R 3010 GFLOP/s; 14 points, leave-one-out median 12.3 %, 86 %
+// within +-30 %": one fit for the terminal.
+std::string fitLine(const Prediction& p) {
+    char line[512];
+    std::snprintf(line, sizeof line,
+                  "c %.4g ms, alpha %.4g ms/step, R %.4g GFLOP/s; fitted on %d points; left-out points (%s) "
+                  "predicted with median error %.1f %%, %.0f %% within +-30 %%%s",
+                  p.fixedMs, p.stepMs, p.gflops, p.fittedPoints, p.check.c_str(), 100 * p.looMedianError,
+                  100 * p.looWithin30,
+                  p.unreliable ? "; UNRELIABLE: wrong by more than 30 % on more than a fifth of the points"
+                               : "");
+    return line;
+}
+
+} // namespace
+
+PredictRequest parsePredictArguments(const QStringList& args, std::vector<std::string>& problems) {
+    PredictRequest req;
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QString::fromLatin1(kDescription));
+    parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
+    const QCommandLineOption help({QStringLiteral("h"), QStringLiteral("help")},
+                                  QStringLiteral("Show this help."));
+    parser.addOption(help);
+    const ModelOptions model(kModelSettings);
+    parser.addOptions({
+        {opt("from"),
+         QStringLiteral(
+             "A result file with GPU points to fit on (repeat for more; their points are pooled)."),
+         QStringLiteral("FILE")},
+        {opt("batch"), QStringLiteral("Batch sizes to predict, e.g. 1,4,16 or 1..256 (required)."),
+         QStringLiteral("LIST")},
+        {opt("seq-len"), QStringLiteral("Sequence lengths to predict, e.g. 20,100 (required)."),
+         QStringLiteral("LIST")},
+        {opt("backend"),
+         QStringLiteral("Backends to predict, comma-separated (default: every GPU backend of the files)."),
+         QStringLiteral("LIST")},
+        {opt("mode"), QStringLiteral("train, infer or both: train,infer (default: the files' modes)."),
+         QStringLiteral("LIST")},
+        {opt("out"), QStringLiteral("Write the predicted points to FILE.json (required)."),
+         QStringLiteral("FILE")},
+        {opt("csv"), QStringLiteral("Also write them as CSV."), QStringLiteral("FILE")},
+    });
+    model.addTo(parser);
+    if (!parser.parse(args)) {
+        problems.push_back(parser.errorText().toStdString());
+        return req;
+    }
+    if (parser.isSet(help)) {
+        req.help = true;
+        req.helpText = parser.helpText().toStdString();
+        return req;
+    }
+    if (!parser.positionalArguments().isEmpty())
+        problems.push_back("unexpected argument '" + parser.positionalArguments().front().toStdString() +
+                           "' (flags start with --; see --help)");
+    for (const QString& f : parser.values(opt("from")))
+        req.fromPaths.push_back(f.toStdString());
+    if (req.fromPaths.empty())
+        problems.push_back("--from is required: a result file with GPU points to fit on");
+    // The model is the point of a prediction: no silent default for its size.
+    for (const char* name : {"cell", "input-size", "hidden-size"})
+        if (!parser.isSet(opt(name)))
+            problems.push_back(std::string("--") + name + " is required: the model to predict");
+    SweepPlan& plan = req.plan;
+    plan.config = model.read(parser, problems, plan.config);
+    for (const char* name : {"batch", "seq-len"}) {
+        if (!parser.isSet(opt(name))) {
+            problems.push_back(std::string("--") + name + " is required: the grid to predict");
+            continue;
+        }
+        const int max = std::string(name) == "batch" ? Limits::maxBatch : Limits::maxSeqLen;
+        (std::string(name) == "batch" ? plan.batches : plan.seqLens) =
+            parseIntList(std::string("--") + name, parser.value(opt(name)).toStdString(), max, problems);
+    }
+    plan.backends.clear();
+    if (parser.isSet(opt("backend")))
+        for (const std::string& b : splitList(parser.value(opt("backend")).toStdString())) {
+            if (b.empty())
+                problems.push_back(
+                    "--backend: an empty name; give backend ids such as gpu-cudnn,gpu-generic");
+            else if (std::find(plan.backends.begin(), plan.backends.end(), b) == plan.backends.end())
+                plan.backends.push_back(b);
+        }
+    plan.modes.clear();
+    if (parser.isSet(opt("mode"))) {
+        const std::string text = parser.value(opt("mode")).toStdString();
+        for (const std::string& m :
+             text == "both" ? std::vector<std::string>{"infer", "train"} : splitList(text)) {
+            if (const auto mode = parseMode(m)) {
+                if (std::find(plan.modes.begin(), plan.modes.end(), *mode) == plan.modes.end())
+                    plan.modes.push_back(*mode);
+            } else {
+                problems.push_back("--mode: '" + m + "' is not train or infer");
+            }
+        }
+    }
+    if (!parser.isSet(opt("out")))
+        problems.push_back("--out is required: the JSON file to write the predicted points to");
+    else
+        checkOutputFile("--out", req.outPath = parser.value(opt("out")).toStdString(), problems);
+    if (parser.isSet(opt("csv")))
+        checkOutputFile("--csv", req.csvPath = parser.value(opt("csv")).toStdString(), problems);
+    return req;
+}
+
+namespace {
+
+int runParsed(const QStringList& args) {
+    std::vector<std::string> problems;
+    PredictRequest req = parsePredictArguments(args, problems);
+    if (req.help) {
+        std::fputs(req.helpText.c_str(), stdout);
+        return kExitOk;
+    }
+    // The files, each loaded once; a file that cannot be read is one more problem.
+    std::vector<SweepResult> loaded;
+    loaded.reserve(req.fromPaths.size());
+    std::vector<NamedResult> from;
+    for (const std::string& path : req.fromPaths) {
+        try {
+            loaded.push_back(loadResultFile(path));
+        } catch (const Error& e) {
+            problems.push_back("--from " + path + ": " + e.what());
+        }
+    }
+    if (!problems.empty()) {
+        for (const auto& p : problems)
+            printError("predict", p);
+        return kExitUsage;
+    }
+    for (std::size_t i = 0; i < loaded.size(); ++i)
+        from.push_back({&loaded[i], std::filesystem::path(req.fromPaths[i]).filename().string()});
+    if (req.plan.backends.empty() || req.plan.modes.empty()) {
+        std::vector<std::string> backends;
+        std::vector<Mode> modes;
+        for (const auto& r : loaded)
+            gpuSeriesAndModes(r, backends, modes);
+        if (backends.empty()) {
+            std::string files;
+            for (const auto& p : req.fromPaths)
+                files += (files.empty() ? "" : ", ") + p;
+            printError("predict",
+                       "--from " + files +
+                           " holds no ok GPU point: give a result measured on a GPU machine, or name "
+                           "the backends to fit with --backend");
+            return kExitUsage;
+        }
+        if (req.plan.backends.empty()) req.plan.backends = backends;
+        if (req.plan.modes.empty()) req.plan.modes = modes;
+    }
+    SweepResult predicted;
+    try {
+        predicted = predictResult(from, req.plan);
+    } catch (const Error& e) {
+        printError("predict", std::string(e.what()) + "; choose others with --backend and --mode");
+        return kExitUsage;
+    }
+    // One line per fit, then the points: what the band and the reliability rest on.
+    for (Mode mode : req.plan.modes)
+        for (const auto& backend : req.plan.backends)
+            for (const PointResult& p : predicted.points)
+                if (p.backend == backend && p.mode == mode && p.prediction) {
+                    std::printf("%s %s from %s (%s): %s\n", backend.c_str(),
+                                std::string(toString(mode)).c_str(), p.prediction->from.c_str(),
+                                p.prediction->gpu.c_str(), fitLine(*p.prediction).c_str());
+                    break;
+                }
+    std::fputs(summaryTable(predicted).c_str(), stdout);
+    std::fflush(stdout);
+    try {
+        saveResultJson(req.outPath, predicted);
+        if (!req.csvPath.empty()) saveResultCsv(req.csvPath, predicted);
+    } catch (const Error& e) {
+        printError("predict", e.what());
+        return kExitFailure;
+    }
+    std::fprintf(stderr, "rnnprof predict: wrote %zu predicted points to %s%s%s\n", predicted.points.size(),
+                 req.outPath.c_str(), req.csvPath.empty() ? "" : " and ", req.csvPath.c_str());
+    return kExitOk;
+}
+
+} // namespace
+
+int runPredictCommand(int argc, char** argv) {
+    QCoreApplication app(argc, argv);
+    QStringList args = QCoreApplication::arguments();
+    if (args.size() >= 2) args.removeAt(1); // "predict"
+    if (args.isEmpty()) args.append(QString());
+    args[0] = QStringLiteral("rnnprof predict");
+    return runParsed(args);
+}
+
+} // namespace rnnprof::cli

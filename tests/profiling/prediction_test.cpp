@@ -1,0 +1,253 @@
+// Predicted points (issue 14.3): a GPU result generated from known c, alpha and R is fitted and
+// predicted at a model and grid it never ran; the oracle is the formula with the known constants.
+// Every predicted point is flagged: status predicted, not ok(), its band and source recorded.
+#include "engine/error.h"
+#include "profiling/cost_model.h"
+#include "profiling/crossover.h"
+#include "profiling/flops.h"
+#include "profiling/summary_text.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace rnnprof {
+namespace {
+
+using ::testing::HasSubstr;
+
+// The known GPU: c = 0.02 ms, alpha = 0.009 ms per step, R = 3000 GFLOP/s (1 GFLOP/s = 1e6 FLOP/ms).
+constexpr double kC = 0.02, kAlpha = 0.009, kGflops = 3000.0;
+
+double knownMs(const RnnConfig& config, Shape shape, Mode mode) {
+    return kC + recurrentSteps(config, shape, mode) * kAlpha +
+           double(iterationFlops(config, shape, mode)) / (kGflops * 1e6);
+}
+
+// A result "measured" on that GPU: LSTM 128->256, T in {20, 100}, B = 1..256, both modes.
+SweepResult syntheticGpuResult() {
+    SweepResult r;
+    r.host.hostname = "gpu-box";
+    r.host.gpu.devices = {{0, "Synthetic GPU", 9, 0, 0, 0, 132}};
+    r.plan.backends = {"gpu-cudnn"};
+    r.plan.modes = {Mode::Inference, Mode::Training};
+    for (Mode mode : r.plan.modes)
+        for (int t : {20, 100})
+            for (int b = 1; b <= 256; b *= 4) {
+                PointResult p;
+                p.backend = "gpu-cudnn";
+                p.mode = mode;
+                p.shape = {b, t};
+                p.iteration.median = knownMs(r.plan.config, p.shape, mode);
+                r.points.push_back(p);
+            }
+    return r;
+}
+
+// The model and grid the user measured on the CPU: a 2-layer bidirectional GRU 64 -> 512.
+SweepPlan userPlan() {
+    SweepPlan plan;
+    plan.config.cell = CellType::Gru;
+    plan.config.inputSize = 64;
+    plan.config.hiddenSize = 512;
+    plan.config.layers = 2;
+    plan.config.bidirectional = true;
+    plan.batches = {1, 8, 64};
+    plan.seqLens = {50};
+    plan.backends = {"gpu-cudnn"};
+    plan.modes = {Mode::Inference, Mode::Training};
+    return plan;
+}
+
+TEST(Prediction, PredictsTheKnownTimesOfAModelAndGridTheFileNeverRan) {
+    const SweepResult gpu = syntheticGpuResult();
+    const SweepPlan plan = userPlan();
+    const SweepResult predicted = predictResult({{&gpu, "synthetic.json"}}, plan);
+    ASSERT_EQ(predicted.points.size(), 6u); // 2 modes x 1 T x 3 B x 1 backend
+    for (const PointResult& p : predicted.points) {
+        const double expected = knownMs(plan.config, p.shape, p.mode);
+        EXPECT_NEAR(p.iteration.median, expected, expected * 0.01)
+            << toString(p.mode) << " B=" << p.shape.batch;
+        EXPECT_EQ(p.flopsPerIteration, iterationFlops(plan.config, p.shape, p.mode));
+    }
+    EXPECT_EQ(predicted.plan, plan);
+    EXPECT_EQ(predicted.host.hostname, "gpu-box") << "the predicted machine is the fitted file's";
+}
+
+TEST(Prediction, EveryPredictedPointIsFlaggedWithItsBandAndSource) {
+    const SweepResult gpu = syntheticGpuResult();
+    const SweepResult predicted = predictResult({{&gpu, "synthetic.json"}}, userPlan());
+    for (const PointResult& p : predicted.points) {
+        EXPECT_EQ(p.status, PointStatus::Predicted);
+        EXPECT_EQ(toString(p.status), "predicted");
+        EXPECT_FALSE(p.ok()) << "nothing may treat a prediction as a measurement";
+        ASSERT_TRUE(p.prediction.has_value());
+        EXPECT_EQ(p.prediction->from, "synthetic.json");
+        EXPECT_EQ(p.prediction->gpu, "Synthetic GPU");
+        EXPECT_EQ(p.reason, "predicted from synthetic.json (Synthetic GPU) \u2014 not measured");
+        EXPECT_EQ(p.prediction->fittedPoints, 10); // 2 T x 5 B of the mode
+        // An exact fit: the band closes on the prediction and leave-one-out is right everywhere.
+        EXPECT_NEAR(p.prediction->lowMs, p.iteration.median, p.iteration.median * 1e-6);
+        EXPECT_NEAR(p.prediction->highMs, p.iteration.median, p.iteration.median * 1e-6);
+        EXPECT_LT(p.prediction->looMedianError, 1e-6);
+        EXPECT_DOUBLE_EQ(p.prediction->looWithin30, 1.0);
+        EXPECT_FALSE(p.prediction->unreliable);
+        // One file of one model: a prediction for another model cannot be checked across shapes.
+        EXPECT_EQ(p.prediction->check, "leave-one-out; another model, cross-shape error unchecked");
+        EXPECT_NEAR(p.prediction->stepMs, kAlpha, kAlpha * 0.01);
+        EXPECT_NEAR(p.prediction->gflops, kGflops, kGflops * 0.01);
+    }
+}
+
+TEST(Prediction, EveryFittedPointLiesInsideTheBandOfItsOwnPrediction) {
+    // Every other measured point 20 % slow: no fit is right on both groups, so the band (from the
+    // fit's signed residuals) must widen to hold each measured time, and be tight at both ends.
+    SweepResult gpu = syntheticGpuResult();
+    for (std::size_t i = 0; i < gpu.points.size(); i += 2)
+        gpu.points[i].iteration.median *= 1.2;
+    const auto fit = fitBackend({{&gpu, "noisy.json"}}, "gpu-cudnn", Mode::Inference);
+    ASSERT_TRUE(fit.has_value());
+    bool atLow = false, atHigh = false;
+    for (const PointResult& measured : gpu.points) {
+        if (measured.mode != Mode::Inference) continue;
+        const PointResult p = predictedPoint(*fit, gpu.plan.config, measured.shape);
+        const double t = measured.iteration.median;
+        ASSERT_TRUE(p.prediction.has_value());
+        EXPECT_LE(p.prediction->lowMs, t * (1 + 1e-12)) << "B=" << measured.shape.batch;
+        EXPECT_GE(p.prediction->highMs, t * (1 - 1e-12)) << "B=" << measured.shape.batch;
+        atLow = atLow || std::abs(p.prediction->lowMs - t) <= t * 1e-9;
+        atHigh = atHigh || std::abs(p.prediction->highMs - t) <= t * 1e-9;
+        EXPECT_LT(p.prediction->lowMs, p.iteration.median * (1 + 1e-12));
+        EXPECT_GT(p.prediction->highMs, p.iteration.median * (1 - 1e-12));
+    }
+    EXPECT_TRUE(atLow && atHigh) << "the band's ends are the extreme residuals";
+    // The spread of the data is 20 %: the band is wider than 10 %.
+    const PointResult p = predictedPoint(*fit, userPlan().config, {8, 50});
+    EXPECT_GT(p.prediction->highMs / p.prediction->lowMs, 1.1);
+}
+
+TEST(Prediction, PoolsTheSamplesOfSeveralFilesAndNamesThemAll) {
+    const SweepResult a = syntheticGpuResult();
+    SweepResult b = syntheticGpuResult();
+    b.host.gpu.devices[0].name = "Another GPU";
+    const auto fit = fitBackend({{&a, "a.json"}, {&b, "b.json"}}, "gpu-cudnn", Mode::Training);
+    ASSERT_TRUE(fit.has_value());
+    EXPECT_EQ(fit->model.points, 20); // 10 of each file
+    EXPECT_EQ(fit->from, "a.json, b.json");
+    EXPECT_EQ(fit->gpu, "Synthetic GPU, Another GPU");
+}
+
+TEST(Prediction, AFileWithoutPointsOfTheAskedBackendAndModeSaysWhatItHas) {
+    const SweepResult gpu = syntheticGpuResult();
+    SweepPlan plan = userPlan();
+    plan.backends = {"gpu-generic"};
+    try {
+        (void)predictResult({{&gpu, "synthetic.json"}}, plan);
+        FAIL() << "expected an error";
+    } catch (const Error& e) {
+        EXPECT_EQ(e.kind(), ErrorKind::InvalidInput);
+        EXPECT_THAT(e.what(), HasSubstr("cannot fit gpu-generic infer"));
+        EXPECT_THAT(e.what(), HasSubstr("at least 3 ok gpu-generic infer points, got 0"));
+        EXPECT_THAT(e.what(), HasSubstr("synthetic.json: gpu-cudnn infer 10, gpu-cudnn train 10"));
+    }
+    std::string why;
+    EXPECT_FALSE(fitBackend({{&gpu, "synthetic.json"}}, "gpu-generic", Mode::Training, &why).has_value());
+    EXPECT_THAT(why, HasSubstr("gpu-generic train"));
+}
+
+TEST(Prediction, PredictedPointsAreNotPairedOrCrossedAsMeasurements) {
+    const SweepResult gpu = syntheticGpuResult();
+    SweepResult predicted = predictResult({{&gpu, "synthetic.json"}}, userPlan());
+    EXPECT_TRUE(costSamples(predicted, "gpu-cudnn", Mode::Inference).empty()) << "never fitted on itself";
+    EXPECT_TRUE(sideTimes(predicted, "gpu-cudnn").empty());
+    EXPECT_TRUE(speedups(predicted.points, "gpu-cudnn", "gpu-cudnn", Mode::Inference, 50).empty());
+}
+
+TEST(Prediction, AMeasuredSideAgainstAPredictedOneGivesThePredictedCrossover) {
+    // The CPU is twice as fast as the predicted GPU at B=1 and half as fast at B=8: log(ratio)
+    // goes from +log 2 to -log 2, so on a log batch scale the crossover is halfway, B = sqrt(8).
+    const SweepResult gpu = syntheticGpuResult();
+    SweepPlan plan = userPlan();
+    plan.batches = {1, 8};
+    plan.modes = {Mode::Inference};
+    const SweepResult predicted = predictResult({{&gpu, "synthetic.json"}}, plan);
+    SweepResult cpu;
+    cpu.plan = plan;
+    cpu.plan.backends = {"cpu-blas"};
+    for (const PointResult& g : predicted.points) {
+        PointResult p;
+        p.backend = "cpu-blas";
+        p.shape = g.shape;
+        p.iteration.median = g.iteration.median * (g.shape.batch == 1 ? 0.5 : 2.0);
+        cpu.points.push_back(p);
+    }
+    EXPECT_TRUE(isPredictedResult(predicted));
+    EXPECT_FALSE(isPredictedResult(cpu));
+    EXPECT_TRUE(matchPair(cpu, "cpu-blas", predicted, "gpu-cudnn").points.empty())
+        << "measured pairs never take predicted points";
+    const PairMatch m = matchPredicted(cpu, "cpu-blas", predicted, kFastestGpu);
+    ASSERT_EQ(m.points.size(), 2u);
+    const auto c = findCrossovers(m.points, Mode::Inference);
+    ASSERT_EQ(c.size(), 1u);
+    ASSERT_TRUE(c[0].batch.has_value());
+    EXPECT_NEAR(*c[0].batch, std::sqrt(8.0), 1e-9);
+    // A prediction for another model is not compared, as measured pairs are not.
+    SweepResult other = cpu;
+    other.plan.config.hiddenSize = 128;
+    EXPECT_FALSE(matchPredicted(other, "cpu-blas", predicted, "gpu-cudnn").sameModel());
+    // The predicted backend is a side a chart or `plot --challenger` may name.
+    const auto choices = sideChoices(predicted);
+    EXPECT_NE(std::find(choices.begin(), choices.end(), "gpu-cudnn"), choices.end());
+}
+
+TEST(Prediction, TheSummaryTableShowsPredictedWithTheBandAndTheLabel) {
+    const SweepResult gpu = syntheticGpuResult();
+    const SweepResult predicted = predictResult({{&gpu, "synthetic.json"}}, userPlan());
+    const std::string table = summaryTable(predicted);
+    EXPECT_THAT(table, HasSubstr("predicted"));
+    EXPECT_THAT(table, HasSubstr("predicted from synthetic.json (Synthetic GPU) \u2014 not measured"));
+    EXPECT_THAT(table, HasSubstr("0 of 6 points measured, 6 predicted (not measured)"));
+}
+
+TEST(Prediction, AModelNoFileRanIsJudgedByLeaveOneModelOut) {
+    // File A holds the formula's times for its LSTM 128->256, file B 1.5x the formula's for a GRU.
+    // A fit on B alone predicts every A point 1.5x too slow (error 50 %); a fit on A alone predicts
+    // every B point at 1/1.5 of it (error 1/3). So all 20 leave-one-model-out errors exceed 30 %, and
+    // their median is halfway between the two groups.
+    const SweepResult a = syntheticGpuResult();
+    SweepResult b = syntheticGpuResult();
+    b.plan.config.cell = CellType::Gru;
+    b.plan.config.hiddenSize = 64;
+    for (PointResult& p : b.points)
+        p.iteration.median = 1.5 * knownMs(b.plan.config, p.shape, p.mode);
+    const auto fit = fitBackend({{&a, "a.json"}, {&b, "b.json"}}, "gpu-cudnn", Mode::Inference);
+    ASSERT_TRUE(fit.has_value());
+    ASSERT_EQ(fit->models.size(), 2u);
+    ASSERT_EQ(fit->crossModelErrors.size(), 20u);
+    for (double e : fit->crossModelErrors)
+        EXPECT_TRUE(std::abs(e - 0.5) < 1e-6 || std::abs(e - 1.0 / 3.0) < 1e-6) << e;
+    EXPECT_TRUE(isFittedModel(*fit, a.plan.config));
+    EXPECT_FALSE(isFittedModel(*fit, userPlan().config));
+    const PointResult other = predictedPoint(*fit, userPlan().config, {8, 50});
+    EXPECT_TRUE(other.prediction->unreliable);
+    EXPECT_NEAR(other.prediction->looMedianError, (0.5 + 1.0 / 3.0) / 2, 1e-6);
+    EXPECT_DOUBLE_EQ(other.prediction->looWithin30, 0.0);
+    EXPECT_EQ(other.prediction->check, "leave-one-model-out");
+    // A model a file ran is judged by leave-one-out within the pooled points instead.
+    const PointResult own = predictedPoint(*fit, a.plan.config, {8, 50});
+    EXPECT_DOUBLE_EQ(own.prediction->looMedianError, medianOf(fit->looErrors));
+    EXPECT_EQ(own.prediction->check, "leave-one-out");
+}
+
+TEST(Prediction, ShareWithinThirtyAndMedian) {
+    EXPECT_DOUBLE_EQ(shareWithin30({0.1, 0.3, 0.31, 0.5}), 0.5);
+    EXPECT_DOUBLE_EQ(shareWithin30({}), 0.0);
+    EXPECT_DOUBLE_EQ(medianOf({3, 1, 2}), 2.0);
+    EXPECT_DOUBLE_EQ(medianOf({4, 1, 2, 3}), 2.5);
+    EXPECT_TRUE(std::isnan(medianOf({})));
+}
+
+} // namespace
+} // namespace rnnprof
