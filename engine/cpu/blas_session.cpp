@@ -1,5 +1,6 @@
 #include "engine/cpu/blas_session.h"
 
+#include "engine/cpu/cpu_libraries.h"
 #include "engine/cpu/kernel_runner.h"
 #include "engine/cpu/row_loops.h"
 #include "engine/kernels/act_dispatch.h"
@@ -20,12 +21,26 @@ CRows<float> crows(const T* p, std::int64_t ld) {
     return {p, ld};
 }
 
+// dst[r, b * blockStride + c] = src[r, b * width + c] for `blocks` blocks of `width` columns: a
+// team thread's dense product back into the columns of its units.
+void copyColumnBlocks(const float* src, std::int64_t rows, std::int64_t blocks, std::int64_t width,
+                      float* dst, std::int64_t ldDst, std::int64_t blockStride) {
+    for (std::int64_t r = 0; r < rows; ++r)
+        for (std::int64_t b = 0; b < blocks; ++b)
+            std::copy_n(src + (r * blocks + b) * width, width, dst + r * ldDst + b * blockStride);
+}
+
 } // namespace
 
 BlasSession::BlasSession(const Problem& problem)
     : m_problem(problem), m_lay(problem), m_provider(problem.options.gemm),
       m_threads(resolveThreads(problem.options.threads)),
-      m_loopThreads(m_provider == GemmProvider::OneDnn ? m_threads : 1) {
+      m_loopThreads(m_provider == GemmProvider::OneDnn ? m_threads : 1),
+      // With OpenBLAS, its own pool runs the step's GEMMs and our loops stay on one thread.
+      m_recurrentThreads(m_provider == GemmProvider::OneDnn
+                             ? recurrentThreads(2.0 * double(m_lay.D * m_lay.B * m_lay.GH() * m_lay.H),
+                                                m_lay.H, m_loopThreads)
+                             : RecurrentThreads{}) {
     m_b.in = resolve(problem);
     m_problem.overrides = {}; // resolved into m_b.in (masks checked there); not kept alive twice
     if (m_lay.training) m_b.grads.layout = ParamLayout(problem.config);
@@ -35,6 +50,74 @@ BlasSession::BlasSession(const Problem& problem)
         if (fill != BlasFill::Resolved) buffer.assign(std::size_t(n), fill == BlasFill::Ones ? 1.0f : 0.0f);
         m_memory.add(c, std::uint64_t(buffer.size()) * sizeof(float));
     });
+    if (packedProducts()) {
+        createPackedProducts();
+        packRecurrentWeights();
+    }
+}
+
+// The packed products cover the recurrent GEMMs of LSTM and reset-after GRU on oneDNN, whose
+// operands have one row stride for the whole sequence (the reset-before GRU's products read
+// strided column blocks, and a bidirectional inference reads h0 and y with different strides).
+bool BlasSession::packedProducts() const {
+    return m_provider == GemmProvider::OneDnn && (m_lay.lstm || m_lay.resetAfter) &&
+           (m_lay.training || m_lay.D == 1);
+}
+
+void BlasSession::createPackedProducts() {
+    const BlasLayout& l = m_lay;
+    const int team = teamSize();
+    const int gemmThreads = team > 1 ? 1 : m_recurrentThreads.singleTeam;
+    const dnnl::engine engine =
+        oneDnnCall("CPU engine", [] { return dnnl::engine(dnnl::engine::kind::cpu, 0); });
+    m_products.resize(std::size_t(l.L * l.D * team));
+    for (int layer = 0; layer < l.L; ++layer)
+        for (int d = 0; d < l.D; ++d)
+            for (int i = 0; i < team; ++i) {
+                const UnitSlice u = unitSlice(l.H, i, team);
+                if (u.width() == 0) continue;
+                SliceProducts& p = m_products[std::size_t((layer * l.D + d) * team + i)];
+                p.forward.emplace(engine, PackedGemm::Shape{l.B, l.G * u.width(), l.H, l.H}, gemmThreads);
+                if (l.training)
+                    p.backward.emplace(engine,
+                                       PackedGemm::Shape{l.B, u.width(), l.GH(), l.lstm ? l.DGH() : l.GH()},
+                                       gemmThreads);
+                if (team > 1) p.out.resize(std::size_t(l.B * l.G * u.width()));
+            }
+}
+
+// Once in prepare(), and after every SGD update in training.
+void BlasSession::packRecurrentWeights() {
+    const BlasLayout& l = m_lay;
+    const int team = teamSize();
+    std::vector<float> rows; // the slice's rows of every gate, one after another
+    for (int layer = 0; layer < l.L; ++layer)
+        for (int d = 0; d < l.D; ++d) {
+            const float* whh = m_b.in.params.data(layer, d, ParamKind::WeightHh);
+            for (int i = 0; i < team; ++i) {
+                SliceProducts& p = m_products[std::size_t((layer * l.D + d) * team + i)];
+                if (!p.forward) continue;
+                const UnitSlice u = unitSlice(l.H, i, team);
+                const std::int64_t w = u.width();
+                if (w == l.H) {
+                    p.forward->pack(whh, 1, l.H);
+                } else {
+                    rows.resize(std::size_t(l.G * w * l.H));
+                    for (std::int64_t g = 0; g < l.G; ++g)
+                        std::copy_n(whh + (g * l.H + u.j0) * l.H, w * l.H, rows.data() + g * w * l.H);
+                    p.forward->pack(rows.data(), 1, l.H);
+                }
+                if (p.backward) p.backward->pack(whh + u.j0, l.H, 1);
+            }
+        }
+}
+
+BlasSession::SliceProducts* BlasSession::products(StepTeam& team, int layer, int d) {
+    // OpenMP may give a team fewer threads than asked: the slices then differ from the packed ones.
+    const int n = teamSize();
+    if (m_products.empty() || team.size() != n) return nullptr;
+    SliceProducts& p = m_products[std::size_t((layer * m_lay.D + d) * n + team.index())];
+    return p.forward ? &p : nullptr;
 }
 
 BlasSession::Weights BlasSession::weights(int layer) const {
@@ -97,13 +180,6 @@ BlasSession::StepAt BlasSession::stepAt(int layer, int d, int s) const {
     return {when.t, when.prev, when.next, layer * m_lay.D + d};
 }
 
-int BlasSession::teamSize() const {
-    // A team only pays when every thread gets a useful slice of units and GEMMs run on oneDNN
-    // (OpenBLAS parallelises inside each GEMM with its own pool).
-    if (m_provider != GemmProvider::OneDnn || m_loopThreads <= 1) return 1;
-    return m_lay.H >= 32 * m_loopThreads ? m_loopThreads : 1;
-}
-
 void BlasSession::forwardLayer(PhaseHook& hook, int layer) {
     const BlasLayout& l = m_lay;
     const Weights w = weights(layer);
@@ -123,7 +199,8 @@ void BlasSession::forwardLayer(PhaseHook& hook, int layer) {
     }
     {
         StepScope step(hook, "recurrent steps");
-        StepTeam::run(m_provider, teamSize(), l.H, [&](StepTeam& team) { recurrentForward(team, layer, w); });
+        StepTeam::run(m_provider, m_recurrentThreads, l.H,
+                      [&](StepTeam& team) { recurrentForward(team, layer, w); });
     }
     // Final states: the direction's last step is t = T-1 forward, t = 0 reverse.
     const float* y = layerOutput(layer);
@@ -153,7 +230,7 @@ void BlasSession::recurrentForward(StepTeam& team, int layer, const Weights& w) 
                 crows(recurrentMask(layer, d), l.H),
                 {m_b.kept[std::size_t(layer)].hrec[d].data() + t0 * l.B * l.H, l.H},
                 l.H};
-            runKernel(k, l.B, u.j0, u.j1, team.single() ? m_loopThreads : 1);
+            runKernel(k, l.B, u.j0, u.j1, team.loopThreads());
         }
         team.barrier();
     }
@@ -170,10 +247,19 @@ void BlasSession::recurrentForward(StepTeam& team, int layer, const Weights& w) 
     }
 }
 
-void BlasSession::gateGemm(StepTeam& team, int gates, const float* a, std::int64_t lda, const float* whh,
-                           float* hp) const {
+void BlasSession::gateGemm(StepTeam& team, SliceProducts* packed, int gates, const float* a, std::int64_t lda,
+                           const float* whh, float* hp) const {
     const std::int64_t B = m_lay.B, H = m_lay.H, GH = m_lay.GH();
     const UnitSlice u = team.slice();
+    if (packed && gates == m_lay.G && lda == packed->forward->shape().lda) {
+        if (team.single()) {
+            team.gemm(*packed->forward, a, hp);
+        } else {
+            team.gemm(*packed->forward, a, packed->out.data());
+            copyColumnBlocks(packed->out.data(), B, gates, u.width(), hp + u.j0, GH, H);
+        }
+        return;
+    }
     if (team.single()) {
         team.gemm({.opA = Op::N,
                    .opB = Op::T,
@@ -221,7 +307,7 @@ void BlasSession::forwardStep(StepTeam& team, int layer, int d, int s, const Wei
         kept && s + 1 < l.T ? kept->hrec[d].data() + tNext * B * H : m_b.scratchRec[d].data(), H};
     float* hp = m_b.hp[d].data();
     const bool resetBefore = l.resetBefore();
-    gateGemm(team, resetBefore ? 2 : int(l.G), hRec.p, hRec.ld, w.whh[d], hp);
+    gateGemm(team, products(team, layer, d), resetBefore ? 2 : int(l.G), hRec.p, hRec.ld, w.whh[d], hp);
 
     kernels::withCellActs(m_problem.config, [&](auto acts) {
         using A = decltype(acts);
@@ -238,7 +324,7 @@ void BlasSession::forwardStep(StepTeam& team, int layer, int d, int s, const Wei
                 hOut,     {kept ? kept->saved[d].data() + t * B * 4 * H : m_b.scratchSaved[d].data(), 4 * H},
                 hRecNext, crows(mask, H),
                 H};
-            runKernel(k, B, u.j0, u.j1, team.single() ? m_loopThreads : 1);
+            runKernel(k, B, u.j0, u.j1, team.loopThreads());
         } else if (l.resetAfter) {
             kernels::GruForwardKernel<A, float, false> k{
                 xp,
@@ -251,13 +337,13 @@ void BlasSession::forwardStep(StepTeam& team, int layer, int d, int s, const Wei
                 hRecNext,
                 crows(mask, H),
                 H};
-            runKernel(k, B, u.j0, u.j1, team.single() ? m_loopThreads : 1);
+            runKernel(k, B, u.j0, u.j1, team.loopThreads());
         } else {
             float* gates = kept ? kept->saved[d].data() + t * B * 3 * H : m_b.stepGates[d].data();
             float* rh = kept ? kept->rh[d].data() + t * B * H : m_b.stepRh[d].data();
             kernels::GruResetBeforeGatesKernel<A, float> k1{xp,   crows(hp, GH),  w.bih[d], w.bhh[d],
                                                             hRec, {gates, 3 * H}, {rh, H},  H};
-            runKernel(k1, B, u.j0, u.j1, team.single() ? m_loopThreads : 1);
+            runKernel(k1, B, u.j0, u.j1, team.loopThreads());
         }
     });
 }
@@ -275,7 +361,7 @@ void BlasSession::forwardResetBeforeTail(StepTeam& team, int layer, int d, int s
     float* gates = kept ? kept->saved[d].data() + t * B * 3 * H : m_b.stepGates[d].data();
     const float* rh = kept ? kept->rh[d].data() + t * B * H : m_b.stepRh[d].data();
     float* hp = m_b.hp[d].data();
-    gateGemm(team, 1, rh, H, w.whh[d] + 2 * H * H, hp + 2 * H);
+    gateGemm(team, nullptr, 1, rh, H, w.whh[d] + 2 * H * H, hp + 2 * H);
     const CRows<float> hPrev = s == 0 ? crows(m_b.in.data.h0.ptr() + slot * B * H, H)
                                       : crows(y + tPrev * B * l.DH() + d * H, l.DH());
     const Rows<float> hRecNext{
@@ -293,7 +379,7 @@ void BlasSession::forwardResetBeforeTail(StepTeam& team, int layer, int d, int s
             hRecNext,
             crows(recurrentMask(layer, d), H),
             H};
-        runKernel(k2, B, u.j0, u.j1, team.single() ? m_loopThreads : 1);
+        runKernel(k2, B, u.j0, u.j1, team.loopThreads());
     });
 }
 
@@ -343,7 +429,7 @@ void BlasSession::backwardLayer(PhaseHook& hook, int layer) {
     }
     {
         StepScope step(hook, "recurrent steps (backward)");
-        StepTeam::run(m_provider, teamSize(), l.H,
+        StepTeam::run(m_provider, m_recurrentThreads, l.H,
                       [&](StepTeam& team) { recurrentBackward(team, layer, w); });
     }
     {
@@ -404,7 +490,7 @@ void BlasSession::recurrentBackward(StepTeam& team, int layer, const Weights& w)
                                                         crows(recurrentMask(layer, d), l.H),
                                                         {m_b.dh0.ptr() + offset, l.H},
                                                         l.H};
-        runKernel(k, l.B, u.j0, u.j1, team.single() ? m_loopThreads : 1);
+        runKernel(k, l.B, u.j0, u.j1, team.loopThreads());
         if (l.lstm)
             for (std::int64_t b = 0; b < l.B; ++b)
                 std::copy(m_b.dcCarry[d].begin() + b * l.H + u.j0, m_b.dcCarry[d].begin() + b * l.H + u.j1,
@@ -442,7 +528,7 @@ void BlasSession::backwardCell(StepTeam& team, int layer, int d, int s) {
                                                            {m_b.dcCarry[d].data(), H},
                                                            dxp,
                                                            H};
-            runKernel(k, B, u.j0, u.j1, team.single() ? m_loopThreads : 1);
+            runKernel(k, B, u.j0, u.j1, team.loopThreads());
             return;
         }
         const Rows<float> dhp{m_b.dhp[d].data() + t * B * 3 * H, 3 * H};
@@ -456,12 +542,12 @@ void BlasSession::backwardCell(StepTeam& team, int layer, int d, int s) {
                                                           dxp,
                                                           dhp,
                                                           H};
-            runKernel(k, B, u.j0, u.j1, team.single() ? m_loopThreads : 1);
+            runKernel(k, B, u.j0, u.j1, team.loopThreads());
             return;
         }
         kernels::GruResetBeforeBackwardKernel<A, float, false> k{
             crows(kept.saved[d].data() + t * B * 3 * H, 3 * H), hPrev, dy, dhCarry, dhRec, mask, dxp, dhp, H};
-        runKernel(k, B, u.j0, u.j1, team.single() ? m_loopThreads : 1);
+        runKernel(k, B, u.j0, u.j1, team.loopThreads());
     });
 }
 
@@ -476,6 +562,15 @@ void BlasSession::backwardGemm(StepTeam& team, int layer, int d, int s, const We
         const float* dg =
             l.lstm ? m_b.dxp.data() + t * B * l.DGH() + d * l.GH() : m_b.dhp[d].data() + t * B * 3 * H;
         const std::int64_t ld = l.lstm ? l.DGH() : 3 * H;
+        if (SliceProducts* p = products(team, layer, d); p && p->backward) {
+            if (team.single()) {
+                team.gemm(*p->backward, dg, m_b.dhRec[d].data());
+            } else {
+                team.gemm(*p->backward, dg, p->out.data());
+                copyColumnBlocks(p->out.data(), B, 1, u.width(), m_b.dhRec[d].data() + u.j0, H, 0);
+            }
+            return;
+        }
         team.gemm({.opA = Op::N,
                    .opB = Op::N,
                    .m = B,
@@ -513,7 +608,7 @@ void BlasSession::backwardGemm(StepTeam& team, int layer, int d, int s, const We
             {m_b.dhp[d].data() + t * B * 3 * H, 3 * H},
             {m_b.dhRec[d].data(), H},
             H};
-        runKernel(k, B, u.j0, u.j1, team.single() ? m_loopThreads : 1);
+        runKernel(k, B, u.j0, u.j1, team.loopThreads());
     });
 }
 
@@ -605,13 +700,19 @@ void BlasSession::weightGradients(int layer) {
 
 void BlasSession::update(PhaseHook& hook) {
     PhaseScope phase(hook, Phase::Update);
-    StepScope step(hook, "SGD");
-    kernels::SgdKernel<float> k{m_b.in.params.values.data(), m_b.grads.values.data(),
-                                float(m_problem.options.learningRate)};
-    const std::int64_t n = std::int64_t(m_b.in.params.values.size());
+    {
+        StepScope step(hook, "SGD");
+        kernels::SgdKernel<float> k{m_b.in.params.values.data(), m_b.grads.values.data(),
+                                    float(m_problem.options.learningRate)};
+        const std::int64_t n = std::int64_t(m_b.in.params.values.size());
 #pragma omp simd
-    for (std::int64_t i = 0; i < n; ++i)
-        k(i);
+        for (std::int64_t i = 0; i < n; ++i)
+            k(i);
+    }
+    if (!m_products.empty()) {
+        StepScope pack(hook, "pack recurrent weights");
+        packRecurrentWeights();
+    }
 }
 
 RunOutputs BlasSession::outputs() const {
@@ -640,12 +741,25 @@ MemoryFootprint BlasSession::memory() const {
 }
 
 std::vector<std::string> BlasSession::notes() const {
-    return {std::string("GEMM: ") + providerName(m_provider) + ", " + std::to_string(m_threads) + " thread" +
-                (m_threads == 1 ? "" : "s"),
-            std::string("step kernels: ") + isaName(kernelIsa()) +
-                (*kernelIsaNote() ? std::string(" (") + kernelIsaNote() + ")" : std::string()) +
-                ", recurrence on " + std::to_string(teamSize()) + " thread" + (teamSize() == 1 ? "" : "s") +
-                " (units split across the team)"};
+    const RecurrentThreads& r = m_recurrentThreads;
+    const int stepThreads = r.team > 1 ? r.team : r.singleTeam;
+    std::vector<std::string> notes{
+        std::string("GEMM: ") + providerName(m_provider) + ", " + std::to_string(m_threads) + " thread" +
+            (m_threads == 1 ? "" : "s"),
+        std::string("step kernels: ") + isaName(kernelIsa()) +
+            (*kernelIsaNote() ? std::string(" (") + kernelIsaNote() + ")" : std::string()) +
+            ", recurrence on " + std::to_string(stepThreads) + " thread" + (stepThreads == 1 ? "" : "s") +
+            (r.team > 1 ? " (units split across the team)" : "")};
+    if (!m_products.empty())
+        for (const SliceProducts& p : m_products)
+            if (p.forward) {
+                notes.push_back("recurrent GEMMs: oneDNN matmul on W_hh packed once (" +
+                                p.forward->implementation() + ")");
+                break;
+            }
+    if (m_provider == GemmProvider::OpenBlas)
+        if (const std::string warning = openBlasKernelWarning(); !warning.empty()) notes.push_back(warning);
+    return notes;
 }
 
 } // namespace rnnprof::cpu

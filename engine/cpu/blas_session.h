@@ -5,8 +5,10 @@
 #include "engine/backend.h"
 #include "engine/cpu/blas_layout.h"
 #include "engine/cpu/gemm.h"
+#include "engine/cpu/packed_gemm.h"
 #include "engine/cpu/step_team.h"
 
+#include <optional>
 #include <vector>
 
 namespace rnnprof::cpu {
@@ -41,13 +43,25 @@ private:
         std::int64_t t, prev, next, slot;
     };
     [[nodiscard]] StepAt stepAt(int layer, int d, int s) const;
-    [[nodiscard]] int teamSize() const;
+    // The recurrent products of one team thread on one (layer, direction), on W_hh packed for its
+    // slice of units [j0, j1) (width w): forward hRec[B, H] * (gate rows of the slice)^T -> [B, G*w],
+    // backward (gate gradients)[B, GH] * W_hh[:, slice] -> [B, w]. `out` receives a result that
+    // cannot land in place (a team of several threads); the step copies it to its columns.
+    struct SliceProducts {
+        std::optional<PackedGemm> forward, backward;
+        std::vector<float> out;
+    };
+    [[nodiscard]] bool packedProducts() const;
+    void createPackedProducts();
+    void packRecurrentWeights();
+    [[nodiscard]] SliceProducts* products(StepTeam& team, int layer, int d);
+    [[nodiscard]] int teamSize() const { return m_recurrentThreads.team; }
     void forward(PhaseHook& hook);
     void forwardLayer(PhaseHook& hook, int layer);
     void recurrentForward(StepTeam& team, int layer, const Weights& w);
     // Columns g*H + j (g < gates, j in the team's slice) of hp = hRec * W_hh^T (rows from `whh`).
-    void gateGemm(StepTeam& team, int gates, const float* a, std::int64_t lda, const float* whh,
-                  float* hp) const;
+    void gateGemm(StepTeam& team, SliceProducts* packed, int gates, const float* a, std::int64_t lda,
+                  const float* whh, float* hp) const;
     void forwardStep(StepTeam& team, int layer, int d, int s, const Weights& w);
     void forwardResetBeforeTail(StepTeam& team, int layer, int d, int s, const Weights& w);
     void backward(PhaseHook& hook);
@@ -65,7 +79,9 @@ private:
     GemmProvider m_provider;
     int m_threads;
     int m_loopThreads = 1;
-    BlasBuffers m_b;          // every buffer, from declareBlasBuffers()
+    RecurrentThreads m_recurrentThreads;
+    std::vector<SliceProducts> m_products; // [(layer * D + d) * team + thread], when packedProducts()
+    BlasBuffers m_b;                       // every buffer, from declareBlasBuffers()
     MemoryFootprint m_memory; // what the constructor allocated (and resolve() built), by category
     double m_loss = 0.0;
 };
