@@ -2,6 +2,7 @@
 
 #include "engine/cpu/cpu_libraries.h"
 #include "engine/cpu/kernel_runner.h"
+#include "engine/cpu/onednn_support.h"
 #include "engine/cpu/row_loops.h"
 #include "engine/kernels/act_dispatch.h"
 #include "engine/kernels/step_kernels.h"
@@ -36,11 +37,7 @@ BlasSession::BlasSession(const Problem& problem)
     : m_problem(problem), m_lay(problem), m_provider(problem.options.gemm),
       m_threads(resolveThreads(problem.options.threads)),
       m_loopThreads(m_provider == GemmProvider::OneDnn ? m_threads : 1),
-      // With OpenBLAS, its own pool runs the step's GEMMs and our loops stay on one thread.
-      m_recurrentThreads(m_provider == GemmProvider::OneDnn
-                             ? recurrentThreads(2.0 * double(m_lay.D * m_lay.B * m_lay.GH() * m_lay.H),
-                                                m_lay.H, m_loopThreads)
-                             : RecurrentThreads{}) {
+      m_plan(recurrentPlan(m_lay, m_provider, m_threads)) {
     m_b.in = resolve(problem);
     m_problem.overrides = {}; // resolved into m_b.in (masks checked there); not kept alive twice
     if (m_lay.training) m_b.grads.layout = ParamLayout(problem.config);
@@ -50,40 +47,79 @@ BlasSession::BlasSession(const Problem& problem)
         if (fill != BlasFill::Resolved) buffer.assign(std::size_t(n), fill == BlasFill::Ones ? 1.0f : 0.0f);
         m_memory.add(c, std::uint64_t(buffer.size()) * sizeof(float));
     });
-    if (packedProducts()) {
+    if (!m_plan.slices.empty()) {
         createPackedProducts();
         packRecurrentWeights();
     }
 }
 
-// The packed products cover the recurrent GEMMs of LSTM and reset-after GRU on oneDNN, whose
-// operands have one row stride for the whole sequence (the reset-before GRU's products read
-// strided column blocks, and a bidirectional inference reads h0 and y with different strides).
-bool BlasSession::packedProducts() const {
-    return m_provider == GemmProvider::OneDnn && (m_lay.lstm || m_lay.resetAfter) &&
-           (m_lay.training || m_lay.D == 1);
+RecurrentPlan recurrentPlan(const BlasLayout& l, GemmProvider provider, int threads) {
+    RecurrentPlan plan;
+    // With OpenBLAS, its own pool runs the step's GEMMs and our loops stay on one thread.
+    if (provider != GemmProvider::OneDnn) return plan;
+    plan.threads = recurrentThreads(2.0 * double(l.D * l.B * l.GH() * l.H), l.H, resolveThreads(threads));
+    const int team = plan.threads.team;
+    plan.gemmThreads = team > 1 ? 1 : plan.threads.singleTeam;
+    // The packed products cover the recurrent GEMMs of LSTM and reset-after GRU, whose operands
+    // keep one row stride for the whole sequence (the reset-before GRU's products read strided
+    // column blocks, and a bidirectional inference reads h0 and y with different strides).
+    if (!(l.lstm || l.resetAfter) || !(l.training || l.D == 1)) return plan;
+    for (int i = 0; i < team; ++i) {
+        RecurrentPlan::Slice& slice = plan.slices.emplace_back();
+        slice.units = unitSlice(l.H, i, team);
+        const std::int64_t w = slice.units.width();
+        if (w == 0) continue;
+        slice.forward = {.m = l.B, .n = l.G * w, .k = l.H, .lda = l.H};
+        if (l.training)
+            slice.backward =
+                PackedGemm::Shape{.m = l.B, .n = w, .k = l.GH(), .lda = l.lstm ? l.DGH() : l.GH()};
+        if (team > 1) slice.outFloats = l.B * l.G * w;
+    }
+    return plan;
+}
+
+MemoryFootprint packedProductsFootprint(const BlasLayout& l, const RecurrentPlan& plan) {
+    MemoryFootprint m;
+    if (plan.slices.empty()) return m;
+    const dnnl::engine engine =
+        oneDnnCall("CPU engine", [] { return dnnl::engine(dnnl::engine::kind::cpu, 0); });
+    std::uint64_t packed = 0, out = 0;
+    for (const RecurrentPlan::Slice& slice : plan.slices) {
+        if (slice.units.width() == 0) continue;
+        packed += PackedGemm::requiredBytes(engine, slice.forward, plan.gemmThreads);
+        if (slice.backward) packed += PackedGemm::requiredBytes(engine, *slice.backward, plan.gemmThreads);
+        out += std::uint64_t(slice.outFloats) * sizeof(float);
+    }
+    const std::uint64_t copies = std::uint64_t(l.L * l.D);
+    m.addNamed("packed W_hh", BufferCategory::Weights, packed * copies);
+    m.add(BufferCategory::Workspace, out * copies);
+    return m;
 }
 
 void BlasSession::createPackedProducts() {
     const BlasLayout& l = m_lay;
     const int team = teamSize();
-    const int gemmThreads = team > 1 ? 1 : m_recurrentThreads.singleTeam;
     const dnnl::engine engine =
         oneDnnCall("CPU engine", [] { return dnnl::engine(dnnl::engine::kind::cpu, 0); });
     m_products.resize(std::size_t(l.L * l.D * team));
+    std::uint64_t packed = 0, out = 0;
     for (int layer = 0; layer < l.L; ++layer)
         for (int d = 0; d < l.D; ++d)
             for (int i = 0; i < team; ++i) {
-                const UnitSlice u = unitSlice(l.H, i, team);
-                if (u.width() == 0) continue;
+                const RecurrentPlan::Slice& slice = m_plan.slices[std::size_t(i)];
+                if (slice.units.width() == 0) continue;
                 SliceProducts& p = m_products[std::size_t((layer * l.D + d) * team + i)];
-                p.forward.emplace(engine, PackedGemm::Shape{l.B, l.G * u.width(), l.H, l.H}, gemmThreads);
-                if (l.training)
-                    p.backward.emplace(engine,
-                                       PackedGemm::Shape{l.B, u.width(), l.GH(), l.lstm ? l.DGH() : l.GH()},
-                                       gemmThreads);
-                if (team > 1) p.out.resize(std::size_t(l.B * l.G * u.width()));
+                p.forward.emplace(engine, slice.forward, m_plan.gemmThreads);
+                packed += p.forward->bytes();
+                if (slice.backward) {
+                    p.backward.emplace(engine, *slice.backward, m_plan.gemmThreads);
+                    packed += p.backward->bytes();
+                }
+                p.out.resize(std::size_t(slice.outFloats));
+                out += p.out.size() * sizeof(float);
             }
+    m_memory.addNamed("packed W_hh", BufferCategory::Weights, packed);
+    m_memory.add(BufferCategory::Workspace, out);
 }
 
 // Once in prepare(), and after every SGD update in training.
@@ -97,7 +133,7 @@ void BlasSession::packRecurrentWeights() {
             for (int i = 0; i < team; ++i) {
                 SliceProducts& p = m_products[std::size_t((layer * l.D + d) * team + i)];
                 if (!p.forward) continue;
-                const UnitSlice u = unitSlice(l.H, i, team);
+                const UnitSlice u = m_plan.slices[std::size_t(i)].units;
                 const std::int64_t w = u.width();
                 if (w == l.H) {
                     p.forward->pack(whh, 1, l.H);
@@ -199,7 +235,7 @@ void BlasSession::forwardLayer(PhaseHook& hook, int layer) {
     }
     {
         StepScope step(hook, "recurrent steps");
-        StepTeam::run(m_provider, m_recurrentThreads, l.H,
+        StepTeam::run(m_provider, m_plan.threads, l.H,
                       [&](StepTeam& team) { recurrentForward(team, layer, w); });
     }
     // Final states: the direction's last step is t = T-1 forward, t = 0 reverse.
@@ -429,7 +465,7 @@ void BlasSession::backwardLayer(PhaseHook& hook, int layer) {
     }
     {
         StepScope step(hook, "recurrent steps (backward)");
-        StepTeam::run(m_provider, m_recurrentThreads, l.H,
+        StepTeam::run(m_provider, m_plan.threads, l.H,
                       [&](StepTeam& team) { recurrentBackward(team, layer, w); });
     }
     {
@@ -741,7 +777,7 @@ MemoryFootprint BlasSession::memory() const {
 }
 
 std::vector<std::string> BlasSession::notes() const {
-    const RecurrentThreads& r = m_recurrentThreads;
+    const RecurrentThreads& r = m_plan.threads;
     const int stepThreads = r.team > 1 ? r.team : r.singleTeam;
     std::vector<std::string> notes{
         std::string("GEMM: ") + providerName(m_provider) + ", " + std::to_string(m_threads) + " thread" +

@@ -13,6 +13,24 @@
 
 namespace rnnprof::cpu {
 
+// How cpu-blas runs the recurrence of one problem: the threads of a step (recurrentThreads) and the
+// recurrent products on packed W_hh of each team thread, the same for every (layer, direction).
+// Shared by the session, which creates them, and estimateMemory(), which sizes them.
+struct RecurrentPlan {
+    struct Slice {
+        UnitSlice units;
+        PackedGemm::Shape forward;                 // hRec[B, H] * (the slice's rows of every gate)^T
+        std::optional<PackedGemm::Shape> backward; // training: (gate gradients)[B, GH] * W_hh[:, slice]
+        std::int64_t outFloats = 0;                // the dense result of a team thread, copied to its columns
+    };
+    RecurrentThreads threads;
+    int gemmThreads = 1;       // the threads each packed product runs with
+    std::vector<Slice> slices; // one per team thread; empty: no packed products (sgemm per step)
+};
+[[nodiscard]] RecurrentPlan recurrentPlan(const BlasLayout& l, GemmProvider provider, int threads);
+// The named part "packed W_hh" (weights) and the team's dense results (workspace) of all layers.
+[[nodiscard]] MemoryFootprint packedProductsFootprint(const BlasLayout& l, const RecurrentPlan& plan);
+
 class BlasSession final : public Session {
 public:
     explicit BlasSession(const Problem& problem);
@@ -51,11 +69,10 @@ private:
         std::optional<PackedGemm> forward, backward;
         std::vector<float> out;
     };
-    [[nodiscard]] bool packedProducts() const;
     void createPackedProducts();
     void packRecurrentWeights();
     [[nodiscard]] SliceProducts* products(StepTeam& team, int layer, int d);
-    [[nodiscard]] int teamSize() const { return m_recurrentThreads.team; }
+    [[nodiscard]] int teamSize() const { return m_plan.threads.team; }
     void forward(PhaseHook& hook);
     void forwardLayer(PhaseHook& hook, int layer);
     void recurrentForward(StepTeam& team, int layer, const Weights& w);
@@ -79,8 +96,8 @@ private:
     GemmProvider m_provider;
     int m_threads;
     int m_loopThreads = 1;
-    RecurrentThreads m_recurrentThreads;
-    std::vector<SliceProducts> m_products; // [(layer * D + d) * team + thread], when packedProducts()
+    RecurrentPlan m_plan;
+    std::vector<SliceProducts> m_products; // [(layer * D + d) * team + thread], as m_plan says
     BlasBuffers m_b;                       // every buffer, from declareBlasBuffers()
     MemoryFootprint m_memory; // what the constructor allocated (and resolve() built), by category
     double m_loss = 0.0;

@@ -12,7 +12,27 @@ memory::desc strided(std::int64_t rows, std::int64_t cols, std::int64_t rowStrid
     return memory::desc({rows, cols}, memory::data_type::f32, memory::dims{rowStride, colStride});
 }
 
+// Call with OpenMP's count set to the threads the primitive will run with (oneDNN sizes it then).
+dnnl::matmul::primitive_desc describe(const dnnl::engine& engine, const PackedGemm::Shape& shape) {
+    const memory::desc src = strided(shape.m, shape.k, shape.lda, 1);
+    const memory::desc dst = strided(shape.m, shape.n, shape.n, 1);
+    const memory::desc weights({shape.k, shape.n}, memory::data_type::f32, memory::format_tag::any);
+    // Our own scratchpad: team threads execute their primitives concurrently, and a scratchpad
+    // held by the primitive is neither shared nor allocated per call.
+    dnnl::primitive_attr attr;
+    attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+    return dnnl::matmul::primitive_desc(dnnl::matmul::desc(src, weights, dst), attr, engine);
+}
+
 } // namespace
+
+std::uint64_t PackedGemm::requiredBytes(const dnnl::engine& engine, const Shape& shape, int threads) {
+    return oneDnnCall("matmul with packed weights", [&] {
+        const OmpThreadCount count(threads);
+        const dnnl::matmul::primitive_desc pd = describe(engine, shape);
+        return std::uint64_t(pd.weights_desc().get_size() + pd.scratchpad_desc().get_size());
+    });
+}
 
 PackedGemm::PackedGemm(const dnnl::engine& engine, const Shape& shape, int threads)
     : m_shape(shape), m_engine(engine) {
@@ -20,12 +40,7 @@ PackedGemm::PackedGemm(const dnnl::engine& engine, const Shape& shape, int threa
         const OmpThreadCount count(threads);
         const memory::desc src = strided(shape.m, shape.k, shape.lda, 1);
         const memory::desc dst = strided(shape.m, shape.n, shape.n, 1);
-        const memory::desc weights({shape.k, shape.n}, memory::data_type::f32, memory::format_tag::any);
-        // Our own scratchpad: team threads execute their primitives concurrently, and a scratchpad
-        // held by the primitive is neither shared nor allocated per call.
-        dnnl::primitive_attr attr;
-        attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
-        m_pd = dnnl::matmul::primitive_desc(dnnl::matmul::desc(src, weights, dst), attr, engine);
+        m_pd = describe(engine, shape);
         m_matmul = dnnl::matmul(m_pd);
         m_stream = dnnl::stream(engine);
         m_packed = memory(m_pd.weights_desc(), engine);

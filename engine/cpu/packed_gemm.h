@@ -26,6 +26,10 @@ public:
     // runs a primitive single-threaded inside a parallel region anyway, and sizes it at creation).
     // Throws Error(BackendFailure | Unsupported | OutOfMemory) naming the matmul.
     PackedGemm(const dnnl::engine& engine, const Shape& shape, int threads);
+    // What bytes() will be for this shape, from the primitive descriptor alone (no kernel compiled,
+    // nothing allocated): for memory estimates.
+    [[nodiscard]] static std::uint64_t requiredBytes(const dnnl::engine& engine, const Shape& shape,
+                                                     int threads);
 
     // Copies W[kk, nn] = w[kk * strideK + nn * strideN] into the packed layout.
     void pack(const float* w, std::int64_t strideK, std::int64_t strideN);
