@@ -47,6 +47,11 @@ PackedGemm::PackedGemm(const dnnl::engine& engine, const Shape& shape, int threa
         m_src = memory(src, engine, DNNL_MEMORY_NONE);
         m_dst = memory(dst, engine, DNNL_MEMORY_NONE);
         m_scratchpad = memory(m_pd.scratchpad_desc(), engine);
+        // Built once: the map holds handles of these memory objects, so run() only swaps pointers.
+        m_args = {{DNNL_ARG_SRC, m_src},
+                  {DNNL_ARG_WEIGHTS, m_packed},
+                  {DNNL_ARG_DST, m_dst},
+                  {DNNL_ARG_SCRATCHPAD, m_scratchpad}};
     });
 }
 
@@ -62,10 +67,7 @@ void PackedGemm::run(const float* a, float* c) {
     oneDnnCall("matmul with packed weights", [&] {
         m_src.set_data_handle(const_cast<float*>(a));
         m_dst.set_data_handle(c);
-        m_matmul.execute(m_stream, {{DNNL_ARG_SRC, m_src},
-                                    {DNNL_ARG_WEIGHTS, m_packed},
-                                    {DNNL_ARG_DST, m_dst},
-                                    {DNNL_ARG_SCRATCHPAD, m_scratchpad}});
+        m_matmul.execute(m_stream, m_args);
         m_stream.wait();
     });
 }

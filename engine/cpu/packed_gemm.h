@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <string>
+#include <unordered_map>
 
 namespace rnnprof::cpu {
 
@@ -51,6 +52,7 @@ private:
     dnnl::matmul::primitive_desc m_pd;
     dnnl::matmul m_matmul;
     dnnl::memory m_packed, m_src, m_dst, m_scratchpad;
+    std::unordered_map<int, dnnl::memory> m_args;
 };
 
 } // namespace rnnprof::cpu
