@@ -65,9 +65,9 @@ RecurrentPlan recurrentPlan(const BlasLayout& l, GemmProvider provider, int thre
     // column blocks, and a bidirectional inference reads h0 and y with different strides).
     if (!(l.lstm || l.resetAfter) || !(l.training || l.D == 1)) return plan;
     // Training repacks after every SGD step, and at batch 1 the backward product (K = GH) gains
-    // nothing from packing: measured on the 2-core machine, 1 thread, LSTM H=256/512 at B=1, T=20
-    // and T=100, training with packed products took 1.0-1.25x the time of sgemm per step, while
-    // from B=4 on (and in inference at every batch) the packed products were 4-25 % faster.
+    // nothing from packing: measured on the 2-core machine (1 thread, LSTM H=256/512, T=20 and
+    // 100), training with packed products took 1.02-1.25x the time with sgemm at B=1 and 0.93-0.96x
+    // at B=4; inference 0.77-0.9x at B=4 and within 7 % at B=1, H <= 256.
     if (l.training && l.B < 4) return plan;
     for (int i = 0; i < team; ++i) {
         RecurrentPlan::Slice& slice = plan.slices.emplace_back();
