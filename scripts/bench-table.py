@@ -48,7 +48,7 @@ for threads, rows in sorted(tables.items()):
     ratios, floors = [], []
     lines = []
     head = "| cell | mode | H | T | B | " + " | ".join(f"{x} µs/step" for x in backends)
-    head += " | cpu-blas / cpu-onednn | step / floor | best GFLOP/s | best / oneDNN peak |"
+    head += " | cpu-blas / cpu-onednn | step / floor | best GFLOP/s | best / all-core oneDNN peak |"
     lines.append(head)
     lines.append("|" + "---|" * (head.count("|") - 1))
     for (cell, mode, h, t, batch), by in rows.items():
