@@ -1,41 +1,81 @@
 #!/usr/bin/env python3
 """Turns rnn_backends_bench's JSON (--benchmark_out) into the README's Markdown tables.
 
-Rows: cell/mode/hidden/batch/seq_len; columns: each backend's time per step (µs) and its fraction
-of the in-run SGEMM peaks (oneDNN sgemm and OpenBLAS sgemm, both measured at 2048^3 in the same run).
+One table per thread count. Rows: cell/mode/hidden/seq_len/batch; columns: each backend's time per
+step (µs), cpu-blas[onednn] time / cpu-onednn time (the goal is <= 1.00), step time / floor at
+batch 1 inference (the floor: W_hh streamed once by a GEMV at the same thread count, same run;
+goal <= 1.3) and the best GFLOP/s with its fraction of the in-run SGEMM peaks. A summary line per
+table gives the median and worst ratio.
+  scripts/bench-table.py result.json [--summary-only]
 """
 import json
 import re
+import statistics
 import sys
 from collections import OrderedDict
 
 data = json.load(open(sys.argv[1]))
-rows = OrderedDict()
+summary_only = "--summary-only" in sys.argv
+tables = OrderedDict()  # threads -> OrderedDict(key -> {backend: record})
 backends = []
-peaks = {}
+peaks, label = {}, ""
 for b in data["benchmarks"]:
     name = b["name"]
     if name.startswith("sgemm_peak"):
-        peaks = {k: v for k, v in b.items() if k.endswith("GFLOP/s")}
+        peaks = {k: v for k, v in b.items() if k.endswith("GFLOP/s") or k == "cores"}
+        label = b.get("label", "")
         continue
-    m = re.match(r"(\w+)/(\w+)/H(\d+)/B(\d+)/T(\d+)/([^/]+)/", name)
+    if b.get("error_occurred"):
+        continue
+    m = re.match(r"(\w+)/(\w+)/H(\d+)/B(\d+)/T(\d+)/thr(\w+)/([^/]+)", name)
     if not m:
         continue
-    cell, mode, h, batch, t, backend = m.groups()
+    cell, mode, h, batch, t, thr, backend = m.groups()
+    threads = int(b["threads"])
     key = (cell, mode, int(h), int(t), int(batch))
-    rows.setdefault(key, {})[backend] = b
+    tables.setdefault(threads, OrderedDict()).setdefault(key, {})[backend] = b
     if backend not in backends:
         backends.append(backend)
 
+ctx = data.get("context", {})
+print(f"Host: {ctx.get('host_name', '?')}, {ctx.get('num_cpus', '?')} CPUs at {ctx.get('mhz_per_cpu', '?')} MHz; {label}")
 if peaks:
-    print("SGEMM 2048^3 peaks in this run: " + ", ".join(f"{k} {v:.0f}" for k, v in peaks.items()))
+    print("SGEMM 2048^3 peaks in this run (all cores): " +
+          ", ".join(f"{k} {v:.0f}" for k, v in peaks.items() if k != "cores"))
+print()
+BLAS, ONEDNN = "cpu-blas[onednn]", "cpu-onednn"
+for threads, rows in sorted(tables.items()):
+    ratios, floors = [], []
+    lines = []
+    head = "| cell | mode | H | T | B | " + " | ".join(f"{x} µs/step" for x in backends)
+    head += " | cpu-blas / cpu-onednn | step / floor | best GFLOP/s | best / all-core oneDNN peak |"
+    lines.append(head)
+    lines.append("|" + "---|" * (head.count("|") - 1))
+    for (cell, mode, h, t, batch), by in rows.items():
+        cells = [f"{by[x]['us_per_step']:.1f}" if x in by else "" for x in backends]
+        ratio = ""
+        if BLAS in by and ONEDNN in by:
+            r = by[BLAS]["us_per_step"] / by[ONEDNN]["us_per_step"]
+            ratios.append((r, f"{cell} {mode} H{h} T{t} B{batch}"))
+            ratio = f"**{r:.2f}**" if r > 1.0 else f"{r:.2f}"
+        floor = ""
+        if BLAS in by and "step_over_floor" in by[BLAS]:
+            floor = f"{by[BLAS]['step_over_floor']:.2f}"
+            floors.append(by[BLAS]["step_over_floor"])
+        best = max(by.values(), key=lambda r: r["GFLOP/s"])
+        lines.append(f"| {cell} | {mode} | {h} | {t} | {batch} | " + " | ".join(cells) +
+                     f" | {ratio} | {floor} | {best['GFLOP/s']:.0f} | {100 * best['peak_onednn']:.0f} % |")
+    print(f"### {threads} thread{'s' if threads != 1 else ''}")
     print()
-head = "| cell | mode | H | T | B | " + " | ".join(f"{x} µs/step" for x in backends)
-head += " | best GFLOP/s | best / oneDNN peak | best / OpenBLAS peak |"
-print(head)
-print("|" + "---|" * (head.count("|") - 1))
-for (cell, mode, h, t, batch), by in rows.items():
-    cells = [f"{by[x]['us_per_step']:.1f}" if x in by else "" for x in backends]
-    best = max(by.values(), key=lambda r: r["GFLOP/s"])
-    print(f"| {cell} | {mode} | {h} | {t} | {batch} | " + " | ".join(cells) +
-          f" | {best['GFLOP/s']:.0f} | {100 * best['peak_onednn']:.0f} % | {100 * best['peak_openblas']:.0f} % |")
+    if ratios:
+        values = [r for r, _ in ratios]
+        worst = max(ratios)
+        over = sum(1 for r in values if r > 1.0)
+        print(f"cpu-blas / cpu-onednn: median {statistics.median(values):.2f}, worst {worst[0]:.2f} ({worst[1]}), "
+              f"{over} of {len(values)} points above 1.00" +
+              (f"; step / floor at B=1 inference: median {statistics.median(floors):.2f}, worst {max(floors):.2f}"
+               if floors else ""))
+        print()
+    if not summary_only:
+        print("\n".join(lines))
+        print()

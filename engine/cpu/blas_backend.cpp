@@ -10,7 +10,14 @@ std::vector<std::string> BlasBackend::unsupportedReasons(const RnnConfig&, Mode)
 }
 
 MemoryFootprint BlasBackend::estimateMemory(const Problem& problem) const {
-    return cpu::blasFootprint(cpu::BlasLayout(problem));
+    const cpu::BlasLayout layout(problem);
+    MemoryFootprint m = cpu::blasFootprint(layout);
+    const MemoryFootprint packed = cpu::packedProductsFootprint(
+        layout, cpu::recurrentPlan(layout, problem.options.gemm, problem.options.threads));
+    m.weights += packed.weights;
+    m.workspace += packed.workspace;
+    m.detail.insert(m.detail.end(), packed.detail.begin(), packed.detail.end());
+    return m;
 }
 
 std::unique_ptr<Session> BlasBackend::makeSession(const Problem& problem, const MemoryFootprint&) const {

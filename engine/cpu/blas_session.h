@@ -5,11 +5,31 @@
 #include "engine/backend.h"
 #include "engine/cpu/blas_layout.h"
 #include "engine/cpu/gemm.h"
+#include "engine/cpu/packed_gemm.h"
 #include "engine/cpu/step_team.h"
 
+#include <optional>
 #include <vector>
 
 namespace rnnprof::cpu {
+
+// How cpu-blas runs the recurrence of one problem: the threads of a step (recurrentThreads) and the
+// recurrent products on packed W_hh of each team thread, the same for every (layer, direction).
+// Shared by the session, which creates them, and estimateMemory(), which sizes them.
+struct RecurrentPlan {
+    struct Slice {
+        UnitSlice units;
+        PackedGemm::Shape forward;                 // hRec[B, H] * (the slice's rows of every gate)^T
+        std::optional<PackedGemm::Shape> backward; // training: (gate gradients)[B, GH] * W_hh[:, slice]
+        std::int64_t outFloats = 0;                // the dense result of a team thread, copied to its columns
+    };
+    RecurrentThreads threads;
+    int gemmThreads = 1;       // the threads each packed product runs with
+    std::vector<Slice> slices; // one per team thread; empty: no packed products (sgemm per step)
+};
+[[nodiscard]] RecurrentPlan recurrentPlan(const BlasLayout& l, GemmProvider provider, int threads);
+// The named part "packed W_hh" (weights) and the team's dense results (workspace) of all layers.
+[[nodiscard]] MemoryFootprint packedProductsFootprint(const BlasLayout& l, const RecurrentPlan& plan);
 
 class BlasSession final : public Session {
 public:
@@ -41,13 +61,24 @@ private:
         std::int64_t t, prev, next, slot;
     };
     [[nodiscard]] StepAt stepAt(int layer, int d, int s) const;
-    [[nodiscard]] int teamSize() const;
+    // The recurrent products of one team thread on one (layer, direction), on W_hh packed for its
+    // slice of units [j0, j1) (width w): forward hRec[B, H] * (gate rows of the slice)^T -> [B, G*w],
+    // backward (gate gradients)[B, GH] * W_hh[:, slice] -> [B, w]. `out` receives a result that
+    // cannot land in place (a team of several threads); the step copies it to its columns.
+    struct SliceProducts {
+        std::optional<PackedGemm> forward, backward;
+        std::vector<float> out;
+    };
+    void createPackedProducts();
+    void packRecurrentWeights();
+    [[nodiscard]] SliceProducts* products(StepTeam& team, int layer, int d);
+    [[nodiscard]] int teamSize() const { return m_plan.threads.team; }
     void forward(PhaseHook& hook);
     void forwardLayer(PhaseHook& hook, int layer);
     void recurrentForward(StepTeam& team, int layer, const Weights& w);
     // Columns g*H + j (g < gates, j in the team's slice) of hp = hRec * W_hh^T (rows from `whh`).
-    void gateGemm(StepTeam& team, int gates, const float* a, std::int64_t lda, const float* whh,
-                  float* hp) const;
+    void gateGemm(StepTeam& team, SliceProducts* packed, int gates, const float* a, std::int64_t lda,
+                  const float* whh, float* hp) const;
     void forwardStep(StepTeam& team, int layer, int d, int s, const Weights& w);
     void forwardResetBeforeTail(StepTeam& team, int layer, int d, int s, const Weights& w);
     void backward(PhaseHook& hook);
@@ -65,7 +96,9 @@ private:
     GemmProvider m_provider;
     int m_threads;
     int m_loopThreads = 1;
-    BlasBuffers m_b;          // every buffer, from declareBlasBuffers()
+    RecurrentPlan m_plan;
+    std::vector<SliceProducts> m_products; // [(layer * D + d) * team + thread], as m_plan says
+    BlasBuffers m_b;                       // every buffer, from declareBlasBuffers()
     MemoryFootprint m_memory; // what the constructor allocated (and resolve() built), by category
     double m_loss = 0.0;
 };

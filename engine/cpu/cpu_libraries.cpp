@@ -4,6 +4,7 @@
 #include <oneapi/dnnl/dnnl.h>
 #include <sched.h>
 
+#include <cctype>
 #include <string>
 #include <thread>
 
@@ -19,6 +20,18 @@ std::string cpuLibraryVersions() {
     s += " · oneDNN " + std::to_string(v->major) + "." + std::to_string(v->minor) + "." +
          std::to_string(v->patch);
     return s;
+}
+
+std::string openBlasKernelWarning() {
+    const char* core = openblas_get_corename();
+    if (!core || !__builtin_cpu_supports("avx2")) return {};
+    std::string name(core);
+    for (char& ch : name)
+        ch = char(std::tolower(static_cast<unsigned char>(ch)));
+    for (const char* modern : {"haswell", "zen", "skylakex", "cooperlake", "sapphirerapids"})
+        if (name == modern) return {};
+    return std::string("OpenBLAS runs ") + core +
+           " kernels on a CPU with AVX2: set OPENBLAS_CORETYPE=Haswell (or SkylakeX) before starting rnnprof";
 }
 
 int availableCpuCores() {

@@ -6,6 +6,10 @@ namespace rnnprof {
 
 // e.g. "OpenBLAS 0.3.21 (Haswell kernels, pthreads) · oneDNN 2.6.3 (OpenMP)"
 [[nodiscard]] std::string cpuLibraryVersions();
+// Empty, or a warning that OpenBLAS runs kernels older than the CPU: a DYNAMIC_ARCH build that
+// does not recognise the CPU falls back to SSE3 ("Prescott") kernels, several times slower,
+// unless OPENBLAS_CORETYPE names a core (seen on a 16-core Xeon host with Debian's 0.3.21).
+[[nodiscard]] std::string openBlasKernelWarning();
 // Number of CPUs this process may run on (affinity mask), at least 1.
 [[nodiscard]] int availableCpuCores();
 

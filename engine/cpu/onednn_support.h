@@ -1,7 +1,7 @@
 #pragma once
-// Small pieces every cpu-onednn file needs: the thread count oneDNN runs with, oneDNN errors turned
-// into rnnprof::Error, and names for what oneDNN reports about itself. Not for use outside the
-// cpu-onednn backend (other backends manage their own threads).
+// Small pieces every file that calls oneDNN needs (cpu-onednn, and cpu-blas's packed GEMMs): the
+// thread count oneDNN runs with, oneDNN errors turned into rnnprof::Error, and names for what
+// oneDNN reports about itself.
 #include <oneapi/dnnl/dnnl.hpp>
 
 #include <string>

@@ -15,13 +15,35 @@ UnitSlice unitSlice(std::int64_t units, int index, int count) {
     return {j0, std::min(units, j0 + per)};
 }
 
-void StepTeam::gemm(const GemmArgs& args) noexcept {
+RecurrentThreads recurrentThreads(double stepFlops, std::int64_t units, int threads) {
+    const int byWork = std::clamp(int(stepFlops / kMinStepFlopsPerThread), 1, std::max(threads, 1));
+    const int byUnits = int(std::clamp<std::int64_t>(units / 32, 1, byWork));
+    RecurrentThreads r;
+    // A team when it can use every thread the work pays for; else oneDNN's GEMM splits the rows of
+    // one product over more threads than the units allow (a fork/join costs about a barrier).
+    if (byUnits == byWork)
+        r.team = byUnits;
+    else
+        r.singleTeam = byWork;
+    return r;
+}
+
+template <class F>
+void StepTeam::guarded(F&& f) noexcept {
     try {
-        sgemm(m_provider, args);
+        f();
     } catch (const std::exception& e) {
         std::lock_guard lock(m_shared.mutex);
         if (m_shared.error.empty()) m_shared.error = e.what();
     }
+}
+
+void StepTeam::gemm(const GemmArgs& args) noexcept {
+    guarded([&] { sgemm(m_provider, args); });
+}
+
+void StepTeam::gemm(PackedGemm& packed, const float* a, float* c) noexcept {
+    guarded([&] { packed.run(a, c); });
 }
 
 void StepTeam::barrier() const {

@@ -1,11 +1,15 @@
 #pragma once
 // The thread team of cpu-blas's recurrence. Each thread owns a contiguous slice of the hidden
-// units for the whole sequence: it computes its slice's recurrent GEMM columns (single-threaded
-// sgemm, its slice of W_hh staying in its core's cache) and runs the cell kernel on its units;
-// one barrier per step makes the new state visible before the next step's GEMM. Compared with a
-// multi-threaded GEMM per step this saves a fork/join per step, which dominates at small batch.
-// With one thread the team is the calling thread and owns every unit.
+// units for the whole sequence: it computes its slice's recurrent GEMM columns (single-threaded,
+// on its own packed copy of its slice of W_hh where the session has one, else sgemm; either way
+// the slice stays in its core's cache) and runs the cell kernel on its units; one barrier per step
+// makes the new state visible before the next step's GEMM. Compared with a multi-threaded GEMM
+// per step this saves a fork/join per step, which dominates at small batch. With one thread the
+// team is the calling thread and owns every unit. How many threads: recurrent_threads.h.
 #include "engine/cpu/gemm.h"
+#include "engine/cpu/onednn_support.h"
+#include "engine/cpu/packed_gemm.h"
+#include "engine/cpu/recurrent_threads.h"
 
 #include <cstdint>
 #include <mutex>
@@ -25,15 +29,22 @@ struct UnitSlice {
 
 class StepTeam {
 public:
-    // Runs body(team) on `threads` threads; a GEMM failure inside is rethrown after all joined.
+    // Runs body(team) on `threads.team` threads (a team of one runs its GEMMs and loops on
+    // `threads.singleTeam` threads); a GEMM failure inside is rethrown after all joined.
     template <class Body>
-    static void run(GemmProvider provider, int threads, std::int64_t units, Body&& body);
+    static void run(GemmProvider provider, RecurrentThreads threads, std::int64_t units, Body&& body);
 
     [[nodiscard]] const UnitSlice& slice() const { return m_slice; }
+    [[nodiscard]] int index() const { return m_index; }
     [[nodiscard]] bool single() const { return m_threads == 1; }
+    [[nodiscard]] int size() const { return m_threads; }
+    // Threads the element-wise loops of this team member may use.
+    [[nodiscard]] int loopThreads() const { return m_loopThreads; }
     // A GEMM on this thread alone; never throws (a team thread must keep reaching the barriers):
     // the first failure is recorded and rethrown by run().
     void gemm(const GemmArgs& args) noexcept;
+    // The same for a product on packed weights: c = a * W.
+    void gemm(PackedGemm& packed, const float* a, float* c) noexcept;
     // Waits for every thread of the team (no-op for a single thread).
     void barrier() const;
 
@@ -42,8 +53,11 @@ private:
         std::mutex mutex;
         std::string error;
     };
-    StepTeam(GemmProvider provider, int threads, UnitSlice slice, Shared& shared)
-        : m_provider(provider), m_threads(threads), m_slice(slice), m_shared(shared) {}
+    StepTeam(GemmProvider provider, int threads, int index, int loopThreads, UnitSlice slice, Shared& shared)
+        : m_provider(provider), m_threads(threads), m_index(index), m_loopThreads(loopThreads),
+          m_slice(slice), m_shared(shared) {}
+    template <class F>
+    void guarded(F&& f) noexcept;
     static void rethrow(const Shared& shared);
     static int currentThread();
     static int currentTeamSize();
@@ -51,22 +65,26 @@ private:
 
     GemmProvider m_provider;
     int m_threads;
+    int m_index;
+    int m_loopThreads;
     UnitSlice m_slice;
     Shared& m_shared;
 };
 
 template <class Body>
-void StepTeam::run(GemmProvider provider, int threads, std::int64_t units, Body&& body) {
+void StepTeam::run(GemmProvider provider, RecurrentThreads threads, std::int64_t units, Body&& body) {
     Shared shared;
-    if (threads <= 1) {
-        StepTeam team(provider, 1, {0, units}, shared);
+    if (threads.team <= 1) {
+        const OmpThreadCount gemmThreads(threads.singleTeam); // oneDNN's GEMMs follow OpenMP's count
+        StepTeam team(provider, 1, 0, threads.singleTeam, {0, units}, shared);
         body(team);
     } else {
-#pragma omp parallel num_threads(threads)
+#pragma omp parallel num_threads(threads.team)
         {
             singleThreadedGemms();
             const int n = currentTeamSize();
-            StepTeam team(provider, n, unitSlice(units, currentThread(), n), shared);
+            const int i = currentThread();
+            StepTeam team(provider, n, i, 1, unitSlice(units, i, n), shared);
             body(team);
         }
     }

@@ -1,47 +1,103 @@
-// CPU backends on the shapes of issue 3: LSTM and GRU, inference and training, input 128,
-// hidden {256, 512}, batch {1, 4, 16, 64, 256}, seq {20, 100}, for cpu-blas (oneDNN and OpenBLAS
-// sgemm) and cpu-onednn. Reports per iteration and per step, GFLOP/s and the fraction of the SGEMM
-// peak measured in the same run.
-//   build/tests/bench/rnn_backends_bench --benchmark_filter='lstm/infer/H256' --benchmark_min_time=0.5
+// CPU backends on the grid of issue 17: LSTM and GRU, inference and training, input 128, hidden
+// {64, 256, 512, 1024}, batch {1, 4, 16, 64, 256}, seq {20, 100}, threads {1, 2, all}, for
+// cpu-blas (oneDNN and OpenBLAS sgemm) and cpu-onednn. Names read
+//   <cell>/<mode>/H<hidden>/B<batch>/T<seq>/thr<1|2|all>/<backend>
+// (thr2 only where "all" is more than 2 cores, thr1 only where it is more than 1). Reports per
+// iteration and per step, GFLOP/s, the fraction of the SGEMM peak measured in the same run, and at
+// batch 1 the floor of a step: the best time to stream W_hh once (a GEMV on a matrix of W_hh's
+// shape, OpenBLAS sgemv or oneDNN's packed matmul, at the same thread count), with step time / floor.
+// scripts/bench-table.py turns --benchmark_out JSON into tables, with cpu-blas / cpu-onednn per point.
+//   rnn_backends_bench --benchmark_filter='thrall/cpu-(blas.onednn|onednn)' --benchmark_out=x.json
 #include "sgemm_peak.h"
 
 #include "engine/backend.h"
 #include "engine/cpu/cpu_libraries.h"
+#include "engine/cpu/packed_gemm.h"
 #include "profiling/flops.h"
 
 #include <benchmark/benchmark.h>
+#include <cblas.h>
+#include <omp.h>
 
+#include <algorithm>
 #include <chrono>
+#include <map>
 #include <string>
+#include <tuple>
+#include <vector>
 
 namespace rnnprof::bench {
 namespace {
+
+constexpr int kInput = 128;
 
 struct Case {
     std::string backend;
     GemmProvider gemm;
     CellType cell;
     Mode mode;
-    int hidden, batch, seq;
+    int hidden, batch, seq, threads;
+    std::string threadsName; // "1", "2" or "all"
 };
 
 std::string caseName(const Case& c) {
     std::string backend = c.backend;
     if (c.backend == "cpu-blas") backend += c.gemm == GemmProvider::OneDnn ? "[onednn]" : "[openblas]";
     return std::string(toString(c.cell)) + "/" + std::string(toString(c.mode)) + "/H" +
-           std::to_string(c.hidden) + "/B" + std::to_string(c.batch) + "/T" + std::to_string(c.seq) + "/" +
-           backend;
+           std::to_string(c.hidden) + "/B" + std::to_string(c.batch) + "/T" + std::to_string(c.seq) + "/thr" +
+           c.threadsName + "/" + backend;
+}
+
+template <class F>
+double bestSeconds(F&& f, int repeats) {
+    f(); // warm-up: caches, JIT, thread pools
+    double best = 1e30;
+    for (int i = 0; i < repeats; ++i) {
+        const auto start = std::chrono::steady_clock::now();
+        f();
+        best =
+            std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    }
+    return best;
+}
+
+// The floor of a batch-1 step: W_hh ([gates * H, H]) streamed once from cache, the best of OpenBLAS
+// sgemv and oneDNN's packed matmul at `threads` threads. Cached per (gates, H, threads).
+double stepFloorSeconds(int gates, int hidden, int threads) {
+    static std::map<std::tuple<int, int, int>, double> cache;
+    const auto key = std::make_tuple(gates, hidden, threads);
+    if (const auto it = cache.find(key); it != cache.end()) return it->second;
+    const std::int64_t n = std::int64_t(gates) * hidden, k = hidden;
+    std::vector<float> w(std::size_t(n * k), 0.01f), x(std::size_t(k), 1.0f), y(std::size_t(n), 0.0f);
+    const int previousOmp = omp_get_max_threads(), previousBlas = openblas_get_num_threads();
+    omp_set_num_threads(1);
+    openblas_set_num_threads(threads);
+    const double blas = bestSeconds(
+        [&] {
+            cblas_sgemv(CblasRowMajor, CblasNoTrans, int(n), int(k), 1.0f, w.data(), int(k), x.data(), 1,
+                        0.0f, y.data(), 1);
+        },
+        200);
+    openblas_set_num_threads(1);
+    omp_set_num_threads(threads);
+    const dnnl::engine engine(dnnl::engine::kind::cpu, 0);
+    cpu::PackedGemm packed(engine, {.m = 1, .n = n, .k = k, .lda = k}, threads);
+    packed.pack(w.data(), 1, k);
+    const double onednn = bestSeconds([&] { packed.run(x.data(), y.data()); }, 200);
+    omp_set_num_threads(previousOmp);
+    openblas_set_num_threads(previousBlas);
+    return cache[key] = std::min(blas, onednn);
 }
 
 void runCase(benchmark::State& state, const Case& c) {
     Problem p;
     p.config.cell = c.cell;
-    p.config.inputSize = 128;
+    p.config.inputSize = kInput;
     p.config.hiddenSize = c.hidden;
     p.shape = {c.batch, c.seq};
     p.mode = c.mode;
     p.options.gemm = c.gemm;
-    p.options.threads = 0;
+    p.options.threads = c.threads;
     const Backend* backend = builtinBackends().find(c.backend);
     if (!backend) {
         state.SkipWithError(("backend not registered: " + c.backend).c_str());
@@ -66,10 +122,17 @@ void runCase(benchmark::State& state, const Case& c) {
     const double flops = double(iterationFlops(p.config, p.shape, p.mode));
     const double gflops = flops / perIteration / 1e9;
     const SgemmPeak& peak = sgemmPeak();
-    state.counters["us_per_step"] = perIteration * 1e6 / c.seq;
+    const double perStep = perIteration / c.seq;
+    state.counters["us_per_step"] = perStep * 1e6;
     state.counters["GFLOP/s"] = gflops;
     state.counters["peak_onednn"] = gflops / peak.onednnGflops;
     state.counters["peak_openblas"] = gflops / peak.openblasGflops;
+    state.counters["threads"] = c.threads;
+    if (c.batch == 1 && c.mode == Mode::Inference) {
+        const double floor = stepFloorSeconds(c.cell == CellType::Lstm ? 4 : 3, c.hidden, c.threads);
+        state.counters["floor_us"] = floor * 1e6;
+        state.counters["step_over_floor"] = perStep / floor;
+    }
 }
 
 void sgemmPeakBenchmark(benchmark::State& state) {
@@ -78,6 +141,7 @@ void sgemmPeakBenchmark(benchmark::State& state) {
     state.counters["onednn_GFLOP/s"] = sgemmPeak().onednnGflops;
     state.counters["openblas_GFLOP/s"] = sgemmPeak().openblasGflops;
     state.counters["cores"] = availableCpuCores();
+    state.SetLabel(cpuLibraryVersions() + " " + openBlasKernelWarning());
 }
 
 void registerAll() {
@@ -89,19 +153,26 @@ void registerAll() {
     const B backends[] = {{"cpu-blas", GemmProvider::OneDnn},
                           {"cpu-blas", GemmProvider::OpenBlas},
                           {"cpu-onednn", GemmProvider::OneDnn}};
+    const int cores = availableCpuCores();
+    std::vector<std::pair<int, std::string>> threadCounts;
+    if (cores > 1) threadCounts.emplace_back(1, "1");
+    if (cores > 2) threadCounts.emplace_back(2, "2");
+    threadCounts.emplace_back(cores, "all");
     for (CellType cell : {CellType::Lstm, CellType::Gru})
         for (Mode mode : {Mode::Inference, Mode::Training})
-            for (int hidden : {256, 512})
+            for (int hidden : {64, 256, 512, 1024})
                 for (int seq : {20, 100})
                     for (int batch : {1, 4, 16, 64, 256})
-                        for (const B& b : backends) {
-                            const Case c{b.id, b.gemm, cell, mode, hidden, batch, seq};
-                            benchmark::RegisterBenchmark(caseName(c).c_str(),
-                                                         [c](benchmark::State& s) { runCase(s, c); })
-                                ->UseManualTime()
-                                ->Unit(benchmark::kMillisecond)
-                                ->MinTime(0.2);
-                        }
+                        for (const auto& [threads, threadsName] : threadCounts)
+                            for (const B& b : backends) {
+                                const Case c{b.id,  b.gemm, cell,    mode,       hidden,
+                                             batch, seq,    threads, threadsName};
+                                benchmark::RegisterBenchmark(caseName(c).c_str(),
+                                                             [c](benchmark::State& s) { runCase(s, c); })
+                                    ->UseManualTime()
+                                    ->Unit(benchmark::kMillisecond)
+                                    ->MinTime(0.2);
+                            }
 }
 
 } // namespace

@@ -126,10 +126,12 @@ TEST_P(BackendConformance, MatchesReferenceWithDefaultCellOptions) {
 std::vector<Problem> wideProblemSequence() {
     std::vector<Problem> sequence = test::randomProblems({.count = 200, .seed = 99, .withOptions = true});
     for (Problem& problem : sequence) {
-        problem.config.hiddenSize = 64 + int(problem.config.seed % 40);
+        // At least 96 units and 4 rows: enough work per step for cpu-blas's threading rule
+        // (recurrentThreads) to form a two-thread team.
+        problem.config.hiddenSize = 96 + int(problem.config.seed % 40);
         problem.config.layers = std::min(problem.config.layers, 2);
         problem.shape.seqLen = std::min(problem.shape.seqLen, 6);
-        problem.shape.batch = std::min(problem.shape.batch, 5);
+        problem.shape.batch = 4 + int(problem.config.seed % 2);
         problem.options.threads = 2;
     }
     return sequence;

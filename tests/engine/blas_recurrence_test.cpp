@@ -1,0 +1,108 @@
+// cpu-blas's recurrence: the threading rule (recurrentThreads) and the recurrent weights packed once
+// per prepare() and again after every SGD step, checked against the double reference.
+#include "engine/backend.h"
+#include "engine/cpu/cpu_libraries.h"
+#include "engine/cpu/recurrent_threads.h"
+#include "engine/reference/reference_rnn.h"
+#include "support/compare.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <memory>
+
+namespace rnnprof {
+namespace {
+
+using cpu::kMinStepFlopsPerThread;
+using cpu::recurrentThreads;
+using cpu::RecurrentThreads;
+
+double lstmStepFlops(double batch, double hidden) {
+    return 2.0 * batch * 4.0 * hidden * hidden;
+}
+
+TEST(RecurrentThreads, EveryTeamThreadGetsEnoughUnitsAndWork) {
+    for (int threads : {1, 2, 3, 8, 16, 64})
+        for (std::int64_t hidden : {1, 16, 31, 64, 100, 256, 512, 1024, 4096})
+            for (double batch : {1.0, 4.0, 64.0, 256.0}) {
+                const double flops = lstmStepFlops(batch, double(hidden));
+                const RecurrentThreads r = recurrentThreads(flops, hidden, threads);
+                SCOPED_TRACE(testing::Message() << threads << " threads, H=" << hidden << ", B=" << batch);
+                EXPECT_GE(r.team, 1);
+                EXPECT_LE(r.team, threads);
+                EXPECT_GE(r.singleTeam, 1);
+                EXPECT_LE(r.singleTeam, threads);
+                if (r.team > 1) {
+                    EXPECT_EQ(r.singleTeam, 1);
+                    EXPECT_GE(hidden, 32 * r.team);
+                    EXPECT_GE(flops / r.team, kMinStepFlopsPerThread);
+                }
+                if (r.singleTeam > 1) {
+                    EXPECT_GE(flops / r.singleTeam, kMinStepFlopsPerThread);
+                }
+            }
+}
+
+TEST(RecurrentThreads, ATinyStepStaysOnOneThreadAndABigOneUsesEveryCore) {
+    // B=1, H=64: 131 kFLOP a step, a few microseconds on one core; a barrier would cost as much.
+    const RecurrentThreads tiny = recurrentThreads(lstmStepFlops(1, 64), 64, 16);
+    EXPECT_EQ(tiny.team, 1);
+    EXPECT_EQ(tiny.singleTeam, 1);
+    const RecurrentThreads big = recurrentThreads(lstmStepFlops(64, 1024), 1024, 16);
+    EXPECT_EQ(big.team, 16);
+    // Few units but many rows: 32 units each would allow a team of 2, so one team member runs
+    // its GEMMs on every core instead.
+    const RecurrentThreads narrow = recurrentThreads(lstmStepFlops(256, 64), 64, 16);
+    EXPECT_EQ(narrow.team, 1);
+    EXPECT_EQ(narrow.singleTeam, 16);
+}
+
+class BlasRepackTest : public testing::TestWithParam<std::tuple<CellType, int>> {};
+
+// The second training run of a session starts from the parameters its first run left (SGD): its
+// loss and output must be the reference's on those parameters, which fails if the packed copy of
+// W_hh were not refreshed after the update.
+TEST_P(BlasRepackTest, SecondTrainingRunUsesTheUpdatedWeights) {
+    const auto [cell, threads] = GetParam();
+    Problem p;
+    p.config.cell = cell;
+    p.config.inputSize = 24;
+    p.config.hiddenSize = 128;
+    p.config.seed = 5;
+    p.shape = {.batch = 4, .seqLen = 5};
+    p.mode = Mode::Training;
+    p.options.threads = threads;
+    p.options.learningRate = 0.5; // a visible change of W_hh between the runs
+    const Backend* blas = builtinBackends().find("cpu-blas");
+    ASSERT_NE(blas, nullptr);
+    auto session = blas->prepare(p);
+    NullPhaseHook hook;
+    session->run(hook);
+    const RunOutputs first = session->outputs();
+    session->run(hook);
+    const RunOutputs second = session->outputs();
+
+    Problem updated = p;
+    updated.overrides.params = std::make_shared<const ParamSet<float>>(first.paramsAfter);
+    const auto ref = reference::runIteration<double>(updated);
+    const auto refFirst = reference::runIteration<double>(p);
+    EXPECT_TRUE(test::tensorsClose(second.y.cast<double>(), ref.y, 1e-4, "output of the second run"));
+    EXPECT_NEAR(second.loss, ref.loss, 1e-4 * std::max(1.0, ref.loss));
+    EXPECT_GT(std::abs(ref.loss - refFirst.loss), 1e-6)
+        << "the update must change the loss for this check to bite";
+
+    if (threads > 1 && availableCpuCores() > 1) {
+        const auto notes = session->notes();
+        EXPECT_TRUE(std::any_of(notes.begin(), notes.end(), [](const std::string& n) {
+            return n.find("units split across the team") != std::string::npos;
+        })) << "this problem is meant to run on a two-thread team";
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Cells, BlasRepackTest,
+                         testing::Combine(testing::Values(CellType::Lstm, CellType::Gru),
+                                          testing::Values(1, 2)));
+
+} // namespace
+} // namespace rnnprof
