@@ -1,5 +1,7 @@
 #include "cli/predict_command.h"
 
+#include "cli/output_files.h"
+
 #include "cli/cli_common.h"
 #include "cli/model_options.h"
 #include "cli/sweep_options.h"
@@ -146,12 +148,17 @@ PredictRequest parsePredictArguments(const QStringList& args, std::vector<std::s
             }
         }
     }
+    // The files written, checked against each other and against the --from files read.
+    std::vector<NamedPath> outputs, inputs;
     if (!parser.isSet(opt("out")))
         problems.push_back("--out is required: the JSON file to write the predicted points to");
     else
-        checkOutputFile("--out", req.outPath = parser.value(opt("out")).toStdString(), problems);
+        outputs.push_back({"--out", req.outPath = parser.value(opt("out")).toStdString()});
     if (parser.isSet(opt("csv")))
-        checkOutputFile("--csv", req.csvPath = parser.value(opt("csv")).toStdString(), problems);
+        outputs.push_back({"--csv", req.csvPath = parser.value(opt("csv")).toStdString()});
+    for (const std::string& path : req.fromPaths)
+        inputs.push_back({"--from", path});
+    checkOutputFiles(outputs, inputs, problems);
     return req;
 }
 

@@ -42,8 +42,5 @@ struct SweepRequest {
 
 // "a, b,c" -> {"a", "b", "c"}: a comma-separated flag value, each part trimmed.
 [[nodiscard]] std::vector<std::string> splitList(const std::string& text);
-// Appends a problem naming `flag` when `path` cannot become a file: empty, a folder, or in a
-// folder that is missing or not writable. Creates nothing.
-void checkOutputFile(const std::string& flag, const std::string& path, std::vector<std::string>& problems);
 
 } // namespace rnnprof::cli

@@ -23,7 +23,6 @@ namespace {
 // QtCharts elides labels that do not fit in time quadratic in their length (20 kB of text took
 // 650 MB); names from result files are bounded, and what reaches QtCharts is shortened here.
 constexpr int kMaxTitleChars = 160;
-constexpr int kMaxLabelChars = 60; // legend entries, axis titles, bar categories
 
 // `range` from axisRange(): finite and ordered.
 QAbstractAxis* makeAxis(bool log, int base, std::pair<double, double> range, const QString& title,

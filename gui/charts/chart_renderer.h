@@ -26,6 +26,11 @@ struct RenderedChart {
 // Replaces the content of `chart` (owned by the caller) with `data`.
 RenderedChart renderChart(QChart& chart, const ChartData& data, const ChartStyle& style);
 
+// The longest legend entry, axis title or bar category drawn, in characters: long enough for a
+// labelled prediction ("gpu-cudnn @ h100 — predicted from <file> (<GPU>) — not measured"), short
+// enough that QtCharts' label truncation (quadratic in the length) stays instant.
+inline constexpr int kMaxLabelChars = 120;
+
 // `text` cut in the middle to at most `maxChars` characters ("gpu-cud…_static"), so that both
 // ends of a long name stay readable.
 [[nodiscard]] QString elideMiddle(const QString& text, int maxChars);

@@ -192,7 +192,8 @@ TEST(HostileCharts, LongLabelsAreElidedInTheMiddleBeforeQtChartsSeesThem) {
     (void)renderChart(chart, d, lightChartStyle());
     EXPECT_LE(chart.title().size(), 160);
     for (QLegendMarker* m : chart.legend()->markers())
-        EXPECT_LE(m->label().size(), 60) << "legend label of " << m->label().size() << " characters";
+        EXPECT_LE(m->label().size(), kMaxLabelChars)
+            << "legend label of " << m->label().size() << " characters";
 }
 
 TEST(HostileCharts, ChartFileNamesFromBackendIdsStayInsideTheFolder) {
