@@ -95,18 +95,7 @@ PredictRequest parsePredictArguments(const QStringList& args, std::vector<std::s
         {opt("csv"), QStringLiteral("Also write them as CSV."), QStringLiteral("FILE")},
     });
     model.addTo(parser);
-    if (!parser.parse(args)) {
-        problems.push_back(parser.errorText().toStdString());
-        return req;
-    }
-    if (parser.isSet(help)) {
-        req.help = true;
-        req.helpText = parser.helpText().toStdString();
-        return req;
-    }
-    if (!parser.positionalArguments().isEmpty())
-        problems.push_back("unexpected argument '" + parser.positionalArguments().front().toStdString() +
-                           "' (flags start with --; see --help)");
+    if (!parseFlags(parser, args, help, problems, req.help, req.helpText)) return req;
     for (const QString& f : parser.values(opt("from")))
         req.fromPaths.push_back(f.toStdString());
     if (req.fromPaths.empty())

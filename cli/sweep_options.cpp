@@ -90,6 +90,23 @@ void checkChartCount(const SweepRequest& req, std::vector<std::string>& problems
                            "modes, or leave out --charts and draw them with rnnprof plot");
 }
 
+bool parseFlags(QCommandLineParser& parser, const QStringList& args, const QCommandLineOption& help,
+                std::vector<std::string>& problems, bool& helpAsked, std::string& helpText) {
+    if (!parser.parse(args)) {
+        problems.push_back(parser.errorText().toStdString());
+        return false;
+    }
+    if (parser.isSet(help)) {
+        helpAsked = true;
+        helpText = parser.helpText().toStdString();
+        return false;
+    }
+    if (!parser.positionalArguments().isEmpty())
+        problems.push_back("unexpected argument '" + parser.positionalArguments().front().toStdString() +
+                           "' (flags start with --; see --help)");
+    return true;
+}
+
 std::vector<int> parseIntList(const std::string& flag, const std::string& text, int max,
                               std::vector<std::string>& problems) {
     IntListParse parsed = rnnprof::parseIntList(text, max);
@@ -226,18 +243,7 @@ SweepRequest parseSweepArguments(const QStringList& args, std::vector<std::strin
         {opt("quiet"), QStringLiteral("No progress line.")},
     });
     model.addTo(parser);
-    if (!parser.parse(args)) {
-        problems.push_back(parser.errorText().toStdString());
-        return req;
-    }
-    if (parser.isSet(help)) {
-        req.help = true;
-        req.helpText = parser.helpText().toStdString();
-        return req;
-    }
-    if (!parser.positionalArguments().isEmpty())
-        problems.push_back("unexpected argument '" + parser.positionalArguments().front().toStdString() +
-                           "' (flags start with --; see --help)");
+    if (!parseFlags(parser, args, help, problems, req.help, req.helpText)) return req;
     if (parser.isSet(opt("list-presets"))) {
         req.listPresets = true;
         return req;

@@ -11,6 +11,9 @@
 #include <string>
 #include <vector>
 
+class QCommandLineOption;
+class QCommandLineParser;
+
 namespace rnnprof::cli {
 
 struct SweepRequest {
@@ -42,5 +45,12 @@ struct SweepRequest {
 
 // "a, b,c" -> {"a", "b", "c"}: a comma-separated flag value, each part trimmed.
 [[nodiscard]] std::vector<std::string> splitList(const std::string& text);
+
+// The start every command's flag parsing shares: parses `args`, and returns false when the command
+// stops here — a parse error (appended to `problems`) or --help (`helpAsked`, its text in
+// `helpText`). A positional argument is appended as a problem: the commands take flags only.
+[[nodiscard]] bool parseFlags(QCommandLineParser& parser, const QStringList& args,
+                              const QCommandLineOption& help, std::vector<std::string>& problems,
+                              bool& helpAsked, std::string& helpText);
 
 } // namespace rnnprof::cli

@@ -40,6 +40,16 @@ QString withSuffix(QString path, const QString& selectedFilter) {
     return path + selectedFilter.mid(open + 1, selectedFilter.indexOf(QLatin1Char(')'), open) - open - 1);
 }
 
+// The first open result other than `except` that has a fastest-CPU side, or -1.
+int firstOtherWithFastestCpu(const ResultStore& store, int except) {
+    for (int i = 0; i < store.count(); ++i) {
+        if (i == except) continue;
+        const auto choices = sideChoices(store.results()[std::size_t(i)]);
+        if (std::find(choices.begin(), choices.end(), std::string(kFastestCpu)) != choices.end()) return i;
+    }
+    return -1;
+}
+
 } // namespace
 
 int MainWindow::openFiles(const QStringList& paths, bool add) {
@@ -124,15 +134,8 @@ bool MainWindow::compareWithReference() {
         index = m_store->count() - 1;
     }
     // The fastest CPU backend of the first other result with one, else the reference's own.
-    int cpuResult = index;
-    for (int i = 0; i < m_store->count(); ++i) {
-        if (i == index) continue;
-        const auto choices = sideChoices(m_store->results()[std::size_t(i)]);
-        if (std::find(choices.begin(), choices.end(), std::string(kFastestCpu)) != choices.end()) {
-            cpuResult = i;
-            break;
-        }
-    }
+    const int other = firstOtherWithFastestCpu(*m_store, index);
+    const int cpuResult = other >= 0 ? other : index;
     const bool single = m_store->count() == 1;
     for (int i = 0; i < static_cast<int>(m_pages.size()); ++i)
         if (m_pages[std::size_t(i)]->spec().id == QStringLiteral("speedup")) {
@@ -346,15 +349,7 @@ bool MainWindow::showPredictedReference(SweepResult predicted) {
             : QString::fromStdString(predictedFromText(*predicted.points.front().prediction));
     const int index = addPredictedReference(std::move(predicted));
     // The fastest CPU backend of the first other result with one against the predicted GPU times.
-    int cpuResult = -1;
-    for (int i = 0; i < m_store->count(); ++i) {
-        if (i == index) continue;
-        const auto choices = sideChoices(m_store->results()[std::size_t(i)]);
-        if (std::find(choices.begin(), choices.end(), std::string(kFastestCpu)) != choices.end()) {
-            cpuResult = i;
-            break;
-        }
-    }
+    const int cpuResult = firstOtherWithFastestCpu(*m_store, index);
     for (int i = 0; i < static_cast<int>(m_pages.size()); ++i) {
         if (m_pages[std::size_t(i)]->spec().id == QStringLiteral("speedup") && cpuResult >= 0) {
             m_pages[std::size_t(i)]->setPair(
