@@ -3,6 +3,7 @@
 // that differs from its default, plus the awkward cases (NaN phases, a reason with a comma, a
 // quote and a newline, points that were never measured).
 #include "profiling/result.h"
+#include "support/temp_dir.h"
 
 #include <cmath>
 #include <cstdlib>
@@ -169,25 +170,5 @@ inline SweepResult sampleResult() {
     r.complete = true;
     return r;
 }
-
-// A fresh, empty directory under /tmp, removed at the end of the test.
-class TempDir {
-public:
-    TempDir() {
-        std::string pattern = (std::filesystem::temp_directory_path() / "rnnprof-files-XXXXXX").string();
-        if (::mkdtemp(pattern.data())) m_path = pattern;
-    }
-    ~TempDir() {
-        std::error_code ignored;
-        if (!m_path.empty()) std::filesystem::remove_all(m_path, ignored);
-    }
-    TempDir(const TempDir&) = delete;
-    TempDir& operator=(const TempDir&) = delete;
-    [[nodiscard]] std::string file(const std::string& name) const { return m_path + "/" + name; }
-    [[nodiscard]] const std::string& path() const { return m_path; }
-
-private:
-    std::string m_path;
-};
 
 } // namespace rnnprof::test

@@ -28,6 +28,8 @@ public:
     [[nodiscard]] std::string path(const std::string& name = "") const {
         return name.empty() ? m_path.string() : (m_path / name).string();
     }
+    // `name` inside the folder (the same as path(name)).
+    [[nodiscard]] std::string file(const std::string& name) const { return path(name); }
 
 private:
     std::filesystem::path m_path;
