@@ -70,11 +70,7 @@ std::string fitLine(const Prediction& p) {
 PredictRequest parsePredictArguments(const QStringList& args, std::vector<std::string>& problems) {
     PredictRequest req;
     QCommandLineParser parser;
-    parser.setApplicationDescription(QString::fromLatin1(kDescription));
-    parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
-    const QCommandLineOption help({QStringLiteral("h"), QStringLiteral("help")},
-                                  QStringLiteral("Show this help."));
-    parser.addOption(help);
+    const QCommandLineOption help = setUpParser(parser, kDescription);
     const ModelOptions model(kModelSettings);
     parser.addOptions({
         {opt("from"),

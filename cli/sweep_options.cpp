@@ -90,6 +90,14 @@ void checkChartCount(const SweepRequest& req, std::vector<std::string>& problems
                            "modes, or leave out --charts and draw them with rnnprof plot");
 }
 
+QCommandLineOption setUpParser(QCommandLineParser& parser, const char* description) {
+    parser.setApplicationDescription(QString::fromLatin1(description));
+    parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
+    QCommandLineOption help({QStringLiteral("h"), QStringLiteral("help")}, QStringLiteral("Show this help."));
+    parser.addOption(help);
+    return help;
+}
+
 bool parseFlags(QCommandLineParser& parser, const QStringList& args, const QCommandLineOption& help,
                 std::vector<std::string>& problems, bool& helpAsked, std::string& helpText) {
     if (!parser.parse(args)) {
@@ -188,11 +196,7 @@ void checkSweepOutputs(const QCommandLineParser& parser, SweepRequest& req,
 SweepRequest parseSweepArguments(const QStringList& args, std::vector<std::string>& problems) {
     SweepRequest req;
     QCommandLineParser parser;
-    parser.setApplicationDescription(QString::fromLatin1(kDescription));
-    parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
-    const QCommandLineOption help({QStringLiteral("h"), QStringLiteral("help")},
-                                  QStringLiteral("Show this help."));
-    parser.addOption(help);
+    const QCommandLineOption help = setUpParser(parser, kDescription);
     const ModelOptions model(kModelSettings);
     parser.addOptions({
         {opt("preset"), QStringLiteral("Start from preset NAME (see --list-presets)."),

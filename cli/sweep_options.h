@@ -46,6 +46,9 @@ struct SweepRequest {
 // "a, b,c" -> {"a", "b", "c"}: a comma-separated flag value, each part trimmed.
 [[nodiscard]] std::vector<std::string> splitList(const std::string& text);
 
+// A command's parser with its description, long options after a single dash, and -h/--help, which
+// it returns for parseFlags().
+[[nodiscard]] QCommandLineOption setUpParser(QCommandLineParser& parser, const char* description);
 // The start every command's flag parsing shares: parses `args`, and returns false when the command
 // stops here — a parse error (appended to `problems`) or --help (`helpAsked`, its text in
 // `helpText`). A positional argument is appended as a problem: the commands take flags only.
