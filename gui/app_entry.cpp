@@ -6,6 +6,7 @@
 #include "gui/cli/headless_app.h"
 #include "gui/cli/headless_default.h"
 #include "gui/cli/plot_command.h"
+#include "gui/cli/report_command.h"
 #include "gui/desktop_app.h"
 
 #include <cstdio>
@@ -45,6 +46,8 @@ int runRnnprof(int argc, char** argv) {
     if (auto code = cli::runHeadlessCommand(argc, argv)) return *code;
     if (argc >= 2 && std::strcmp(argv[1], "plot") == 0)
         return cli::runGuarded("plot", [&] { return cli::runPlotCommand(argc, argv); });
+    if (argc >= 2 && std::strcmp(argv[1], "report") == 0)
+        return cli::runGuarded("report", [&] { return cli::runReportCommand(argc, argv); });
     if (argc >= 2 && (std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0)) {
         std::fputs(usageText(), stdout);
         return 0;

@@ -15,7 +15,9 @@ const char* usageText() {
         std::string(
             "Usage: rnnprof [RESULTS.json ...]      the desktop application (opens the files, overlaid)\n"
             "       rnnprof plot RESULTS.json ... --out DIR   every chart as PNG/SVG/PDF, no display "
-            "needed\n") +
+            "needed\n"
+            "       rnnprof report RESULTS.json ... --out DIR  one HTML page: machines, crossovers, notes, "
+            "charts\n") +
         cli::headlessUsage() +
         "Without a display, `rnnprof` alone runs the default preset headless and names the folder of its\n"
         "results and charts.\n";

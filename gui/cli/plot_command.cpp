@@ -3,12 +3,11 @@
 #include "cli/cli_common.h"
 #include "gui/charts/render_all.h"
 #include "gui/cli/headless_app.h"
+#include "gui/cli/loaded_results.h"
 #include "profiling/crossover.h"
-#include "profiling/result_files.h"
 
 #include <QCommandLineParser>
 #include <QDir>
-#include <QFileInfo>
 #include <QRegularExpression>
 
 #include <algorithm>
@@ -152,15 +151,9 @@ int runPlotCommand(int argc, char** argv) {
     try {
         const std::string dir = parser.value(out).toStdString();
         checkOutputFolder(dir);
-        std::vector<SweepResult> results;
-        QStringList loaded; // absolute paths, one per result
-        auto load = [&](const QString& f) {
-            const QString path = QFileInfo(f).absoluteFilePath();
-            if (const auto i = loaded.indexOf(path); i >= 0) return static_cast<int>(i);
-            results.push_back(loadResultFile(f.toStdString()));
-            loaded << path;
-            return static_cast<int>(results.size()) - 1;
-        };
+        LoadedResults loaded;
+        const std::vector<SweepResult>& results = loaded.results;
+        auto load = [&](const QString& f) { return loaded.load(f); };
         for (const QString& f : files)
             load(f);
         std::optional<gui::ChartSelection> pair;

@@ -1,0 +1,17 @@
+#include "gui/cli/loaded_results.h"
+
+#include "profiling/result_files.h"
+
+#include <QFileInfo>
+
+namespace rnnprof::cli {
+
+int LoadedResults::load(const QString& file) {
+    const QString path = QFileInfo(file).absoluteFilePath();
+    if (const auto i = paths.indexOf(path); i >= 0) return static_cast<int>(i);
+    results.push_back(loadResultFile(file.toStdString()));
+    paths << path;
+    return static_cast<int>(results.size()) - 1;
+}
+
+} // namespace rnnprof::cli

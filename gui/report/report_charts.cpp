@@ -1,0 +1,50 @@
+#include "gui/report/report_charts.h"
+
+#include "engine/error.h"
+#include "gui/charts/chart_catalog.h"
+#include "gui/charts/render_all.h"
+
+#include <QFile>
+#include <QFileInfo>
+#include <QTemporaryDir>
+
+namespace rnnprof::gui {
+namespace {
+
+// The tab title of the chart a file stem belongs to ("speedup-T10" -> "Speedup & crossover").
+QString pageOf(const QString& stem) {
+    for (const ChartPageSpec& page : chartCatalog())
+        for (const ChartSpec& chart : page.charts)
+            if (stem == chart.id || stem.startsWith(chart.id + QLatin1Char('-')))
+                return QString(page.title).replace(QStringLiteral("&&"), QStringLiteral("&"));
+    return {};
+}
+
+// QSvgGenerator writes a standalone document; inside HTML only the <svg> element may stand.
+QByteArray withoutProlog(QByteArray svg) {
+    const auto start = svg.indexOf("<svg");
+    return start < 0 ? QByteArray() : svg.mid(start).trimmed();
+}
+
+} // namespace
+
+std::vector<ReportChart> reportCharts(const std::vector<SweepResult>& results) {
+    // The plot command's own renderer, into scratch files read back at once: one chart code path
+    // for the GUI, the chart files and the report.
+    QTemporaryDir scratch;
+    if (!scratch.isValid())
+        throw Error(ErrorKind::Io, "cannot create a temporary folder for the report's charts: " +
+                                       scratch.errorString().toStdString());
+    std::vector<ReportChart> charts;
+    for (const QString& path : renderAllCharts(results, scratch.path(), {ImageFormat::Svg})) {
+        QFile file(path);
+        if (!file.open(QIODevice::ReadOnly))
+            throw Error(ErrorKind::Io, "cannot read back chart " + path.toStdString() + ": " +
+                                           file.errorString().toStdString());
+        const QString stem = QFileInfo(path).completeBaseName();
+        charts.push_back({pageOf(stem), stem, withoutProlog(file.readAll())});
+    }
+    return charts;
+}
+
+} // namespace rnnprof::gui
