@@ -117,8 +117,10 @@ void exportChart(const ChartData& data, const ChartStyle& style, const QString& 
         svg.setOutputDevice(&buffer);
         svg.setSize(size);
         svg.setViewBox(QRect(QPoint(0, 0), size));
-        svg.setTitle(data.title);
-        svg.setDescription(QStringLiteral("rnnprof chart: ") + data.title);
+        // Qt 6.4 writes title and description into the XML unescaped, and titles hold backend ids
+        // and host names from files: a "<script>" there would run where the SVG is opened.
+        svg.setTitle(data.title.toHtmlEscaped());
+        svg.setDescription((QStringLiteral("rnnprof chart: ") + data.title).toHtmlEscaped());
         QPainter painter;
         if (!painter.begin(&svg)) fail(path, QStringLiteral("the SVG generator cannot start"));
         paintChart(view, data, style, painter, size, chartHeight);

@@ -1,0 +1,126 @@
+// The page of `rnnprof report`, built in this process: one inline SVG per chart file `plot` writes,
+// the machines and GPUs of every file, the crossovers (checked against a hand interpolation), and
+// every string from a file shown as text, never as markup.
+#include "gui/charts/render_all.h"
+#include "gui/fake_results.h"
+#include "gui/report/report_page.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+namespace rnnprof::gui {
+namespace {
+
+int occurrences(const QString& text, const QString& what) {
+    return static_cast<int>(text.count(what));
+}
+
+// fakeSweep with built-in ids: cpu-blas takes 1 ms per sample, cpu-onednn 8 ms + 0.1 ms per sample
+// (times scaled by T/10), on a host with a GPU.
+SweepResult reportSweep(const std::string& host) {
+    SweepResult r = test::fakeSweep(host);
+    for (PointResult& p : r.points)
+        p.backend = p.backend == "slow-cpu" ? "cpu-blas" : "cpu-onednn";
+    r.plan.backends = {"cpu-blas", "cpu-onednn"};
+    r.host.gpu.available = true;
+    r.host.gpu.builtWithCuda = true;
+    r.host.gpu.runtimeVersion = "13.0";
+    r.host.gpu.driverVersion = "13.1";
+    r.host.gpu.devices = {{0, "NVIDIA Test GPU 80GB", 9, 0, 80ull << 30, 0, 132}};
+    return r;
+}
+
+QString pageOf(const std::vector<SweepResult>& results, const QStringList& sources) {
+    return reportPage(results, sources, reportCharts(results), QStringLiteral("2026-11-23T08:00:00Z"));
+}
+
+TEST(ReportPage, HoldsOneInlineSvgPerChartFileOfThePlotCommand) {
+    const std::vector<SweepResult> results{reportSweep("gpu-box")};
+    const QString page = pageOf(results, {QStringLiteral("gpu-box.json")});
+    // By hand: time-vs-batch x2 (T), time-vs-seqlen x4 (B), throughput x2, speedup x2, crossover,
+    // memory x4 (2 backends x 2 T x 1 mode), phases, top-steps.
+    EXPECT_EQ(occurrences(page, QStringLiteral("<svg ")), 17);
+    EXPECT_EQ(std::size_t(occurrences(page, QStringLiteral("<svg "))),
+              chartFileCount(results, {ImageFormat::Svg}));
+    EXPECT_EQ(occurrences(page, QStringLiteral("</svg>")), 17);
+    EXPECT_FALSE(page.contains(QStringLiteral("<?xml"))) << "SVG prologs are not valid inside HTML";
+    // In the GUI's tab order.
+    const auto at = [&](const char* id) {
+        return page.indexOf(QStringLiteral("<figure id=\"%1\"").arg(QLatin1String(id)));
+    };
+    EXPECT_GE(at("time-vs-batch-T10"), 0);
+    EXPECT_LT(at("time-vs-batch-T10"), at("time-vs-seqlen-B1"));
+    EXPECT_LT(at("time-vs-seqlen-B1"), at("throughput-T10"));
+    EXPECT_LT(at("throughput-T10"), at("speedup-T10"));
+    EXPECT_LT(at("speedup-T10"), at("crossover"));
+    EXPECT_LT(at("crossover"), at("memory-cpu-blas-T10-infer"));
+    EXPECT_LT(at("memory-cpu-blas-T10-infer"), at("phases"));
+    EXPECT_LT(at("phases"), at("top-steps"));
+    // Self-contained: nothing to fetch, nothing to run.
+    EXPECT_FALSE(page.contains(QStringLiteral("<script")));
+    EXPECT_FALSE(page.contains(QStringLiteral("src=")));
+    EXPECT_FALSE(page.contains(QStringLiteral("<link")));
+}
+
+TEST(ReportPage, NamesEveryHostCpuGpuAndDriver) {
+    SweepResult laptop = reportSweep("laptop");
+    laptop.host.gpu = {};
+    laptop.host.gpu.reason = "no NVIDIA driver";
+    laptop.host.cpuModel = "Laptop CPU i7";
+    const QString page = pageOf({laptop, reportSweep("gpu-box")},
+                                {QStringLiteral("laptop.json"), QStringLiteral("gpu-box.json")});
+    for (const char* text :
+         {"laptop.json", "gpu-box.json", "<td>laptop</td>", "<td>gpu-box</td>", "Laptop CPU i7",
+          "Test CPU, 2 cores", "NVIDIA Test GPU 80GB (sm_90, 80.0 GiB, 132 SMs)", "supports CUDA 13.1",
+          "unavailable: no NVIDIA driver", "Keras: ", "PyTorch: "})
+        EXPECT_TRUE(page.contains(QString::fromUtf8(text))) << text;
+}
+
+TEST(ReportPage, StatesTheCrossoverBatchInterpolatedOnALogScale) {
+    const QString page = pageOf({reportSweep("gpu-box")}, {QStringLiteral("gpu-box.json")});
+    // cpu-onednn / cpu-blas: 8.4/4 at B=4, 9.6/16 at B=16 (the scale T/10 cancels); the log of the
+    // ratio changes sign between them, interpolated linearly in log(B).
+    const double y0 = std::log(8.4 / 4.0), y1 = std::log(9.6 / 16.0);
+    const double batch = std::exp(std::log(4.0) + y0 / (y0 - y1) * (std::log(16.0) - std::log(4.0)));
+    EXPECT_NEAR(batch, 9.09, 0.01);
+    for (int seqLen : {10, 100})
+        EXPECT_TRUE(page.contains(
+            QStringLiteral("<td>cpu-onednn over cpu-blas</td><td>infer</td><td>%1</td><td>≈ %2</td>")
+                .arg(seqLen)
+                .arg(batch, 0, 'f', 1)))
+            << "T=" << seqLen;
+}
+
+TEST(ReportPage, ShowsNotesAndReasonsPerBackend) {
+    SweepResult r = reportSweep("gpu-box");
+    r.points.push_back(test::failedPoint("cpu-blas", Mode::Inference, 256, 10, PointStatus::Refused,
+                                         "needs 31.2 GiB of memory, 8.0 GiB free"));
+    const QString page = pageOf({r}, {QStringLiteral("gpu-box.json")});
+    EXPECT_TRUE(page.contains(QStringLiteral("refused: needs 31.2 GiB of memory, 8.0 GiB free")));
+    EXPECT_TRUE(page.contains(QStringLiteral("infer B=256 T=10")));
+    EXPECT_TRUE(page.contains(QStringLiteral("GEMM: fake")));
+}
+
+TEST(ReportPage, StringsFromFilesAreTextNotMarkup) {
+    const std::string hostile = "<script>alert(1)</script>";
+    SweepResult r = reportSweep("<img src=x onerror=alert(2)>");
+    for (PointResult& p : r.points)
+        if (p.backend == "cpu-onednn") {
+            p.backend = hostile;
+            p.notes = {"</ul><script>alert(3)</script>"};
+        }
+    r.plan.backends = {"cpu-blas", hostile};
+    r.host.cpuModel = "\"><em>cpu</em>";
+    const QString page = pageOf({r}, {QStringLiteral("<i>file</i>.json")});
+    EXPECT_FALSE(page.contains(QStringLiteral("<script")));
+    EXPECT_FALSE(page.contains(QStringLiteral("<img")));
+    EXPECT_FALSE(page.contains(QStringLiteral("<em>")));
+    EXPECT_FALSE(page.contains(QStringLiteral("<i>file")));
+    EXPECT_TRUE(page.contains(QStringLiteral("&lt;script&gt;alert(1)&lt;/script&gt;")));
+    EXPECT_TRUE(page.contains(QStringLiteral("&lt;img src=x onerror=alert(2)&gt;")));
+    EXPECT_TRUE(page.contains(QStringLiteral("&lt;/ul&gt;&lt;script&gt;alert(3)")));
+}
+
+} // namespace
+} // namespace rnnprof::gui
