@@ -18,6 +18,8 @@ packages=(
     libopenblas-dev libdnnl-dev ocl-icd-opencl-dev nlohmann-json3-dev
     # tests and benchmarks
     libgtest-dev libgmock-dev libbenchmark-dev fonts-dejavu-core
+    # the report opened in a real browser (tests/cli/report_test.cpp; skipped without it)
+    chromium
     # sanitizer and fuzz builds (clang, its libFuzzer runtime and OpenMP)
     clang libclang-rt-14-dev libomp-14-dev clang-format
     # packaging (.deb with computed Depends) and the dependency check of CI
