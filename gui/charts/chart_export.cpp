@@ -120,7 +120,7 @@ void exportChart(const ChartData& data, const ChartStyle& style, const QString& 
         // Qt 6.4 writes title and description into the XML unescaped, and titles hold backend ids
         // and host names from files: a "<script>" there would run where the SVG is opened.
         svg.setTitle(data.title.toHtmlEscaped());
-        svg.setDescription((QStringLiteral("rnnprof chart: ") + data.title).toHtmlEscaped());
+        svg.setDescription(QStringLiteral("rnnprof chart: ") + data.title.toHtmlEscaped());
         QPainter painter;
         if (!painter.begin(&svg)) fail(path, QStringLiteral("the SVG generator cannot start"));
         paintChart(view, data, style, painter, size, chartHeight);

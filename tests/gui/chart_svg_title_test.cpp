@@ -16,7 +16,15 @@ namespace {
 TEST(ChartSvgTitle, MarkupFromFilesInTheTitleIsTextNotElements) {
     ChartData data;
     data.title = QStringLiteral("Speedup of <script>alert(1)</script> & co");
-    data.series.push_back({QStringLiteral("s"), {{1.0, 2.0}, {2.0, 3.0}}});
+    ChartSeries series;
+    series.name = QStringLiteral("s");
+    for (double x : {1.0, 2.0}) {
+        ChartSample sample;
+        sample.x = x;
+        sample.y = x + 1.0;
+        series.samples.push_back(sample);
+    }
+    data.series.push_back(series);
     QTemporaryDir dir;
     ASSERT_TRUE(dir.isValid());
     const QString path = dir.filePath(QStringLiteral("chart.svg"));
