@@ -7,6 +7,7 @@
 #include <QByteArray>
 #include <QString>
 
+#include <cstddef>
 #include <vector>
 
 namespace rnnprof::gui {
@@ -17,8 +18,12 @@ struct ReportChart {
     QByteArray svg; // the <svg> element, without the XML prolog, ready to be placed in HTML
 };
 
-// In the order the GUI shows them (the chart catalog's). Throws what renderAllCharts() throws:
-// Error(InvalidInput) above kMaxChartFiles charts, Error(Io) when scratch files cannot be written.
+// The most charts one page holds (a chart's SVG is ~100-200 kB; 300 make a page of tens of MB that
+// browsers still open): above it, nothing is drawn and Error(InvalidInput) says how many there would be.
+inline constexpr std::size_t kMaxReportCharts = 300;
+
+// In the order the GUI shows them (the chart catalog's). Throws Error(InvalidInput) above
+// kMaxReportCharts, Error(Io) when the scratch files cannot be written or read back.
 [[nodiscard]] std::vector<ReportChart> reportCharts(const std::vector<SweepResult>& results);
 
 } // namespace rnnprof::gui

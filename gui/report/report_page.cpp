@@ -4,7 +4,8 @@
 #include "gui/charts/chart_selection.h"
 #include "profiling/crossover.h"
 
-#include <map>
+#include <utility>
+#include <vector>
 
 namespace rnnprof::gui {
 namespace {
@@ -130,18 +131,29 @@ QString crossoverTable(const SweepResult& r) {
 
 // What the point details of the GUI show besides numbers, per backend: the session's notes (with
 // how many points carry each) and why points were not measured (with their shapes).
+// Keys in the order they first appear (points are in measuring order: notes read as the sweep ran).
+template <typename V>
+V& entry(std::vector<std::pair<std::string, V>>& list, const std::string& key) {
+    for (auto& [k, v] : list)
+        if (k == key) return v;
+    return list.emplace_back(key, V{}).second;
+}
+
 QString notesList(const SweepResult& r) {
-    std::map<std::string, std::map<std::string, QStringList>> byBackend; // backend -> text -> shapes
+    using Texts = std::vector<std::pair<std::string, QStringList>>; // text -> shapes
+    std::vector<std::pair<std::string, Texts>> byBackend;
     for (const PointResult& p : r.points) {
         const QString shape =
             QStringLiteral("%1 B=%2 T=%3").arg(modeName(p.mode)).arg(p.shape.batch).arg(p.shape.seqLen);
+        Texts& texts = entry(byBackend, p.backend);
         if (!p.ok() && !p.predicted())
-            byBackend[p.backend][std::string(toString(p.status)) + (p.reason.empty() ? "" : ": " + p.reason)]
+            entry(texts, std::string(toString(p.status)) + (p.reason.empty() ? "" : ": " + p.reason))
                 << shape;
-        if (p.predicted() && p.prediction) byBackend[p.backend][predictedFromText(*p.prediction)] << shape;
+        if (p.predicted() && p.prediction) entry(texts, predictedFromText(*p.prediction)) << shape;
         for (const std::string& note : p.notes)
-            byBackend[p.backend][note] << shape;
+            entry(texts, note) << shape;
     }
+    std::erase_if(byBackend, [](const auto& b) { return b.second.empty(); });
     if (byBackend.empty()) return QStringLiteral("<p class=\"muted\">No notes.</p>\n");
     QString out = QStringLiteral("<ul>\n");
     for (const auto& [backend, texts] : byBackend) {

@@ -1,6 +1,7 @@
 // The page of `rnnprof report`, built in this process: one inline SVG per chart file `plot` writes,
 // the machines and GPUs of every file, the crossovers (checked against a hand interpolation), and
 // every string from a file shown as text, never as markup.
+#include "engine/error.h"
 #include "gui/charts/render_all.h"
 #include "gui/fake_results.h"
 #include "gui/report/report_page.h"
@@ -100,6 +101,28 @@ TEST(ReportPage, ShowsNotesAndReasonsPerBackend) {
     EXPECT_TRUE(page.contains(QStringLiteral("refused: needs 31.2 GiB of memory, 8.0 GiB free")));
     EXPECT_TRUE(page.contains(QStringLiteral("infer B=256 T=10")));
     EXPECT_TRUE(page.contains(QStringLiteral("GEMM: fake")));
+}
+
+TEST(ReportPage, MoreChartsThanAPageHoldsAreRefusedNamingTheCount) {
+    SweepResult r = test::fakeSweep();
+    r.points.clear();
+    r.plan.backends = {"cpu-blas"};
+    r.plan.batches = {1};
+    r.plan.seqLens.clear();
+    for (int t = 1; t <= 200; ++t) {
+        r.plan.seqLens.push_back(t);
+        r.points.push_back(test::okPoint("cpu-blas", Mode::Inference, 1, t, 1.0));
+    }
+    // By hand: time-vs-batch, throughput and memory once per T (3 x 200), time-vs-seqlen once (one
+    // batch size), phases and top-steps; no speedup with one backend.
+    try {
+        (void)reportCharts({r});
+        FAIL() << "expected a refusal";
+    } catch (const Error& e) {
+        EXPECT_EQ(e.kind(), ErrorKind::InvalidInput);
+        EXPECT_NE(std::string(e.what()).find("would hold 603 charts, at most 300"), std::string::npos)
+            << e.what();
+    }
 }
 
 TEST(ReportPage, StringsFromFilesAreTextNotMarkup) {
