@@ -115,6 +115,23 @@ def depends_closure(roots, packages, providers):
     return seen
 
 
+def pkg_config_modules(execve_line):
+    """The module names of a traced `pkg-config ... --exists xkbcommon` call ('glib-2.0>=2.56' -> 'glib-2.0')."""
+    args = re.findall(r'"([^"]*)"', execve_line.split("[", 1)[-1].split("]", 1)[0])[1:]
+    return {re.split(r"[\s<>=!]", a, maxsplit=1)[0] for a in args if a and not a.startswith("-")}
+
+
+def is_asked_pc(path, modules):
+    """Whether pkg-config opened `path` for one of `modules`. A module that is not installed makes
+    pkg-config read every .pc file on the machine (to suggest others): those say what this machine
+    happens to have (udev.pc after a package was installed with its Recommends), not what the build
+    uses. Files a found module's .pc requires belong to packages its -dev package depends on."""
+    if not path.endswith(".pc"):
+        return True
+    stem = os.path.basename(path)[:-len(".pc")]
+    return stem.removesuffix("-uninstalled") in modules
+
+
 def traced_files(command, env=None, cwd=None):
     """Files `command` opened or executed successfully (strace -f -z), and its exit status."""
     with tempfile.NamedTemporaryFile(prefix="check-deps-", suffix=".strace", delete=False) as log:
@@ -123,11 +140,18 @@ def traced_files(command, env=None, cwd=None):
         result = subprocess.run(["strace", "-f", "-z", "-qq", "-e", "trace=open,openat,execve", "-o", log_path]
                                 + command, env=env, cwd=cwd, capture_output=True, text=True)
         files = set()
+        asked = {}  # pid of a pkg-config process -> the modules it was asked about
         with open(log_path, encoding="utf-8", errors="surrogateescape") as f:
             for line in f:
                 m = re.search(r'(?:openat\(\w+, |open\(|execve\()"([^"]+)"', line)
-                if m:
-                    files.add(os.path.normpath(os.path.join(cwd or os.getcwd(), m.group(1))))
+                if not m:
+                    continue
+                pid = line.split(" ", 1)[0]
+                if " execve(" in line and os.path.basename(m.group(1)) in ("pkg-config", "pkgconf"):
+                    asked[pid] = pkg_config_modules(line)
+                elif pid in asked and not is_asked_pc(m.group(1), asked[pid]):
+                    continue
+                files.add(os.path.normpath(os.path.join(cwd or os.getcwd(), m.group(1))))
         return files, result
     finally:
         os.unlink(log_path)
