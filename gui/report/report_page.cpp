@@ -2,6 +2,7 @@
 
 #include "engine/host_memory.h"
 #include "gui/charts/chart_selection.h"
+#include "gui/charts/chart_speedup.h"
 #include "profiling/crossover.h"
 
 #include <utility>
@@ -129,6 +130,30 @@ QString crossoverTable(const SweepResult& r) {
     return t + QStringLiteral("</table>\n");
 }
 
+// The pair the GUI compares across files by default (the fastest CPU backend of one file against
+// the fastest GPU backend of another), read from the GUI's own crossover chart: its series give
+// the crossover batch per sequence length, its notes the hosts and what has none. Empty when the
+// default pair is inside each file (the per-file tables hold it).
+QString acrossFilesTable(const std::vector<SweepResult>& results) {
+    ChartSelection pair;
+    fitSelection(pair, chartOptions(results));
+    if (pair.baselineResult < 0 || pair.challengerResult < 0 || pair.baselineResult == pair.challengerResult)
+        return {};
+    const ChartData chart = crossoverVsSeqLen(results, pair);
+    QString t = tag("h2", esc(chart.title)) +
+                QStringLiteral("<table>\n<tr><th>series</th><th>sequence length</th><th>crossover "
+                               "batch</th></tr>\n");
+    for (const ChartSeries& series : chart.series)
+        for (const ChartSample& sample : series.samples)
+            t +=
+                QStringLiteral("<tr><td>") + esc(series.name) +
+                QStringLiteral("</td><td>%1</td><td>≈ %2</td></tr>\n").arg(sample.x).arg(sample.y, 0, 'f', 1);
+    t += QStringLiteral("</table>\n<ul>\n");
+    for (const QString& note : chart.notes)
+        t += QStringLiteral("<li>") + esc(note) + QStringLiteral("</li>\n");
+    return t + QStringLiteral("</ul>\n");
+}
+
 // What the point details of the GUI show besides numbers, per backend: the session's notes (with
 // how many points carry each) and why points were not measured (with their shapes).
 // Keys in the order they first appear (points are in measuring order: notes read as the sweep ran).
@@ -212,6 +237,7 @@ QString reportPage(const std::vector<SweepResult>& results, const QStringList& s
         html += tag("h3", QStringLiteral("Crossovers")) + crossoverTable(r);
         html += tag("h3", QStringLiteral("Notes")) + notesList(r);
     }
+    html += acrossFilesTable(results);
     html += QStringLiteral("<h2 id=\"charts\">Charts</h2>\n") + chartSection(charts);
     return html + QStringLiteral("</body>\n</html>\n");
 }

@@ -93,6 +93,27 @@ TEST(ReportPage, StatesTheCrossoverBatchInterpolatedOnALogScale) {
             << "T=" << seqLen;
 }
 
+// fakeSweep with only `backend`, renamed to `as`: a CPU-only laptop's file, a GPU server's file.
+SweepResult onlyOneBackend(const std::string& host, const std::string& backend, const std::string& as) {
+    SweepResult r = test::fakeSweep(host);
+    std::erase_if(r.points, [&](const PointResult& p) { return p.backend != backend; });
+    for (PointResult& p : r.points)
+        p.backend = as;
+    r.plan.backends = {as};
+    return r;
+}
+
+TEST(ReportPage, StatesTheCrossoverOfTheFastestCpuHereAgainstTheFastestGpuThere) {
+    const QString page = pageOf({onlyOneBackend("laptop", "slow-cpu", "cpu-onednn"),
+                                 onlyOneBackend("server", "fast-gpu", "gpu-cudnn")},
+                                {QStringLiteral("laptop.json"), QStringLiteral("server.json")});
+    // The same times as above, now one backend per file: the same crossover, B = 9.1.
+    EXPECT_TRUE(page.contains(QStringLiteral("<td>crossover infer</td><td>10</td><td>≈ 9.1</td>")));
+    EXPECT_TRUE(page.contains(QStringLiteral("<td>crossover infer</td><td>100</td><td>≈ 9.1</td>")));
+    EXPECT_TRUE(page.contains(QStringLiteral("fastest-gpu")));
+    EXPECT_TRUE(page.contains(QStringLiteral("server (Test CPU, 2 cores)")));
+}
+
 TEST(ReportPage, ShowsNotesAndReasonsPerBackend) {
     SweepResult r = reportSweep("gpu-box");
     r.points.push_back(test::failedPoint("cpu-blas", Mode::Inference, 256, 10, PointStatus::Refused,
