@@ -60,7 +60,7 @@ std::vector<std::string> runShards(const TempDir& dir, int count) {
     std::vector<std::unique_ptr<ChildProcess>> children;
     std::vector<std::string> files;
     for (int i = 1; i <= count; ++i) {
-        files.push_back(dir.path("shard-" + std::to_string(i) + ".json"));
+        files.push_back(dir.path(std::string("shard-").append(std::to_string(i)).append(".json")));
         Args argv{RNNPROF_EXE, "sweep"};
         const Args plan = tinyPlan();
         argv.insert(argv.end(), plan.begin(), plan.end());
@@ -115,7 +115,7 @@ TEST(ShardedSweep, RefusesAShardThatNamesNoneSayingWhatIsAllowed) {
     for (const char* bad : {"0/4", "5/4", "1/0", "x/y"}) {
         const ProcessResult run = sweepWith({"--shard", bad, "--out", dir.path("r.json")});
         EXPECT_EQ(run.status, 2) << bad;
-        EXPECT_THAT(run.err, HasSubstr("--shard '" + std::string(bad) + "'")) << run.err;
+        EXPECT_THAT(run.err, HasSubstr(std::string("--shard '").append(bad).append("'"))) << run.err;
         EXPECT_THAT(run.err, HasSubstr("1 <= I <= N")) << run.err;
     }
     const ProcessResult tooMany = sweepWith({"--shard", "1/9", "--out", dir.path("r.json")});
@@ -221,7 +221,8 @@ TEST(SlurmArrayExample, EveryTaskThenTheMergeGiveTheWholePlan) {
     EXPECT_EQ(outside.status, 2);
     EXPECT_THAT(outside.err, HasSubstr("not an array task"));
     for (int task = 0; task < 3; ++task) {
-        const ProcessResult r = step({"SLURM_ARRAY_TASK_ID=" + std::to_string(task), "bash", script});
+        const ProcessResult r =
+            step({std::string("SLURM_ARRAY_TASK_ID=").append(std::to_string(task)), "bash", script});
         ASSERT_EQ(r.status, 0) << r.err;
     }
     const ProcessResult merged = step({"bash", script, "merge"});

@@ -55,14 +55,15 @@ std::vector<SweepResult> shardsOf(const SweepPlan& plan, int count, const std::s
     std::vector<SweepResult> out;
     for (int i = 1; i <= count; ++i)
         out.push_back(resultOf(plan, shardPoints(plan, {i, count}),
-                               hostNamed("node0" + std::to_string(i), machine), Shard{i, count}));
+                               hostNamed(std::string("node0").append(std::to_string(i)), machine),
+                               Shard{i, count}));
     return out;
 }
 
 std::vector<NamedResult> named(const std::vector<SweepResult>& results) {
     std::vector<NamedResult> out;
     for (std::size_t i = 0; i < results.size(); ++i)
-        out.push_back({&results[i], "r" + std::to_string(i + 1) + ".json"});
+        out.push_back({&results[i], std::string("r").append(std::to_string(i + 1)).append(".json")});
     return out;
 }
 
@@ -92,7 +93,8 @@ TEST(MergeShards, GiveTheWholeSweepInThePlansOrderWithEachPointsHost) {
         EXPECT_EQ(merged.points[i].shape, all[i].shape);
         // Measured where its shard ran.
         const int shard = shardAssignment(plan, 4)[i];
-        EXPECT_EQ(hostOf(merged, merged.points[i]).hostname, "node0" + std::to_string(shard + 1));
+        EXPECT_EQ(hostOf(merged, merged.points[i]).hostname,
+                  std::string("node0").append(std::to_string(shard + 1)));
     }
     EXPECT_EQ(merged.host.hostname, "node01");
     EXPECT_EQ(merged.otherHosts.size(), 3u);

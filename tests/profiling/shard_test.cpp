@@ -55,7 +55,7 @@ TEST(ShardText, RefusesWhatNamesNoShardAndSaysWhatIsAllowed) {
          {"0/4", "5/4", "1/0", "x/y", "2", "/4", "1/", "-1/4", "1/4/2", " 1/4", "1.5/4", ""}) {
         std::string error;
         EXPECT_FALSE(parseShard(bad, error)) << bad;
-        EXPECT_THAT(error, HasSubstr("'" + std::string(bad) + "'"));
+        EXPECT_THAT(error, HasSubstr(std::string("'").append(bad).append("'")));
         EXPECT_THAT(error, HasSubstr("1 <= I <= N")) << bad;
     }
 }
@@ -88,7 +88,9 @@ TEST(ShardSplit, EveryPointIsInExactlyOneShardInThePlansOrder) {
                     const std::size_t at = indexIn(all, part[k]);
                     ASSERT_LT(at, all.size()) << describe(part[k]);
                     ++seen[at];
-                    if (k > 0) EXPECT_LT(indexIn(all, part[k - 1]), at) << "the plan's order";
+                    if (k > 0) {
+                        EXPECT_LT(indexIn(all, part[k - 1]), at) << "the plan's order";
+                    }
                 }
             }
             EXPECT_TRUE(std::all_of(seen.begin(), seen.end(), [](int c) { return c == 1; }))
