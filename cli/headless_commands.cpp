@@ -2,6 +2,7 @@
 
 #include "cli/cli_common.h"
 #include "cli/eval_command.h"
+#include "cli/merge_command.h"
 #include "cli/predict_command.h"
 #include "cli/sweep_command.h"
 #include "profiling/host_info.h"
@@ -40,6 +41,8 @@ std::optional<int> runHeadlessCommand(int argc, char** argv) {
         return runGuarded("sweep", [&] { return runSweepCommand(argc, argv); });
     if (std::strcmp(command, "predict") == 0)
         return runGuarded("predict", [&] { return runPredictCommand(argc, argv); });
+    if (std::strcmp(command, "merge") == 0)
+        return runGuarded("merge", [&] { return runMergeCommand(argc, argv); });
     return std::nullopt;
 }
 
@@ -47,6 +50,7 @@ const char* headlessUsage() {
     return "       rnnprof sweep [options]         a sweep without a display (see rnnprof sweep --help)\n"
            "       rnnprof eval [options]          one forward/backward pass on .npy inputs\n"
            "       rnnprof predict [options]       GPU times predicted from GPU result files, not measured\n"
+           "       rnnprof merge FILE... [options] shards or other machines' results of one plan, joined\n"
            "       rnnprof --version               host, CPU, GPU status and library versions\n";
 }
 

@@ -31,7 +31,7 @@ struct ChartSupport {
 void setChartSupport(ChartSupport support);
 [[nodiscard]] const ChartSupport* chartSupport();
 
-// Runs the command argv[1] names (--version/-v, eval, sweep, predict) and returns its exit code, or
+// Runs the command argv[1] names (--version/-v, eval, sweep, predict, merge) and returns its exit code, or
 // nullopt when argv[1] names none of them.
 [[nodiscard]] std::optional<int> runHeadlessCommand(int argc, char** argv);
 

@@ -97,6 +97,7 @@ int runRequest(const SweepRequest& req) {
     std::optional<SweepSession> session;
     try {
         session.emplace(builtinBackends(), req.plan, req.outPath, std::move(events), tracer.get());
+        session->setShard(req.shard);
     } catch (const Error& e) {
         printError("sweep", e.what());
         return kExitUsage;
@@ -117,6 +118,10 @@ int runRequest(const SweepRequest& req) {
         printError("sweep", e.what());
         return e.kind() == ErrorKind::Io ? kExitFailure : kExitUsage;
     }
+    if (req.shard && !req.quiet)
+        std::fprintf(stderr, "rnnprof sweep: shard %s: %zu of the plan's %zu points\n",
+                     shardText(*req.shard).c_str(), shardPoints(req.plan, *req.shard).size(),
+                     points(req.plan).size());
     const SweepOutcome outcome = session->run(stop);
     progress.finish();
     const SweepResult& result = outcome.result;

@@ -99,7 +99,7 @@ QCommandLineOption setUpParser(QCommandLineParser& parser, const char* descripti
 }
 
 bool parseFlags(QCommandLineParser& parser, const QStringList& args, const QCommandLineOption& help,
-                std::vector<std::string>& problems, bool& helpAsked, std::string& helpText) {
+                std::vector<std::string>& problems, bool& helpAsked, std::string& helpText, bool takesFiles) {
     if (!parser.parse(args)) {
         problems.push_back(parser.errorText().toStdString());
         return false;
@@ -109,7 +109,7 @@ bool parseFlags(QCommandLineParser& parser, const QStringList& args, const QComm
         helpText = parser.helpText().toStdString();
         return false;
     }
-    if (!parser.positionalArguments().isEmpty())
+    if (!takesFiles && !parser.positionalArguments().isEmpty())
         problems.push_back("unexpected argument '" + parser.positionalArguments().front().toStdString() +
                            "' (flags start with --; see --help)");
     return true;
@@ -244,6 +244,13 @@ SweepRequest parseSweepArguments(const QStringList& args, std::vector<std::strin
                         "its points are kept, only the missing ones are measured. The plan must be the "
                         "same. Without --resume such a journal is never overwritten: the sweep refuses "
                         "to start.")},
+        {opt("shard"),
+         QStringLiteral(
+             "Measure only shard I of N of the plan's points (1/4 .. 4/4), e.g. one task of an array "
+             "job; the same plan and N always give the same split, balanced by each point's "
+             "FLOPs. The results file records the shard and the whole plan: join the shards "
+             "with rnnprof merge. N may not exceed the number of points."),
+         QStringLiteral("I/N")},
         {opt("quiet"), QStringLiteral("No progress line.")},
     });
     model.addTo(parser);
@@ -365,6 +372,16 @@ SweepRequest parseSweepArguments(const QStringList& args, std::vector<std::strin
         if (std::find(problems.begin(), problems.end(), message) == problems.end() &&
             std::find(problems.begin(), problems.end(), asModelFlag) == problems.end())
             problems.push_back(flag + ": " + message);
+    }
+
+    if (parser.isSet(opt("shard"))) {
+        std::string error;
+        req.shard = parseShard(parser.value(opt("shard")).toStdString(), error);
+        if (!req.shard)
+            problems.push_back("--shard " + error);
+        else if (problems.empty()) // a valid plan: its points can be counted
+            if (const std::string problem = shardProblem(plan, *req.shard); !problem.empty())
+                problems.push_back("--shard " + problem);
     }
 
     req.resume = parser.isSet(opt("resume"));

@@ -26,7 +26,8 @@ struct SweepRequest {
     // sweep; afterwards the fastest CPU backend here is set against its fastest GPU backend.
     std::string comparePath;
     std::optional<SweepResult> compareWith;
-    bool resume = false; // --resume: continue the journal an earlier run left at <out>.journal
+    bool resume = false;        // --resume: continue the journal an earlier run left at <out>.journal
+    std::optional<Shard> shard; // --shard I/N: measure only that part of the plan (profiling/shard.h)
     bool listPresets = false;
     bool quiet = false;
     bool help = false;
@@ -51,9 +52,10 @@ struct SweepRequest {
 [[nodiscard]] QCommandLineOption setUpParser(QCommandLineParser& parser, const char* description);
 // The start every command's flag parsing shares: parses `args`, and returns false when the command
 // stops here — a parse error (appended to `problems`) or --help (`helpAsked`, its text in
-// `helpText`). A positional argument is appended as a problem: the commands take flags only.
+// `helpText`). A positional argument is appended as a problem unless `takesFiles` (merge's inputs):
+// the other commands take flags only.
 [[nodiscard]] bool parseFlags(QCommandLineParser& parser, const QStringList& args,
                               const QCommandLineOption& help, std::vector<std::string>& problems,
-                              bool& helpAsked, std::string& helpText);
+                              bool& helpAsked, std::string& helpText, bool takesFiles = false);
 
 } // namespace rnnprof::cli

@@ -69,6 +69,12 @@ HostInfo currentHost() {
     return h;
 }
 
+std::string machineName(const HostInfo& host) {
+    if (host.gpu.available && !host.gpu.devices.empty() && !host.gpu.devices.front().name.empty())
+        return host.gpu.devices.front().name;
+    return host.cpuModel.empty() ? host.hostname : host.cpuModel;
+}
+
 std::string describeHost(const HostInfo& h) {
     std::ostringstream s;
     s << "rnnprof " << h.rnnprofVersion << "\n"

@@ -22,6 +22,10 @@ struct HostInfo {
 };
 
 [[nodiscard]] HostInfo currentHost();
+// The kind of machine, as merged results tell their hosts apart: the first GPU's name when the host
+// had a usable one ("NVIDIA H100 80GB HBM3"), else the CPU model. Shards measured on identical
+// cluster nodes share it and chart as one series; results of different machines do not.
+[[nodiscard]] std::string machineName(const HostInfo& host);
 // Multi-line text for `rnnprof --version`.
 [[nodiscard]] std::string describeHost(const HostInfo& host);
 // One line for the status bar: "Intel Xeon · 2 cores · GPU: unavailable: no NVIDIA driver".

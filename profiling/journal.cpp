@@ -216,6 +216,7 @@ SweepResult journalFromText(std::string_view text, const std::string& source) {
                                                      "line of a journal may be torn)");
         PointResult point;
         jsonio::readPoint(*record, "", problems, point);
+        jsonio::checkHostIndex(result, point, "", problems);
         problems.throwIfAny(lineName(source, lines[i]));
         result.points.push_back(std::move(point));
     }

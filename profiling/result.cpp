@@ -67,20 +67,21 @@ auto members(const PointResult& p) {
     const auto& [backend, mode, shape, status, reason, warmupRuns, measuredRuns, iteration, phaseMedianMs,
                  steps, noisy, noiseThreshold, flopsPerIteration, sequencesPerSecond, tokensPerSecond,
                  gflopsPerSecond, memory, peakRssGrowthBytes, numerics, notes, trace, gpu, measureSeconds,
-                 prediction] = p;
+                 prediction, hostIndex] = p;
     return std::tie(backend, mode, shape, status, reason, warmupRuns, measuredRuns, iteration, phaseMedianMs,
                     steps, noisy, noiseThreshold, flopsPerIteration, sequencesPerSecond, tokensPerSecond,
                     gflopsPerSecond, memory, peakRssGrowthBytes, numerics, notes, trace, gpu, measureSeconds,
-                    prediction);
+                    prediction, hostIndex);
 }
 
 // `label` is how a loaded file is shown, not part of the data: it is neither saved nor compared.
 // The recorded verdicts are compared by their value, fastPath() (SweepResult::operator==).
 auto members(const SweepResult& r) {
-    const auto& [schemaVersion, createdAt, host, plan, points, complete, recordedFastPath, label] = r;
+    const auto& [schemaVersion, createdAt, host, plan, points, complete, recordedFastPath, label, shard,
+                 otherHosts] = r;
     (void)recordedFastPath;
     (void)label;
-    return std::tie(schemaVersion, createdAt, host, plan, points, complete);
+    return std::tie(schemaVersion, createdAt, host, plan, points, complete, shard, otherHosts);
 }
 
 bool same(const SampleStats& a, const SampleStats& b) {
@@ -129,6 +130,12 @@ std::vector<std::string> fastPathLines(const FastPathTexts& texts) {
 
 FastPathTexts SweepResult::fastPath() const {
     return recordedFastPath ? *recordedFastPath : fastPathTexts(plan.config);
+}
+
+const HostInfo& hostOf(const SweepResult& result, const PointResult& point) {
+    const int i = point.hostIndex;
+    return i >= 1 && std::size_t(i) <= result.otherHosts.size() ? result.otherHosts[std::size_t(i) - 1]
+                                                                : result.host;
 }
 
 std::string isoTimestampUtc() {

@@ -7,6 +7,7 @@
 #include "engine/framework_fast_path.h"
 #include "profiling/host_info.h"
 #include "profiling/plan.h"
+#include "profiling/shard.h"
 #include "profiling/statistics.h"
 
 #include <array>
@@ -166,6 +167,9 @@ struct PointResult {
     std::optional<GpuProfile> gpu;
     double measureSeconds = 0.0;          // wall time spent on this point
     std::optional<Prediction> prediction; // status predicted only
+    // Which host measured the point: 0 the result's `host`, i >= 1 its otherHosts[i - 1]. Only a
+    // merged result (rnnprof merge) has others; files leave the key out for 0.
+    int hostIndex = 0;
 
     [[nodiscard]] bool ok() const { return status == PointStatus::Ok; }
     [[nodiscard]] bool predicted() const { return status == PointStatus::Predicted; }
@@ -200,6 +204,11 @@ struct SweepResult {
     // plan.config, the only thing they depend on.
     std::optional<FastPathTexts> recordedFastPath;
     std::string label; // for overlays: set when loaded (file name and host), not saved
+    // `rnnprof sweep --shard I/N`: the part of the plan this result measured (shard.h); the plan
+    // stays the whole plan, so that `rnnprof merge` can check the shards belong together.
+    std::optional<Shard> shard;
+    // A merged result's further hosts, in the order PointResult::hostIndex counts them.
+    std::vector<HostInfo> otherHosts;
 
     // The recorded verdicts, or those of plan.config.
     [[nodiscard]] FastPathTexts fastPath() const;
@@ -207,6 +216,10 @@ struct SweepResult {
     // same result read back from its file (where they are recorded) compare equal.
     bool operator==(const SweepResult&) const;
 };
+
+// The host that measured `point`, a point of `result` (PointResult::hostIndex); the result's own
+// host for an index out of range.
+[[nodiscard]] const HostInfo& hostOf(const SweepResult& result, const PointResult& point);
 
 // "2026-11-21T21:34:10Z"
 [[nodiscard]] std::string isoTimestampUtc();

@@ -53,8 +53,11 @@ SweepResult resultFromJson(std::string_view text, const std::string& source) {
         jsonio::readHeader(doc, source, problems, result);
         if (const Json* points = root.array(kPointsKey, jsonio::Need::Required)) {
             result.points.resize(points->size());
-            for (std::size_t i = 0; i < points->size(); ++i)
-                jsonio::readPoint((*points)[i], jsonio::indexPath(kPointsKey, i), problems, result.points[i]);
+            for (std::size_t i = 0; i < points->size(); ++i) {
+                const std::string path = jsonio::indexPath(kPointsKey, i);
+                jsonio::readPoint((*points)[i], path, problems, result.points[i]);
+                jsonio::checkHostIndex(result, result.points[i], path, problems);
+            }
         }
     }
     problems.throwIfAny(source);

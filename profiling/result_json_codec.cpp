@@ -173,6 +173,12 @@ void fields(Io& io, Ref<Io, HostInfo> h) {
 }
 
 template <class Io>
+void fields(Io& io, Ref<Io, Shard> s) {
+    io("index", s.index, Need::Required);
+    io("count", s.count, Need::Required);
+}
+
+template <class Io>
 void fields(Io& io, Ref<Io, PointResult> p) {
     io("backend", p.backend, Need::Required);
     io("mode", p.mode, kModeSpellings, Need::Required);
@@ -199,6 +205,11 @@ void fields(Io& io, Ref<Io, PointResult> p) {
     io("gpu", p.gpu);
     io("measure_seconds", p.measureSeconds);
     io("prediction", p.prediction);
+    // Merged results only: the point's host when it is not the file's (SweepResult::otherHosts).
+    if constexpr (Io::kReading)
+        io("host_index", p.hostIndex);
+    else if (p.hostIndex != 0)
+        io("host_index", p.hostIndex);
 }
 
 namespace {
@@ -267,6 +278,21 @@ void headerFields(Io& io, Ref<Io, SweepResult> r, const std::string& source) {
     io("host", r.host, Need::Required);
     io.via("plan", r.plan, planToJsonValue, readPlan, Need::Required);
     fastPathFields(io, r);
+    // Written only when there is one, so that a whole sweep on one host is spelled as before; older
+    // files have neither and load as such.
+    if constexpr (Io::kReading) {
+        io("shard", r.shard);
+        io("other_hosts", r.otherHosts);
+    } else {
+        if (r.shard) io("shard", *r.shard);
+        if (!r.otherHosts.empty()) io("other_hosts", r.otherHosts);
+    }
+}
+
+void checkHostName(const std::string& path, Problems& problems, const HostInfo& host) {
+    if (host.hostname.size() > kMaxHostNameLength)
+        problems.add(path, "a host name of " + std::to_string(host.hostname.size()) + " bytes, at most " +
+                               std::to_string(kMaxHostNameLength) + " are allowed");
 }
 
 } // namespace
@@ -302,13 +328,25 @@ void readHeader(const Json& value, const std::string& source, Problems& problems
     FieldReader r(value, "", problems, false, Bounds::Recorded);
     if (!r.isObject()) return;
     headerFields(r, result, source);
-    if (result.host.hostname.size() > kMaxHostNameLength)
-        problems.add("host.hostname", "a host name of " + std::to_string(result.host.hostname.size()) +
-                                          " bytes, at most " + std::to_string(kMaxHostNameLength) +
-                                          " are allowed");
+    checkHostName("host.hostname", problems, result.host);
+    for (std::size_t i = 0; i < result.otherHosts.size(); ++i)
+        checkHostName(indexPath("other_hosts", i) + ".hostname", problems, result.otherHosts[i]);
+    if (const auto& s = result.shard; s && (s->count < 1 || s->index < 1 || s->index > s->count))
+        problems.add("shard", "shard " + shardText(*s) +
+                                  " names no shard: the index must be between 1 and "
+                                  "the count");
     checkRecorded("plan.preset", problems, result.plan.preset);
     for (std::size_t i = 0; i < result.plan.backends.size(); ++i)
         checkBackendId(indexPath("plan.sweep.backends", i), problems, result.plan.backends[i]);
+}
+
+void checkHostIndex(const SweepResult& result, const PointResult& point, const std::string& path,
+                    Problems& problems) {
+    if (point.hostIndex < 0 || std::size_t(point.hostIndex) > result.otherHosts.size())
+        problems.add(childPath(path, "host_index"),
+                     "names host " + std::to_string(point.hostIndex) + ", the file lists " +
+                         std::to_string(result.otherHosts.size()) +
+                         " other hosts (0 is the file's host, 1.. those of other_hosts)");
 }
 
 } // namespace rnnprof::jsonio

@@ -23,5 +23,8 @@ void readFormat(ObjectReader& r, std::string_view expected, Need need);
 // Reads the header after "format" into `result`. A schema newer than this build throws at once
 // (its layout is unknown); other problems are collected.
 void readHeader(const Json& value, const std::string& source, Problems& problems, SweepResult& result);
+// Reports a point's host_index that names no host of `result` (read after the header).
+void checkHostIndex(const SweepResult& result, const PointResult& point, const std::string& path,
+                    Problems& problems);
 
 } // namespace rnnprof::jsonio

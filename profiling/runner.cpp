@@ -64,6 +64,9 @@ SweepRunner::~SweepRunner() = default;
 void SweepRunner::requireValidPlan() const {
     if (const auto issues = validate(m_plan, m_backends.ids()); !issues.empty())
         throw Error(ErrorKind::InvalidConfig, joinIssues(issues));
+    if (m_header.shard)
+        if (const std::string problem = shardProblem(m_plan, *m_header.shard); !problem.empty())
+            throw Error(ErrorKind::InvalidConfig, "shard " + problem);
 }
 
 void SweepRunner::resumeFrom(const SweepResult& earlier) {
@@ -88,7 +91,8 @@ const PointResult* findPoint(const std::vector<PointResult>& points, std::string
 SweepResult SweepRunner::run(const StopToken& stop) {
     requireValidPlan();
     SweepResult result = m_header;
-    const std::vector<PointSpec> grid = points(m_plan);
+    const std::vector<PointSpec> grid =
+        m_header.shard ? shardPoints(m_plan, *m_header.shard) : points(m_plan);
     const auto start = Clock::now();
     SweepProgress progress;
     progress.total = int(grid.size());

@@ -80,7 +80,11 @@ public:
     // The points run() keeps from resumeFrom(), in the earlier run's order.
     [[nodiscard]] const std::vector<PointResult>& keptPoints() const { return m_earlierPoints; }
 
-    // Throws Error(InvalidConfig) naming every problem when the plan is invalid for these backends.
+    // Measures only `shard`'s points of the plan (shard.h), in the plan's order; the header records
+    // it. Call before resumeFrom() and run().
+    void setShard(std::optional<Shard> shard) { m_header.shard = shard; }
+    // Throws Error(InvalidConfig) naming every problem when the plan is invalid for these backends
+    // (or cannot be split into the shards of setShard()).
     void requireValidPlan() const;
     // Runs every point of the plan (or until `stop`); the result holds every finished point and
     // complete == !stopped. Throws Error(InvalidConfig) only when the plan itself is invalid.

@@ -32,6 +32,11 @@ const SweepResult& SweepSession::header() const {
     return m_runner.header();
 }
 
+void SweepSession::setShard(std::optional<Shard> shard) {
+    m_runner.setShard(shard);
+    m_runner.requireValidPlan();
+}
+
 std::string SweepSession::journalPath() const {
     return m_resultPath.empty() ? std::string() : journalPathFor(m_resultPath);
 }
@@ -68,6 +73,14 @@ std::size_t SweepSession::openJournal(EarlierJournal earlier) {
         throw Error(ErrorKind::InvalidInput,
                     journalPath() + " was written by a sweep of another plan (the journal vs this run: " +
                         list + "); it cannot be resumed with this plan");
+    }
+    if (previous.shard != header().shard) {
+        auto name = [](const std::optional<Shard>& s) {
+            return s ? "shard " + shardText(*s) : "the whole plan";
+        };
+        throw Error(ErrorKind::InvalidInput, journalPath() + " measured " + name(previous.shard) +
+                                                 ", this run measures " + name(header().shard) +
+                                                 "; it cannot be resumed with this split");
     }
     if (previous.host.hostname != header().host.hostname)
         throw Error(ErrorKind::InvalidInput,

@@ -66,6 +66,9 @@ public:
     SweepSession& operator=(const SweepSession&) = delete;
 
     [[nodiscard]] const SweepResult& header() const;
+    // Measures only `shard`'s points (SweepRunner::setShard); before openJournal(), whose header
+    // records it and which resumes only a journal of the same shard.
+    void setShard(std::optional<Shard> shard);
     [[nodiscard]] std::string journalPath() const;
     // Opens and locks the journal: a new one gets the header; an earlier run's is refused or
     // resumed (see EarlierJournal). Returns the number of points kept from it (0 for a new one).

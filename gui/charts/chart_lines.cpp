@@ -11,17 +11,18 @@ namespace rnnprof::gui {
 std::vector<ChartSeries> linesPerBackendAndMode(const std::vector<SweepResult>& results,
                                                 const LineSpec& spec) {
     const ChartOptions options = chartOptions(results);
-    // key: backend rank, mode, result index
-    std::map<std::tuple<int, int, int>, ChartSeries> grouped;
+    // key: backend rank, mode, result index, the machine of a merged result's other hosts
+    std::map<std::tuple<int, int, int, QString>, ChartSeries> grouped;
     for (int r = 0; r < static_cast<int>(results.size()); ++r) {
         const auto& points = results[static_cast<std::size_t>(r)].points;
         for (int i = 0; i < static_cast<int>(points.size()); ++i) {
             const PointResult& p = points[static_cast<std::size_t>(i)];
             if (!p.ok() || (spec.include && !spec.include(p))) continue;
             const int rank = static_cast<int>(options.backends.indexOf(QString::fromStdString(p.backend)));
-            auto& series = grouped[{rank, static_cast<int>(p.mode), r}];
+            const QString machine = machineSuffix(results[static_cast<std::size_t>(r)], p);
+            auto& series = grouped[{rank, static_cast<int>(p.mode), r, machine}];
             if (series.name.isEmpty()) {
-                series.name = seriesName(results, r, p.backend, p.mode);
+                series.name = seriesName(results, r, p.backend, p.mode) + machine;
                 series.colorIndex = rank + r * static_cast<int>(options.backends.size());
                 series.dashed = p.mode == Mode::Training;
             }

@@ -145,6 +145,12 @@ QString seriesName(const std::vector<SweepResult>& results, int resultIndex, con
     return prefix.isEmpty() ? name : prefix + QStringLiteral(": ") + name;
 }
 
+QString machineSuffix(const SweepResult& result, const PointResult& point) {
+    const std::string machine = machineName(hostOf(result, point));
+    if (machine == machineName(result.host)) return {};
+    return QStringLiteral(" on ") + QString::fromStdString(machine);
+}
+
 QString pointTitle(const PointResult& p) {
     return QStringLiteral("%1 %2 B=%3 T=%4")
         .arg(QString::fromStdString(p.backend), QString::fromUtf8(toString(p.mode).data()))

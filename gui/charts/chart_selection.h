@@ -65,6 +65,10 @@ void fitSelection(ChartSelection& selection, const ChartOptions& options);
 // "cpu-blas infer", prefixed by the result's label when several results are loaded.
 [[nodiscard]] QString seriesName(const std::vector<SweepResult>& results, int resultIndex,
                                  const std::string& backend, Mode mode);
+// " on NVIDIA A100-SXM4-40GB" for a point of a merged result (rnnprof merge) measured on another
+// kind of machine (machineName()) than the result's own host; "" otherwise. By machine, not host
+// name: the shards of one sweep ran on several identical nodes and are one series.
+[[nodiscard]] QString machineSuffix(const SweepResult& result, const PointResult& point);
 // A result's short label for overlays ("server.json (gpu-box)"), or "" when it is the only one.
 [[nodiscard]] QString resultPrefix(const std::vector<SweepResult>& results, int resultIndex);
 // Every number of a point a hover should explain: shape, median and spread, phases, throughput,

@@ -92,8 +92,8 @@ TEST(PointResultEquality, EachMemberAloneMakesADifference) {
     [[maybe_unused]] const auto& [backend, mode, shape, status, reason, warmupRuns, measuredRuns, iteration,
                                   phaseMedianMs, steps, noisy, noiseThreshold, flopsPerIteration,
                                   sequencesPerSecond, tokensPerSecond, gflopsPerSecond, memory,
-                                  peakRssGrowthBytes, numerics, notes, trace, gpu, measureSeconds,
-                                  prediction] = a;
+                                  peakRssGrowthBytes, numerics, notes, trace, gpu, measureSeconds, prediction,
+                                  hostIndex] = a;
     using Change = void (*)(PointResult&);
     const std::vector<std::pair<const char*, Change>> changes{
         {"backend", [](PointResult& p) { p.backend += "x"; }},
@@ -137,6 +137,7 @@ TEST(PointResultEquality, EachMemberAloneMakesADifference) {
         {"measureSeconds", [](PointResult& p) { p.measureSeconds += 1; }},
         {"prediction present",
          [](PointResult& p) { p.prediction = test::predictedSamplePoint().prediction; }},
+        {"hostIndex", [](PointResult& p) { p.hostIndex = 1; }},
     };
     for (const auto& [name, change] : changes) {
         PointResult b = a;
@@ -181,7 +182,7 @@ TEST(PointResultEquality, NotThereEqualsNotThereInEachComparedDouble) {
 TEST(SweepResultEquality, EachDataMemberAloneMakesADifference) {
     const SweepResult a = test::sampleResult();
     [[maybe_unused]] const auto& [schemaVersion, createdAt, host, plan, points, complete, recordedFastPath,
-                                  label] = a;
+                                  label, shard, otherHosts] = a;
     using Change = void (*)(SweepResult&);
     const std::vector<std::pair<const char*, Change>> changes{
         {"schemaVersion", [](SweepResult& r) { r.schemaVersion += 1; }},
@@ -194,6 +195,11 @@ TEST(SweepResultEquality, EachDataMemberAloneMakesADifference) {
          [](SweepResult& r) {
              r.recordedFastPath = FastPathTexts{"no: recorded", "yes"};
          }},
+        {"shard",
+         [](SweepResult& r) {
+             r.shard = Shard{1, 2};
+         }},
+        {"otherHosts", [](SweepResult& r) { r.otherHosts.push_back(r.host); }},
     };
     for (const auto& [name, change] : changes) {
         SweepResult b = a;
