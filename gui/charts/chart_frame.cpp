@@ -103,8 +103,11 @@ ChartFrame frameChart(QChart& chart, const QString& title, std::vector<LegendEnt
                      [c, frame] { layoutFrame(*c, frame); });
     QObject::connect(&chart, &QChart::plotAreaChanged, frame.legend,
                      [c, frame, markers, anchor] { placeTags(*c, frame, markers, anchor); });
-    layoutFrame(chart, frame);
-    placeTags(chart, frame, markers, anchor);
+    // A chart not yet given a size (not in a view) is laid out when it gets one.
+    if (!chart.size().isEmpty()) {
+        layoutFrame(chart, frame);
+        placeTags(chart, frame, markers, anchor);
+    }
     return frame;
 }
 

@@ -53,6 +53,16 @@ QAbstractAxis* makeAxis(bool log, int base, std::pair<double, double> range, con
     return axis;
 }
 
+std::pair<double, double> rangeOf(const QAbstractAxis* axis) {
+    if (const auto* l = qobject_cast<const QLogValueAxis*>(axis)) return {l->min(), l->max()};
+    if (const auto* v = qobject_cast<const QValueAxis*>(axis)) return {v->min(), v->max()};
+    return {0.0, 0.0};
+}
+
+void restoreRange(QAbstractAxis* axis, std::pair<double, double> range) {
+    if (range.first < range.second) axis->setRange(range.first, range.second);
+}
+
 void hideFromLegend(QChart& chart, QAbstractSeries* series) {
     for (QLegendMarker* m : chart.legend()->markers(series))
         m->setVisible(false);
@@ -108,6 +118,7 @@ std::vector<LegendEntry> renderLines(QChart& chart, const ChartData& d, const Ch
     QAbstractAxis* ay = makeAxis(d.logY, d.logBaseY, ranges.y, d.yTitle, style);
     chart.addAxis(ax, Qt::AlignBottom);
     chart.addAxis(ay, Qt::AlignLeft);
+    const auto xRange = rangeOf(ax), yRange = rangeOf(ay);
     auto attach = [&](QXYSeries* s) {
         chart.addSeries(s);
         s->attachAxis(ax);
@@ -186,6 +197,10 @@ std::vector<LegendEntry> renderLines(QChart& chart, const ChartData& d, const Ch
         legend.push_back({elideMiddle(m.label, kMaxLabelChars), style.foreground, LegendEntry::Swatch::Line,
                           Qt::DashDotLine, 0, -1});
     }
+    // Attaching series lets QtCharts recompute its domain, which collapses a tiny log range
+    // (1e-297) to a single value; the axes get back the ranges set above.
+    restoreRange(ax, xRange);
+    restoreRange(ay, yRange);
     if (anyNoisy)
         // An entry explaining the hollow markers.
         legend.push_back({QStringLiteral("hollow marker: noisy (high spread)"), style.foreground,
