@@ -12,7 +12,7 @@
 namespace rnnprof::gui {
 namespace {
 
-constexpr qreal kSwatchWidth = 26.0;
+constexpr qreal kSwatchWidth = 36.0; // long enough to show the dash of training series
 constexpr qreal kSwatchGap = 6.0;
 constexpr qreal kEntryGap = 18.0; // between entries of one row
 constexpr qreal kRowGap = 3.0;
