@@ -113,7 +113,7 @@ void ChartLegend::paintSwatch(QPainter& painter, const LegendEntry& e, QRectF bo
     }
     painter.setPen(QPen(e.color, 2.0, e.pen));
     painter.drawLine(QPointF(box.left() + 1, mid.y()), QPointF(box.right() - 1, mid.y()));
-    if (e.series < 0) return;
+    if (e.series < 0 || e.markerShape < 0) return;
     // The marker of the series' points, its shape telling apart series of the same colour.
     painter.setPen(Qt::NoPen);
     painter.setBrush(e.color);

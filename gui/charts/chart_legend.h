@@ -22,7 +22,7 @@ struct LegendEntry {
     QColor color;
     Swatch swatch = Swatch::Line;
     Qt::PenStyle pen = Qt::SolidLine;
-    int markerShape = 0; // paletteRound() of the series: 0 circle, 1 square, 2 triangle, …
+    int markerShape = 0; // paletteRound() of the series: 0 circle, 1 square, 2 triangle, …; -1 none
     int series = -1;     // the ChartData series (or bar set) it stands for; -1: a guide (crossover line)
 };
 

@@ -154,7 +154,7 @@ std::vector<LegendEntry> renderLines(QChart& chart, const ChartData& d, const Ch
         attach(line);
         out.anchors.push_back(line);
         legend.push_back({elideMiddle(s.name, kMaxLabelChars), color, LegendEntry::Swatch::Line, pen.style(),
-                          round, int(i)});
+                          s.reference ? -1 : round, int(i)});
         if (s.reference) {
             parts.push_back(line);
             continue;
