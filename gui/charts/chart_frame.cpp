@@ -4,8 +4,10 @@
 #include <QFont>
 #include <QGraphicsSimpleTextItem>
 #include <QGraphicsTextItem>
+#include <QLogValueAxis>
 #include <QTextDocument>
 #include <QTextOption>
+#include <QValueAxis>
 #include <QXYSeries>
 
 #include <algorithm>
@@ -101,8 +103,15 @@ ChartFrame frameChart(QChart& chart, const QString& title, std::vector<LegendEnt
     QChart* c = &chart;
     QObject::connect(&chart, &QGraphicsWidget::geometryChanged, frame.legend,
                      [c, frame] { layoutFrame(*c, frame); });
-    QObject::connect(&chart, &QChart::plotAreaChanged, frame.legend,
-                     [c, frame, markers, anchor] { placeTags(*c, frame, markers, anchor); });
+    const auto place = [c, frame, markers, anchor] { placeTags(*c, frame, markers, anchor); };
+    QObject::connect(&chart, &QChart::plotAreaChanged, frame.legend, place);
+    // Zooming and panning change the axes' ranges, not the plot area: the tags follow them too.
+    for (QAbstractAxis* axis : chart.axes()) {
+        if (auto* v = qobject_cast<QValueAxis*>(axis))
+            QObject::connect(v, &QValueAxis::rangeChanged, frame.legend, place);
+        if (auto* l = qobject_cast<QLogValueAxis*>(axis))
+            QObject::connect(l, &QLogValueAxis::rangeChanged, frame.legend, place);
+    }
     // A chart not yet given a size (not in a view) is laid out when it gets one.
     if (!chart.size().isEmpty()) {
         layoutFrame(chart, frame);

@@ -249,7 +249,16 @@ TEST(CrossoverTag, TheHandComputedCrossoverIsWrittenOnTheSpeedupChartAtTheOneXLi
     const QRectF box = tag->sceneBoundingRect();
     EXPECT_LT(std::abs(box.bottom() - crossing.y()), 6.0);
     EXPECT_LT(std::min(std::abs(box.left() - crossing.x()), std::abs(box.right() - crossing.x())), 6.0);
-    // And still in the legend and the notes' neighbour, the marker's label.
+    // Zooming moves the plot under the tag; the tag follows the crossing.
+    chart->zoom(1.3);
+    QCoreApplication::processEvents();
+    const QPointF zoomed =
+        chart->mapToScene(chart->mapToPosition(QPointF(6.0, 1.0), shown.view.rendered().anchors.front()));
+    ASSERT_GT(std::abs(zoomed.x() - crossing.x()), 5.0);
+    const QRectF moved = tag->sceneBoundingRect();
+    EXPECT_LT(std::abs(moved.bottom() - zoomed.y()), 6.0);
+    EXPECT_LT(std::min(std::abs(moved.left() - zoomed.x()), std::abs(moved.right() - zoomed.x())), 6.0);
+    // The legend names it too.
     ASSERT_EQ(data.markers.size(), 1u);
     EXPECT_TRUE(data.markers[0].label.endsWith(QStringLiteral("B≈6.0")));
 }
