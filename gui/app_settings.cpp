@@ -50,6 +50,25 @@ void AppSettings::removeRecentFile(const QString& path) {
     m_settings->setValue(QStringLiteral("files/recent"), files);
 }
 
+QStringList AppSettings::lastResults() const {
+    return m_settings->value(QStringLiteral("files/lastResults")).toStringList();
+}
+
+void AppSettings::setLastResults(const QStringList& paths) {
+    QStringList absolute;
+    for (const QString& path : paths)
+        absolute << QDir(path).absolutePath();
+    m_settings->setValue(QStringLiteral("files/lastResults"), absolute);
+}
+
+bool AppSettings::reopenLastResults() const {
+    return flag(QStringLiteral("files/reopenLast"), true);
+}
+
+void AppSettings::setReopenLastResults(bool on) {
+    setFlag(QStringLiteral("files/reopenLast"), on);
+}
+
 QByteArray AppSettings::bytes(const QString& key) const {
     return m_settings->value(key).toByteArray();
 }

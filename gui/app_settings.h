@@ -1,7 +1,8 @@
 #pragma once
 // What the window remembers between sessions (QSettings): geometry and dock/toolbar state,
 // splitter sizes, the last configuration (as the plan JSON of presets and --config files), recent
-// files and the palette choice. Tests point it at a temporary file instead of the user's settings.
+// files, the files open last (reopened on start) and the palette choice. Tests point it at a temporary file
+// instead of the user's settings.
 #include "profiling/plan.h"
 
 #include <QByteArray>
@@ -26,6 +27,13 @@ public:
     void addRecentFile(const QString& path);
     void removeRecentFile(const QString& path);
     static constexpr int kMaxRecentFiles = 10;
+
+    // The result files open when the window last had some, reopened on start while
+    // reopenLastResults() is on (the default).
+    [[nodiscard]] QStringList lastResults() const;
+    void setLastResults(const QStringList& paths);
+    [[nodiscard]] bool reopenLastResults() const;
+    void setReopenLastResults(bool on);
 
     [[nodiscard]] QByteArray bytes(const QString& key) const;
     void setBytes(const QString& key, const QByteArray& value);

@@ -146,6 +146,7 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
     restoreSettings();
     m_resultsView->setSourceColumnVisible(false);
     updateActions();
+    setUpResultFiles();
 }
 
 MainWindow::~MainWindow() {
@@ -262,8 +263,8 @@ void MainWindow::updateActions() {
     m_panel->setEnabled(!running);
     m_open->setEnabled(!running);
     m_close->setEnabled(!running && haveResults);
-    for (QAction* a : {m_save, m_exportCsv, m_exportTrace, m_exportChart, m_exportAll})
-        a->setEnabled(haveResults);
+    for (QAction* a : {m_save, m_exportCsv, m_exportTrace, m_exportChart, m_exportAll, m_rename})
+        if (a) a->setEnabled(haveResults);
 }
 
 bool MainWindow::startSweep() {

@@ -70,6 +70,17 @@ public:
     bool exportCsv(const QString& path, int index = -1);
     bool exportTrace(const QString& path, int index = -1);
     bool exportChartFile(ChartView& view, const QString& path);
+    // Export Current Chart: every chart of the current tab in one file, laid out as the tab shows
+    // them (the speedup and the crossover chart side by side), with the footer naming the results.
+    bool exportCurrentChart(const QString& path);
+    // Gives result `index` a short alias (legends, table, footers): 1 to kMaxAliasChars characters.
+    bool renameResult(int index, const QString& alias);
+    static constexpr int kMaxAliasChars = 40;
+    // Opens the result files open when the window last closed, when that setting is on; returns
+    // how many were opened.
+    int reopenLastResults();
+    [[nodiscard]] QWidget* emptyState() const { return m_emptyState; }
+    [[nodiscard]] QAction* reopenLastAction() const { return m_reopenLast; }
     // Compare with Reference GPU: overlays the built-in NVIDIA H100 results of the configured model
     // (labelled "h100 (reference)"), sets the speedup pair to the fastest CPU backend of the first
     // other result (or the reference's own) against the reference's fastest GPU backend, and shows
@@ -126,6 +137,11 @@ private:
     void exportCurrentChartDialog();
     void exportChartDialog(ChartView* view);
     void exportAllChartsDialog();
+    void renameDialog();
+    // The empty state, Rename Result and Reopen Last Results, and the list of open files that
+    // reopening reads (main_window_files.cpp).
+    void setUpResultFiles();
+    void rememberOpenFiles(const QStringList& paths, bool add);
     void showAbout();
 
     MainWindowOptions m_options;
@@ -161,6 +177,10 @@ private:
     QAction* m_close = nullptr;
     QAction* m_quit = nullptr;
     QAction* m_dark = nullptr;
+    QAction* m_rename = nullptr;
+    QAction* m_reopenLast = nullptr;
+    QWidget* m_emptyState = nullptr;
+    QStringList m_openFiles; // the result files the store holds (reopened on the next start)
 };
 
 } // namespace rnnprof::gui

@@ -6,8 +6,11 @@
 #include "gui/app_settings.h"
 #include "gui/charts/chart_export.h"
 #include "gui/charts/chart_page.h"
+#include "gui/charts/chart_renderer.h"
 #include "gui/charts/chart_view.h"
+#include "gui/charts/export_footer.h"
 #include "gui/config/config_panel.h"
+#include "gui/empty_state.h"
 #include "gui/reference_results.h"
 #include "gui/result_store.h"
 #include "gui/sweep_controller.h"
@@ -15,12 +18,15 @@
 #include "profiling/result_files.h"
 
 #include <QAction>
+#include <QDateTime>
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QInputDialog>
+#include <QLineEdit>
 #include <QMenu>
 #include <QStatusBar>
+#include <QTabBar>
 #include <QTabWidget>
 
 #include <algorithm>
@@ -74,6 +80,12 @@ int MainWindow::openFiles(const QStringList& paths, bool add) {
     }
     rebuildRecentMenu();
     if (!loaded.empty()) {
+        QStringList opened;
+        for (const QString& path : paths)
+            if (!std::any_of(problems.begin(), problems.end(), [&](const QString& p) {
+                    return p.startsWith(QDir::toNativeSeparators(path) + QLatin1Char(':'));
+                }))
+                opened << path;
         if (add) {
             std::vector<SweepResult> all = m_store->results();
             for (auto& r : loaded)
@@ -82,6 +94,7 @@ int MainWindow::openFiles(const QStringList& paths, bool add) {
         } else {
             m_store->setResults(std::move(loaded));
         }
+        rememberOpenFiles(opened, add);
         refreshChartsNow();
         statusBar()->showMessage(QStringLiteral("Opened %1 result file(s), %2 points")
                                      .arg(paths.size() - problems.size())
@@ -182,11 +195,19 @@ bool MainWindow::saveResult(const QString& path, int index) {
 }
 
 bool MainWindow::exportCsv(const QString& path, int index) {
-    const int i = chooseResult(QStringLiteral("Export CSV"), index);
-    if (i < 0) return false;
+    // Several results and none named: all of them in one file, a source column naming each row's.
+    const bool combined = index < 0 && m_store->count() > 1;
+    const int i = combined ? -1 : chooseResult(QStringLiteral("Export CSV"), index);
+    if (!combined && i < 0) return false;
     try {
-        saveResultCsv(path.toStdString(), m_store->results()[std::size_t(i)]);
-        statusBar()->showMessage(QStringLiteral("Exported %1").arg(path), 8000);
+        if (combined)
+            saveCombinedCsv(path.toStdString(), m_store->results());
+        else
+            saveResultCsv(path.toStdString(), m_store->results()[std::size_t(i)]);
+        statusBar()->showMessage(
+            combined ? QStringLiteral("Exported %1 results to %2").arg(m_store->count()).arg(path)
+                     : QStringLiteral("Exported %1").arg(path),
+            8000);
         return true;
     } catch (const std::exception& e) {
         report(QStringLiteral("Could not export CSV"), QString::fromStdString(e.what()));
@@ -217,7 +238,8 @@ bool MainWindow::exportChartFile(ChartView& view, const QString& path) {
     }
     try {
         exportChart(view.chartData(), view.currentStyle(), path, *format,
-                    view.size().expandedTo(QSize(800, 500)));
+                    view.size().expandedTo(QSize(800, 500)),
+                    exportFooter(m_store->results(), QDateTime::currentDateTimeUtc()));
         statusBar()->showMessage(QStringLiteral("Exported %1").arg(path), 8000);
         return true;
     } catch (const std::exception& e) {
@@ -235,13 +257,14 @@ QStringList MainWindow::exportAllCharts(const QString& dir, const QString& forma
         return written;
     }
     refreshChartsNow();
+    const QString footer = exportFooter(m_store->results(), QDateTime::currentDateTimeUtc());
     try {
         for (ChartPage* page : m_pages)
             for (ChartView* view : page->views()) {
                 const QString name =
                     view->objectName().section(QLatin1Char('-'), 1) + QLatin1Char('.') + format;
                 const QString path = QDir(dir).filePath(name);
-                exportChart(view->chartData(), view->currentStyle(), path, *f);
+                exportChart(view->chartData(), view->currentStyle(), path, *f, kExportSize, footer);
                 written << path;
             }
         statusBar()->showMessage(QStringLiteral("Exported %1 charts to %2").arg(written.size()).arg(dir),
@@ -315,10 +338,111 @@ void MainWindow::exportChartDialog(ChartView* view) {
 void MainWindow::exportCurrentChartDialog() {
     auto* page = qobject_cast<ChartPage*>(m_tabs->currentWidget());
     if (!page || page->views().empty()) return;
-    ChartView* view = page->views().front();
-    for (ChartView* v : page->views())
-        if (v->underMouse() || v->hasFocus()) view = v;
-    exportChartDialog(view);
+    QString filter;
+    const QString path =
+        QFileDialog::getSaveFileName(this, QStringLiteral("Export chart"),
+                                     page->spec().id + QStringLiteral(".png"), kImageFilter, &filter);
+    if (!path.isEmpty()) exportCurrentChart(withSuffix(path, filter));
+}
+
+bool MainWindow::exportCurrentChart(const QString& path) {
+    auto* page = qobject_cast<ChartPage*>(m_tabs->currentWidget());
+    if (!page || page->views().empty()) return false;
+    const auto format = formatForPath(path);
+    if (!format) {
+        report(QStringLiteral("Could not export the chart"),
+               QStringLiteral("%1: the file name must end in .png, .svg or .pdf").arg(path));
+        return false;
+    }
+    refreshChartsNow();
+    std::vector<ChartData> charts;
+    QSize shown(0, 0);
+    const bool sideBySide = page->spec().sideBySide;
+    for (ChartView* view : page->views()) {
+        charts.push_back(view->chartData());
+        const QSize s = view->size();
+        shown = sideBySide ? QSize(shown.width() + s.width(), std::max(shown.height(), s.height()))
+                           : QSize(std::max(shown.width(), s.width()), shown.height() + s.height());
+    }
+    const QSize minimum =
+        sideBySide ? QSize(800 * int(charts.size()), 500) : QSize(800, 500 * int(charts.size()));
+    try {
+        exportCharts(charts, page->views().front()->currentStyle(), path, *format, shown.expandedTo(minimum),
+                     exportFooter(m_store->results(), QDateTime::currentDateTimeUtc()),
+                     sideBySide ? Qt::Horizontal : Qt::Vertical);
+        statusBar()->showMessage(QStringLiteral("Exported %1").arg(path), 8000);
+        return true;
+    } catch (const std::exception& e) {
+        report(QStringLiteral("Could not export the chart"), QString::fromStdString(e.what()));
+        return false;
+    }
+}
+
+bool MainWindow::renameResult(int index, const QString& alias) {
+    const QString name = alias.simplified();
+    if (name.isEmpty() || name.size() > kMaxAliasChars) {
+        report(QStringLiteral("Could not rename the result"),
+               QStringLiteral("\"%1\": an alias has 1 to %2 characters")
+                   .arg(elideMiddle(alias, 60))
+                   .arg(kMaxAliasChars));
+        return false;
+    }
+    if (!m_store->setLabel(index, name.toStdString())) return false;
+    refreshChartsNow();
+    return true;
+}
+
+void MainWindow::renameDialog() {
+    const int i = chooseResult(QStringLiteral("Rename result"), -1);
+    if (i < 0) return;
+    bool ok = false;
+    const QString alias = QInputDialog::getText(
+        this, QStringLiteral("Rename result"),
+        QStringLiteral("Short name in legends, the table and exports (at most %1 characters):")
+            .arg(kMaxAliasChars),
+        QLineEdit::Normal, QString::fromStdString(m_store->results()[std::size_t(i)].label), &ok);
+    if (ok) renameResult(i, alias);
+}
+
+void MainWindow::rememberOpenFiles(const QStringList& paths, bool add) {
+    if (!add) m_openFiles.clear();
+    for (const QString& path : paths)
+        if (!m_openFiles.contains(path)) m_openFiles << path;
+    m_settings->setLastResults(m_openFiles);
+}
+
+int MainWindow::reopenLastResults() {
+    if (!m_settings->reopenLastResults()) return 0;
+    QStringList existing;
+    for (const QString& path : m_settings->lastResults())
+        if (QFileInfo::exists(path)) existing << path;
+    return existing.isEmpty() ? 0 : openFiles(existing, false);
+}
+
+void MainWindow::setUpResultFiles() {
+    m_emptyState = new EmptyState(*m_store, m_tabs, m_tabs->tabBar(), {m_run, m_open});
+    // The files list: a result opened from a file is reopened on the next start; closing the
+    // results or starting a sweep forgets them, a finished sweep's file takes their place.
+    connect(m_store, &ResultStore::resultsReset, this, [this] {
+        if (m_store->empty() && !m_openFiles.isEmpty()) rememberOpenFiles({}, false);
+    });
+    connect(m_controller, &SweepController::finished, this, [this] {
+        if (!m_controller->resultPath().isEmpty()) rememberOpenFiles({m_controller->resultPath()}, false);
+    });
+    m_rename = new QAction(QStringLiteral("Re&name Result…"), this);
+    m_rename->setToolTip(QStringLiteral("Give a result a short alias for legends, the table and exports"));
+    connect(m_rename, &QAction::triggered, this, [this] { renameDialog(); });
+    m_reopenLast = new QAction(QStringLiteral("Reopen Last Results on Start"), this);
+    m_reopenLast->setObjectName(QStringLiteral("actionReopenLast"));
+    m_reopenLast->setCheckable(true);
+    m_reopenLast->setChecked(m_settings->reopenLastResults());
+    connect(m_reopenLast, &QAction::toggled, this, [this](bool on) { m_settings->setReopenLastResults(on); });
+    if (auto* file = qobject_cast<QMenu*>(m_recentMenu->parentWidget())) {
+        file->insertAction(m_recentMenu->menuAction(), m_rename);
+        file->insertAction(m_recentMenu->menuAction(), m_reopenLast);
+    }
+    updateActions();
+    reopenLastResults();
 }
 
 void MainWindow::exportAllChartsDialog() {

@@ -29,6 +29,13 @@ void ResultStore::add(SweepResult result) {
     emit resultsReset();
 }
 
+bool ResultStore::setLabel(int index, const std::string& label) {
+    if (index < 0 || index >= count()) return false;
+    m_results[std::size_t(index)].label = label;
+    emit resultsReset();
+    return true;
+}
+
 void ResultStore::clear() {
     setResults({});
 }

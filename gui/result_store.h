@@ -26,6 +26,9 @@ public:
     void setResults(std::vector<SweepResult> results);
     void add(SweepResult result);
     void clear();
+    // Renames result `index` (its short alias in legends, the table and footers); false when there
+    // is no such result.
+    bool setLabel(int index, const std::string& label);
     // A result that grows while a sweep runs; returns its index.
     int beginLive(SweepResult header);
     void appendPoint(int result, PointResult point);

@@ -8,6 +8,7 @@
 #include <array>
 #include <charconv>
 #include <cmath>
+#include <functional>
 
 namespace rnnprof {
 namespace {
@@ -178,22 +179,50 @@ std::string csvText(const CsvValue& value) {
     return std::visit(TextOf{}, value);
 }
 
-std::string toCsv(const SweepResult& result) {
+namespace {
+
+// The header and rows of `results`, each row led by `source(result index)` when it is given.
+std::string csvTable(const std::vector<const SweepResult*>& results,
+                     const std::function<std::string(std::size_t)>& source) {
     std::string out;
-    auto appendField = [&out](std::size_t column, const std::string& text) {
-        if (column > 0) out += ',';
+    auto appendField = [&out](bool first, const std::string& text) {
+        if (!first) out += ',';
         out += quoted(text);
     };
+    if (source) appendField(true, "source");
     for (std::size_t i = 0; i < csvColumns().size(); ++i)
-        appendField(i, csvColumns()[i]);
+        appendField(i == 0 && !source, csvColumns()[i]);
     out += '\n';
-    for (const auto& p : result.points) {
-        const std::vector<CsvValue> row = csvRow(result, p);
-        for (std::size_t i = 0; i < row.size(); ++i)
-            appendField(i, csvText(row[i]));
-        out += '\n';
+    for (std::size_t r = 0; r < results.size(); ++r) {
+        const std::string from = source ? source(r) : std::string();
+        for (const auto& p : results[r]->points) {
+            if (source) appendField(true, from);
+            const std::vector<CsvValue> row = csvRow(*results[r], p);
+            for (std::size_t i = 0; i < row.size(); ++i)
+                appendField(i == 0 && !source, csvText(row[i]));
+            out += '\n';
+        }
     }
     return out;
+}
+
+} // namespace
+
+std::string toCsv(const SweepResult& result) {
+    return csvTable({&result}, {});
+}
+
+std::string toCombinedCsv(const std::vector<SweepResult>& results) {
+    std::vector<const SweepResult*> all;
+    for (const auto& r : results)
+        all.push_back(&r);
+    return csvTable(all, [&results](std::size_t r) {
+        return results[r].label.empty() ? "result " + std::to_string(r + 1) : results[r].label;
+    });
+}
+
+void saveCombinedCsv(const std::string& path, const std::vector<SweepResult>& results) {
+    writeFileAtomically(path, toCombinedCsv(results));
 }
 
 void saveResultCsv(const std::string& path, const SweepResult& result) {

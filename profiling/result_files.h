@@ -34,6 +34,10 @@ using CsvValue = std::variant<std::monostate, bool, std::int64_t, std::uint64_t,
 [[nodiscard]] std::string csvText(const CsvValue& value);
 [[nodiscard]] std::string toCsv(const SweepResult& result);
 void saveResultCsv(const std::string& path, const SweepResult& result); // atomic
+// Several results in one file: a first column "source" (each row's result label, or "result N"
+// when it has none), then the columns of toCsv(); the rows of each result in order.
+[[nodiscard]] std::string toCombinedCsv(const std::vector<SweepResult>& results);
+void saveCombinedCsv(const std::string& path, const std::vector<SweepResult>& results); // atomic
 
 [[nodiscard]] std::string toChromeTrace(const SweepResult& result);
 void saveChromeTrace(const std::string& path, const SweepResult& result); // atomic

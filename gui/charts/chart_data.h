@@ -44,7 +44,9 @@ struct ChartSeries {
 // A vertical line across the plot, e.g. the crossover batch size.
 struct ChartMarker {
     double x = 0.0;
-    QString label;
+    QString label; // the legend's entry: "crossover infer B≈4.9"
+    QString tag{}; // written on the plot beside the line at height y: "B≈4.9" (empty: none)
+    double y = std::numeric_limits<double>::quiet_NaN(); // NaN: at the top of the plot
 };
 
 struct BarSet {

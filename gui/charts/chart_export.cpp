@@ -18,6 +18,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 
 namespace rnnprof::gui {
 namespace {
@@ -34,29 +35,80 @@ QFont notesFont() {
     return f;
 }
 
-// Height of the notes block below the chart in a file of width `width` (0 without notes).
-int notesHeight(const ChartData& data, int width) {
-    if (data.notes.isEmpty()) return 0;
-    const QFontMetricsF metrics(notesFont());
-    const QRectF r = metrics.boundingRect(QRectF(0, 0, width - 2 * kNoteMargin, 100000), Qt::TextWordWrap,
-                                          data.notes.join(QLatin1Char('\n')));
+QFont footerFont() {
+    QFont f;
+    f.setPointSizeF(8.5);
+    return f;
+}
+
+// Height of `text` wrapped to `width` in `font`, with a little room below (0 without text).
+int textHeight(const QString& text, const QFont& font, int width) {
+    if (text.isEmpty()) return 0;
+    const QFontMetricsF metrics(font);
+    const QRectF r = metrics.boundingRect(QRectF(0, 0, std::max(width - 2 * kNoteMargin, 40), 100000),
+                                          Qt::TextWordWrap, text);
     return static_cast<int>(std::ceil(r.height())) + kNoteMargin / 2;
 }
 
-// The chart in the top `chartHeight` pixels, its notes below, on the style's background.
-void paintChart(ChartView& view, const ChartData& data, const ChartStyle& style, QPainter& painter,
-                QSize size, int chartHeight) {
+QString notesOf(const ChartData& data) {
+    return data.notes.join(QLatin1Char('\n'));
+}
+
+// One chart drawn by an off-screen ChartView of the chart rectangle's size.
+struct Panel {
+    std::unique_ptr<ChartView> view;
+    QRect chart;
+    QRect notes;
+    QString notesText;
+};
+
+std::vector<Panel> makePanels(const std::vector<ChartData>& charts, const ChartStyle& style,
+                              const ExportLayout& layout) {
+    std::vector<Panel> panels;
+    for (std::size_t i = 0; i < charts.size(); ++i) {
+        Panel p{std::make_unique<ChartView>(), layout.charts[i], layout.notes[i], notesOf(charts[i])};
+        ChartView& view = *p.view;
+        view.setAttribute(Qt::WA_DontShowOnScreen);
+        view.setFrameShape(QFrame::NoFrame);
+        view.setFixedStyle(style);
+        view.setChartData(charts[i]);
+        view.resize(p.chart.size());
+        view.chart()->setGeometry(QRectF(QPointF(0, 0), QSizeF(p.chart.size())));
+        view.scene()->setSceneRect(0, 0, p.chart.width(), p.chart.height());
+        panels.push_back(std::move(p));
+    }
+    // QChart lays itself out through posted layout requests; the title and legend then move the
+    // plot (margins), which posts one more.
+    for (int round = 0; round < 3; ++round)
+        QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+    return panels;
+}
+
+// Every chart in its rectangle with its notes below, the footer at the bottom, on the style's
+// background.
+void paintPanels(std::vector<Panel>& panels, const QString& footer, const ExportLayout& layout,
+                 const ChartStyle& style, QPainter& painter, QSize size) {
     painter.setRenderHint(QPainter::Antialiasing);
     painter.setRenderHint(QPainter::TextAntialiasing);
     painter.fillRect(QRect(QPoint(0, 0), size), style.background);
-    const QRectF chartRect(0, 0, size.width(), chartHeight);
-    view.scene()->render(&painter, chartRect, chartRect);
-    if (data.notes.isEmpty()) return;
-    painter.setFont(notesFont());
-    painter.setPen(style.foreground);
-    painter.drawText(
-        QRectF(kNoteMargin, chartHeight, size.width() - 2 * kNoteMargin, size.height() - chartHeight),
-        Qt::TextWordWrap | Qt::AlignLeft | Qt::AlignTop, data.notes.join(QLatin1Char('\n')));
+    for (Panel& p : panels) {
+        const QRectF source(0, 0, p.chart.width(), p.chart.height());
+        p.view->scene()->render(&painter, QRectF(p.chart), source);
+        if (p.notesText.isEmpty()) continue;
+        painter.setFont(notesFont());
+        painter.setPen(style.foreground);
+        painter.drawText(p.notes.adjusted(kNoteMargin, 0, -kNoteMargin, 0),
+                         Qt::TextWordWrap | Qt::AlignLeft | Qt::AlignTop, p.notesText);
+    }
+    if (footer.isEmpty()) return;
+    QColor grey = style.foreground;
+    grey.setAlphaF(0.7f);
+    painter.setPen(QPen(grey, 0.5));
+    painter.drawLine(QPointF(kNoteMargin, layout.footer.top() + 2),
+                     QPointF(size.width() - kNoteMargin, layout.footer.top() + 2));
+    painter.setFont(footerFont());
+    painter.drawText(layout.footer.adjusted(kNoteMargin, 6, -kNoteMargin, 0),
+                     Qt::TextWordWrap | Qt::AlignLeft | Qt::AlignTop, footer);
 }
 
 } // namespace
@@ -80,20 +132,42 @@ std::optional<ImageFormat> formatForPath(const QString& path) {
     return std::nullopt;
 }
 
+ExportLayout exportLayout(const std::vector<ChartData>& charts, QSize size, const QString& footer,
+                          Qt::Orientation orientation) {
+    ExportLayout layout;
+    const int footerHeight = footer.isEmpty() ? 0 : textHeight(footer, footerFont(), size.width()) + 6;
+    layout.footer =
+        footer.isEmpty() ? QRect() : QRect(0, size.height() - footerHeight, size.width(), footerHeight);
+    const int n = std::max<int>(1, int(charts.size()));
+    const int areaHeight = size.height() - footerHeight;
+    for (int i = 0; i < int(charts.size()); ++i) {
+        const QRect panel = orientation == Qt::Horizontal
+                                ? QRect(i * size.width() / n, 0, size.width() / n, areaHeight)
+                                : QRect(0, i * areaHeight / n, size.width(), areaHeight / n);
+        const int chartHeight =
+            std::max(panel.height() / 2, panel.height() - textHeight(notesOf(charts[std::size_t(i)]),
+                                                                     notesFont(), panel.width()));
+        layout.charts.emplace_back(panel.topLeft(), QSize(panel.width(), chartHeight));
+        layout.notes.emplace_back(panel.left(), panel.top() + chartHeight, panel.width(),
+                                  panel.height() - chartHeight);
+    }
+    return layout;
+}
+
 void exportChart(const ChartData& data, const ChartStyle& style, const QString& path, ImageFormat format,
-                 QSize size) {
-    const int chartHeight = std::max(size.height() / 2, size.height() - notesHeight(data, size.width()));
-    const QSize chartSize(size.width(), chartHeight);
-    ChartView view;
-    view.setAttribute(Qt::WA_DontShowOnScreen);
-    view.setFrameShape(QFrame::NoFrame);
-    view.setFixedStyle(style);
-    view.setChartData(data);
-    view.resize(chartSize);
-    view.chart()->setGeometry(QRectF(QPointF(0, 0), QSizeF(chartSize)));
-    view.scene()->setSceneRect(0, 0, chartSize.width(), chartSize.height());
-    // QChart lays itself out through posted layout requests.
-    QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+                 QSize size, const QString& footer) {
+    exportCharts({data}, style, path, format, size, footer);
+}
+
+void exportCharts(const std::vector<ChartData>& charts, const ChartStyle& style, const QString& path,
+                  ImageFormat format, QSize size, const QString& footer, Qt::Orientation orientation) {
+    if (charts.empty()) fail(path, QStringLiteral("there is no chart to write"));
+    const ExportLayout layout = exportLayout(charts, size, footer, orientation);
+    std::vector<Panel> panels = makePanels(charts, style, layout);
+    QStringList titles;
+    for (const ChartData& c : charts)
+        titles << c.title;
+    const QString title = titles.join(QStringLiteral("; "));
 
     // Drawn into memory, then written atomically (the result files' writeFileAtomically()): a full
     // disk or a missing folder leaves no truncated chart behind, and the message names the cause.
@@ -107,7 +181,7 @@ void exportChart(const ChartData& data, const ChartStyle& style, const QString& 
         image.fill(style.background);
         {
             QPainter painter(&image);
-            paintChart(view, data, style, painter, size, chartHeight);
+            paintPanels(panels, footer, layout, style, painter, size);
         }
         if (!image.save(&buffer, "PNG")) fail(path, QStringLiteral("the PNG encoder failed"));
         break;
@@ -117,13 +191,15 @@ void exportChart(const ChartData& data, const ChartStyle& style, const QString& 
         svg.setOutputDevice(&buffer);
         svg.setSize(size);
         svg.setViewBox(QRect(QPoint(0, 0), size));
-        // Qt 6.4 writes title and description into the XML unescaped, and titles hold backend ids
-        // and host names from files: a "<script>" there would run where the SVG is opened.
-        svg.setTitle(data.title.toHtmlEscaped());
-        svg.setDescription(QStringLiteral("rnnprof chart: ") + data.title.toHtmlEscaped());
+        // Qt 6.4 writes title and description into the XML unescaped, and titles and footers hold
+        // backend ids and host names from files: a "<script>" there would run where the SVG is opened.
+        svg.setTitle(title.toHtmlEscaped());
+        svg.setDescription((QStringLiteral("rnnprof chart: ") + title +
+                            (footer.isEmpty() ? QString() : QStringLiteral("\n") + footer))
+                               .toHtmlEscaped());
         QPainter painter;
         if (!painter.begin(&svg)) fail(path, QStringLiteral("the SVG generator cannot start"));
-        paintChart(view, data, style, painter, size, chartHeight);
+        paintPanels(panels, footer, layout, style, painter, size);
         painter.end();
         break;
     }
@@ -133,11 +209,11 @@ void exportChart(const ChartData& data, const ChartStyle& style, const QString& 
         pdf.setPageSize(
             QPageSize(QSizeF(size.width() * 72.0 / 96.0, size.height() * 72.0 / 96.0), QPageSize::Point));
         pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
-        pdf.setTitle(data.title);
+        pdf.setTitle(title);
         pdf.setCreator(QStringLiteral("rnnprof"));
         QPainter painter;
         if (!painter.begin(&pdf)) fail(path, QStringLiteral("the PDF writer cannot start"));
-        paintChart(view, data, style, painter, size, chartHeight);
+        paintPanels(panels, footer, layout, style, painter, size);
         painter.end();
         break;
     }

@@ -5,10 +5,12 @@
 #include "gui/charts/chart_data.h"
 #include "gui/charts/chart_theme.h"
 
+#include <QRect>
 #include <QSize>
 #include <QString>
 
 #include <optional>
+#include <vector>
 
 namespace rnnprof::gui {
 
@@ -20,7 +22,25 @@ enum class ImageFormat { Png, Svg, Pdf };
 
 inline constexpr QSize kExportSize{1100, 700};
 
+// `footer` (exportFooter(): the results, hosts, CPU/GPU names and date) is written in a line or two
+// under the chart and its notes, inside `size`.
 void exportChart(const ChartData& data, const ChartStyle& style, const QString& path, ImageFormat format,
-                 QSize size = kExportSize);
+                 QSize size = kExportSize, const QString& footer = {});
+
+// Several charts in one file, as a page shows them (the speedup and the crossover chart): side by
+// side when `orientation` is Horizontal, else stacked, each with its notes, the footer under all.
+void exportCharts(const std::vector<ChartData>& charts, const ChartStyle& style, const QString& path,
+                  ImageFormat format, QSize size, const QString& footer = {},
+                  Qt::Orientation orientation = Qt::Horizontal);
+
+// Where exportCharts() puts things in a file of `size`: one rectangle per chart (plot, title and
+// legend), one for its notes below it, and the footer's rectangle at the bottom (empty without one).
+struct ExportLayout {
+    std::vector<QRect> charts;
+    std::vector<QRect> notes;
+    QRect footer;
+};
+[[nodiscard]] ExportLayout exportLayout(const std::vector<ChartData>& charts, QSize size,
+                                        const QString& footer, Qt::Orientation orientation = Qt::Horizontal);
 
 } // namespace rnnprof::gui

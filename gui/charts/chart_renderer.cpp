@@ -53,6 +53,16 @@ QAbstractAxis* makeAxis(bool log, int base, std::pair<double, double> range, con
     return axis;
 }
 
+std::pair<double, double> rangeOf(const QAbstractAxis* axis) {
+    if (const auto* l = qobject_cast<const QLogValueAxis*>(axis)) return {l->min(), l->max()};
+    if (const auto* v = qobject_cast<const QValueAxis*>(axis)) return {v->min(), v->max()};
+    return {0.0, 0.0};
+}
+
+void restoreRange(QAbstractAxis* axis, std::pair<double, double> range) {
+    if (range.first < range.second) axis->setRange(range.first, range.second);
+}
+
 void hideFromLegend(QChart& chart, QAbstractSeries* series) {
     for (QLegendMarker* m : chart.legend()->markers(series))
         m->setVisible(false);
@@ -87,7 +97,19 @@ void addBand(QChart& chart, const ChartSeries& s, const QColor& color, QAbstract
     hideFromLegend(chart, area);
 }
 
-void renderLines(QChart& chart, const ChartData& d, const ChartStyle& style, RenderedChart& out) {
+QScatterSeries::MarkerShape markerShapeOf(int round) {
+    switch (round % 3) {
+    case 1:
+        return QScatterSeries::MarkerShapeRectangle;
+    case 2:
+        return QScatterSeries::MarkerShapeTriangle;
+    default:
+        return QScatterSeries::MarkerShapeCircle;
+    }
+}
+
+std::vector<LegendEntry> renderLines(QChart& chart, const ChartData& d, const ChartStyle& style,
+                                     RenderedChart& out) {
     // Builders drop what cannot be drawn (dropUndrawable()); whatever else comes in is left out
     // here too, so that no value outside isDrawable() reaches an axis or a series.
     auto drawable = [&](double x, double y) { return isDrawable(x, d.logX) && isDrawable(y, d.logY); };
@@ -96,16 +118,26 @@ void renderLines(QChart& chart, const ChartData& d, const ChartStyle& style, Ren
     QAbstractAxis* ay = makeAxis(d.logY, d.logBaseY, ranges.y, d.yTitle, style);
     chart.addAxis(ax, Qt::AlignBottom);
     chart.addAxis(ay, Qt::AlignLeft);
+    const auto xRange = rangeOf(ax), yRange = rangeOf(ay);
     auto attach = [&](QXYSeries* s) {
         chart.addSeries(s);
         s->attachAxis(ax);
         s->attachAxis(ay);
     };
     bool anyNoisy = false;
+    std::vector<int> keys;
+    for (std::size_t i = 0; i < d.series.size(); ++i)
+        keys.push_back(d.series[i].colorIndex >= 0 ? d.series[i].colorIndex : int(i));
+    const std::vector<int> colorSlots = distinctColorSlots(keys);
+    std::vector<LegendEntry> legend;
     for (std::size_t i = 0; i < d.series.size(); ++i) {
         const ChartSeries& s = d.series[i];
-        const QColor color = s.reference ? style.foreground
-                                         : seriesColor(s.colorIndex >= 0 ? s.colorIndex : int(i), style.dark);
+        const QColor color = s.reference ? style.foreground : seriesColor(colorSlots[i], style.dark);
+        const int round = paletteRound(colorSlots[i]);
+        out.colors.push_back(color);
+        out.parts.emplace_back();
+        auto& parts = out.parts.back();
+        const std::size_t before = std::size_t(chart.series().size());
         QList<QPointF> all, normal, noisy;
         for (const auto& p : s.samples) {
             if (!drawable(p.x, p.y)) continue;
@@ -121,8 +153,14 @@ void renderLines(QChart& chart, const ChartData& d, const ChartStyle& style, Ren
         line->replace(all); // one signal instead of one per point
         attach(line);
         out.anchors.push_back(line);
-        if (s.reference) continue;
+        legend.push_back({elideMiddle(s.name, kMaxLabelChars), color, LegendEntry::Swatch::Line, pen.style(),
+                          s.reference ? -1 : round, int(i)});
+        if (s.reference) {
+            parts.push_back(line);
+            continue;
+        }
         auto* filled = new QScatterSeries;
+        filled->setMarkerShape(markerShapeOf(round));
         filled->setMarkerSize(8);
         filled->setColor(color);
         filled->setBorderColor(color);
@@ -139,6 +177,9 @@ void renderLines(QChart& chart, const ChartData& d, const ChartStyle& style, Ren
             attach(hollow);
             hideFromLegend(chart, hollow);
         }
+        const QList<QAbstractSeries*> drawn = chart.series();
+        for (qsizetype k = qsizetype(before); k < drawn.size(); ++k)
+            parts.push_back(drawn[k]);
     }
     // Vertical markers span far beyond the data (the plot area clips them), but no further than
     // the axis can go.
@@ -153,19 +194,23 @@ void renderLines(QChart& chart, const ChartData& d, const ChartStyle& style, Ren
         v->setPen(QPen(style.foreground, 1.5, Qt::DashDotLine));
         v->replace(QList<QPointF>{{m.x, below}, {m.x, above}});
         attach(v);
+        legend.push_back({elideMiddle(m.label, kMaxLabelChars), style.foreground, LegendEntry::Swatch::Line,
+                          Qt::DashDotLine, 0, -1});
     }
-    if (anyNoisy) {
-        // A legend entry explaining the hollow markers; it has no points of its own.
-        auto* legend = new QScatterSeries;
-        legend->setName(QStringLiteral("hollow marker: noisy (high spread)"));
-        legend->setMarkerSize(11);
-        legend->setBrush(style.background);
-        legend->setPen(QPen(style.foreground, 2.0));
-        attach(legend);
-    }
+    // Attaching series lets QtCharts recompute its domain, which collapses a tiny log range
+    // (1e-297) to a single value; the axes get back the ranges set above.
+    restoreRange(ax, xRange);
+    restoreRange(ay, yRange);
+    if (anyNoisy)
+        // An entry explaining the hollow markers.
+        legend.push_back({QStringLiteral("hollow marker: noisy (high spread)"), style.foreground,
+                          LegendEntry::Swatch::HollowMarker, Qt::SolidLine, 0, -1});
+    return legend;
 }
 
-void renderBars(QChart& chart, const ChartData& d, const ChartStyle& style, RenderedChart& out) {
+std::vector<LegendEntry> renderBars(QChart& chart, const ChartData& d, const ChartStyle& style,
+                                    RenderedChart& out) {
+    std::vector<LegendEntry> legend;
     const bool horizontal = d.kind == ChartData::Kind::HorizontalBars;
     QAbstractBarSeries* series = horizontal ? static_cast<QAbstractBarSeries*>(new QHorizontalBarSeries)
                                             : static_cast<QAbstractBarSeries*>(new QStackedBarSeries);
@@ -178,8 +223,12 @@ void renderBars(QChart& chart, const ChartData& d, const ChartStyle& style, Rend
         for (double v : b.values)
             values << (isDrawable(v, false) && v >= 0.0 ? v : 0.0); // as dropUndrawable() does
         set->append(values);
-        set->setColor(seriesColor(int(i), style.dark));
-        set->setBorderColor(seriesColor(int(i), style.dark));
+        const QColor color = seriesColor(int(i), style.dark);
+        set->setColor(color);
+        set->setBorderColor(color);
+        out.colors.push_back(color);
+        legend.push_back(
+            {elideMiddle(b.name, kMaxLabelChars), color, LegendEntry::Swatch::Box, Qt::SolidLine, 0, -1});
         series->append(set);
         out.barSets.push_back(set);
         for (std::size_t c = 0; c < std::size_t(values.size()) && c < stacked.size(); ++c) {
@@ -202,7 +251,8 @@ void renderBars(QChart& chart, const ChartData& d, const ChartStyle& style, Rend
     chart.addAxis(values, horizontal ? Qt::AlignBottom : Qt::AlignLeft);
     series->attachAxis(categories);
     series->attachAxis(values);
-    if (horizontal && d.barSets.size() == 1) chart.legend()->setVisible(false);
+    if (horizontal && d.barSets.size() == 1) legend.clear(); // the axis says what the bars are
+    return legend;
 }
 
 } // namespace
@@ -223,18 +273,22 @@ RenderedChart renderChart(QChart& chart, const ChartData& d, const ChartStyle& s
         delete axis;
     }
     applyChartStyle(chart, style);
-    // Plain text: QtCharts elides a rich-text title as a whole. Notes are shown beside the chart
-    // (ChartPage) and below it in exported files (exportChart).
-    chart.setTitle(elideMiddle(d.title, kMaxTitleChars));
-    chart.legend()->setVisible(true);
-    chart.legend()->setAlignment(Qt::AlignBottom);
-    // Line samples in the legend show the dash of training series; bars keep their squares.
-    chart.legend()->setMarkerShape(d.kind == ChartData::Kind::Lines ? QLegend::MarkerShapeFromSeries
-                                                                    : QLegend::MarkerShapeRectangle);
+    // The title and the legend are drawn by frameChart(), wrapped instead of elided; QLegend only
+    // keeps the series' names.
+    chart.setTitle(QString());
+    chart.legend()->setVisible(false);
+    std::vector<LegendEntry> legend;
     if (d.kind == ChartData::Kind::Lines)
-        renderLines(chart, d, style, out);
+        legend = renderLines(chart, d, style, out);
     else if (!d.empty())
-        renderBars(chart, d, style, out);
+        legend = renderBars(chart, d, style, out);
+    // Any series on both axes maps the marker tags (a chart of markers only has just those).
+    QXYSeries* anchor = out.anchors.empty() ? nullptr : out.anchors.front();
+    for (QAbstractSeries* s : chart.series())
+        if (!anchor) anchor = qobject_cast<QXYSeries*>(s);
+    out.frame =
+        frameChart(chart, elideMiddle(d.title, kMaxTitleChars), std::move(legend),
+                   d.kind == ChartData::Kind::Lines ? d.markers : std::vector<ChartMarker>{}, anchor, style);
     return out;
 }
 

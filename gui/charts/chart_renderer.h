@@ -6,11 +6,13 @@
 // to another chart library touches this file and ChartView only. It draws what it is given and computes
 // nothing.
 #include "gui/charts/chart_data.h"
+#include "gui/charts/chart_frame.h"
 #include "gui/charts/chart_theme.h"
 
 #include <vector>
 
 QT_BEGIN_NAMESPACE
+class QAbstractSeries;
 class QChart;
 class QXYSeries;
 class QBarSet;
@@ -21,6 +23,10 @@ namespace rnnprof::gui {
 struct RenderedChart {
     std::vector<QXYSeries*> anchors; // one per ChartData::series: maps values to positions
     std::vector<QBarSet*> barSets;   // one per ChartData::barSets
+    // One per ChartData::series: everything drawn for it (line, markers, band), to hide or show it.
+    std::vector<std::vector<QAbstractSeries*>> parts;
+    std::vector<QColor> colors; // one per ChartData::series (lines) or barSets, as drawn
+    ChartFrame frame;           // title, legend and marker tags (QLegend stays hidden)
 };
 
 // Replaces the content of `chart` (owned by the caller) with `data`.

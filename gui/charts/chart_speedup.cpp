@@ -193,11 +193,16 @@ ChartData speedupVsBatch(const std::vector<SweepResult>& results, const ChartSel
             for (const Crossover& c : findCrossovers(m.points, mode)) {
                 if (c.seqLen != s.seqLen) continue;
                 if (c.batch) {
-                    d.markers.push_back(
-                        {*c.batch,
-                         QStringLiteral("%1%2crossover %3 B≈%4")
-                             .arg(pre, predicted ? QStringLiteral("predicted ") : QString(), modeName(mode))
-                             .arg(*c.batch, 0, 'f', 1)});
+                    const QString at = QStringLiteral("B≈%1").arg(*c.batch, 0, 'f', 1);
+                    // On the plot, where the speedup is 1x: the mode (and result) only where
+                    // several crossovers may share the plot.
+                    const QString tagPrefix =
+                        pre + (options.modes.size() > 1 ? modeName(mode) + QLatin1Char(' ') : QString());
+                    d.markers.push_back({*c.batch,
+                                         QStringLiteral("%1%2crossover %3 %4")
+                                             .arg(pre, predicted ? QStringLiteral("predicted ") : QString(),
+                                                  modeName(mode), at),
+                                         tagPrefix + at, 1.0});
                 } else if (!c.note.empty()) {
                     d.notes << QStringLiteral("%1%2: %3")
                                    .arg(pre, modeName(mode), QString::fromStdString(c.note));

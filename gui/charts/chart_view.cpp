@@ -1,5 +1,6 @@
 #include "gui/charts/chart_view.h"
 
+#include <QAbstractSeries>
 #include <QBarSet>
 #include <QChart>
 #include <QMouseEvent>
@@ -7,14 +8,23 @@
 #include <QWheelEvent>
 #include <QXYSeries>
 
+#include <algorithm>
+#include <cmath>
 #include <limits>
 
 namespace rnnprof::gui {
+namespace {
+
+constexpr int kMinWidth = 320;
+constexpr int kMinHeight = 240;
+constexpr int kMinPlotHeight = 140; // axes, labels and some curve
+
+} // namespace
 
 ChartView::ChartView(QWidget* parent) : QChartView(new QChart, parent) {
     setRenderHint(QPainter::Antialiasing);
     setMouseTracking(true);
-    setMinimumSize(320, 240);
+    setMinimumSize(kMinWidth, kMinHeight);
     rerender();
 }
 
@@ -43,6 +53,12 @@ void ChartView::rerender() {
     QChart* old = chart();
     setChart(fresh);
     delete old;
+    for (int i = 0; i < static_cast<int>(m_data.series.size()); ++i)
+        if (m_hiddenSeries.contains(m_data.series[std::size_t(i)].name)) setSeriesVisible(i, false);
+    if (ChartLegend* legend = m_rendered.frame.legend)
+        connect(legend, &ChartLegend::toggled, this,
+                [this](int series) { setSeriesVisible(series, !isSeriesVisible(series)); });
+    fitMinimumHeight();
     for (std::size_t i = 0; i < m_rendered.barSets.size() && i < m_data.barSets.size(); ++i) {
         QBarSet* set = m_rendered.barSets[i];
         connect(set, &QBarSet::hovered, this, [this, i](bool status, int index) {
@@ -64,6 +80,34 @@ void ChartView::rerender() {
     }
 }
 
+void ChartView::resizeEvent(QResizeEvent* event) {
+    QChartView::resizeEvent(event);
+    fitMinimumHeight();
+}
+
+void ChartView::fitMinimumHeight() {
+    const int needed = int(std::ceil(frameHeightFor(m_rendered.frame, width()))) + kMinPlotHeight;
+    const int minimum = std::max(kMinHeight, needed);
+    if (minimumHeight() != minimum) setMinimumHeight(minimum);
+}
+
+void ChartView::setSeriesVisible(int series, bool visible) {
+    if (series < 0 || series >= static_cast<int>(m_rendered.parts.size()) ||
+        series >= static_cast<int>(m_data.series.size()))
+        return;
+    for (QAbstractSeries* part : m_rendered.parts[std::size_t(series)])
+        part->setVisible(visible);
+    if (m_rendered.frame.legend) m_rendered.frame.legend->setSeriesHidden(series, !visible);
+    const QString& name = m_data.series[std::size_t(series)].name;
+    m_hiddenSeries.removeAll(name);
+    if (!visible) m_hiddenSeries << name;
+}
+
+bool ChartView::isSeriesVisible(int series) const {
+    return series < 0 || series >= static_cast<int>(m_data.series.size()) ||
+           !m_hiddenSeries.contains(m_data.series[std::size_t(series)].name);
+}
+
 QPointF ChartView::positionOf(int series, int sample) const {
     if (series < 0 || series >= static_cast<int>(m_data.series.size()) ||
         series >= static_cast<int>(m_rendered.anchors.size()))
@@ -81,7 +125,7 @@ PointRef ChartView::sampleAt(QPointF viewPos, QString* tooltip, double radius) c
     const ChartSample* hit = nullptr;
     for (int i = 0; i < static_cast<int>(m_data.series.size()); ++i) {
         const auto& series = m_data.series[std::size_t(i)];
-        if (series.reference) continue;
+        if (series.reference || !isSeriesVisible(i)) continue;
         for (int j = 0; j < static_cast<int>(series.samples.size()); ++j) {
             const QPointF d = positionOf(i, j) - viewPos;
             const double dist = d.x() * d.x() + d.y() * d.y();

@@ -2,6 +2,7 @@
 
 #include "engine/error.h"
 #include "gui/charts/chart_catalog.h"
+#include "gui/charts/export_footer.h"
 #include "profiling/file_name_part.h"
 
 #include <QDir>
@@ -107,6 +108,7 @@ QStringList renderAllCharts(const std::vector<SweepResult>& results, const QStri
     if (ec)
         throw Error(ErrorKind::Io,
                     "cannot create the chart folder " + dir.toStdString() + ": " + ec.message());
+    const QString footer = exportFooter(results, QDateTime::currentDateTimeUtc());
     QStringList written;
     for (const auto& [chart, selections] : plan) {
         for (const auto& [selection, suffix] : selections) {
@@ -117,7 +119,7 @@ QStringList renderAllCharts(const std::vector<SweepResult>& results, const QStri
             for (ImageFormat format : formats) {
                 const QString path =
                     QDir(dir).filePath(chart->id + suffix + QLatin1Char('.') + suffixOf(format));
-                exportChart(data, style, path, format, size);
+                exportChart(data, style, path, format, size, footer);
                 written << path;
             }
         }

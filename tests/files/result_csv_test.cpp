@@ -237,3 +237,27 @@ TEST(ResultCsv, APredictedRowSaysPredictedWithItsTimeBandAndSourceAndNoMeasuredV
 
 } // namespace
 } // namespace rnnprof
+
+namespace rnnprof {
+namespace {
+
+TEST(CombinedCsv, ASourceColumnLeadsTheRowsOfEveryResultInOrder) {
+    SweepResult a = test::sampleResult();
+    a.label = "laptop, \"fast\" run"; // a label CSV must quote
+    SweepResult b = test::sampleResult();
+    b.label.clear(); // no label: named by its position
+    const auto rows = parseCsv(toCombinedCsv({a, b}));
+    const auto single = parseCsv(toCsv(a));
+    ASSERT_EQ(rows.size(), 1 + 2 * a.points.size());
+    ASSERT_FALSE(rows[0].empty());
+    EXPECT_EQ(rows[0][0], "source");
+    EXPECT_EQ(Row(rows[0].begin() + 1, rows[0].end()), single[0]);
+    for (std::size_t i = 0; i < a.points.size(); ++i) {
+        EXPECT_EQ(rows[1 + i][0], a.label);
+        EXPECT_EQ(Row(rows[1 + i].begin() + 1, rows[1 + i].end()), single[1 + i]);
+        EXPECT_EQ(rows[1 + a.points.size() + i][0], "result 2");
+    }
+}
+
+} // namespace
+} // namespace rnnprof
