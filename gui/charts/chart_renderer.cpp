@@ -5,6 +5,7 @@
 #include <QBarSet>
 #include <QChart>
 #include <QHorizontalBarSeries>
+#include <QHorizontalStackedBarSeries>
 #include <QLegend>
 #include <QLegendMarker>
 #include <QLineSeries>
@@ -166,10 +167,18 @@ void renderLines(QChart& chart, const ChartData& d, const ChartStyle& style, Ren
 }
 
 void renderBars(QChart& chart, const ChartData& d, const ChartStyle& style, RenderedChart& out) {
-    const bool horizontal = d.kind == ChartData::Kind::HorizontalBars;
-    QAbstractBarSeries* series = horizontal ? static_cast<QAbstractBarSeries*>(new QHorizontalBarSeries)
-                                            : static_cast<QAbstractBarSeries*>(new QStackedBarSeries);
+    const bool horizontal =
+        d.kind == ChartData::Kind::HorizontalBars || d.kind == ChartData::Kind::HorizontalStackedBars;
+    const bool stackedSeries = d.kind != ChartData::Kind::HorizontalBars;
+    QAbstractBarSeries* series = nullptr;
+    if (d.kind == ChartData::Kind::HorizontalBars)
+        series = new QHorizontalBarSeries;
+    else if (d.kind == ChartData::Kind::HorizontalStackedBars)
+        series = new QHorizontalStackedBarSeries;
+    else
+        series = new QStackedBarSeries;
     double total = 0.0;
+    double smallest = std::numeric_limits<double>::infinity(); // the smallest bar, for a log axis
     std::vector<double> stacked(d.categories.size(), 0.0);
     for (std::size_t i = 0; i < d.barSets.size(); ++i) {
         const BarSet& b = d.barSets[i];
@@ -183,9 +192,10 @@ void renderBars(QChart& chart, const ChartData& d, const ChartStyle& style, Rend
         series->append(set);
         out.barSets.push_back(set);
         for (std::size_t c = 0; c < std::size_t(values.size()) && c < stacked.size(); ++c) {
-            stacked[c] =
-                horizontal ? std::max(stacked[c], values[qsizetype(c)]) : stacked[c] + values[qsizetype(c)];
+            const double v = values[qsizetype(c)];
+            stacked[c] = stackedSeries ? stacked[c] + v : std::max(stacked[c], v);
             total = std::max(total, stacked[c]);
+            if (v > 0.0) smallest = std::min(smallest, v);
         }
     }
     chart.addSeries(series);
@@ -196,8 +206,10 @@ void renderBars(QChart& chart, const ChartData& d, const ChartStyle& style, Rend
     categories->append(names);
     categories->setLabelsColor(style.foreground);
     categories->setGridLineVisible(false);
+    const bool log = d.logY && std::isfinite(smallest);
     QAbstractAxis* values =
-        makeAxis(false, 10, axisRange(0.0, total > 0 ? total : 1.0, false, 10), d.yTitle, style);
+        log ? makeAxis(true, d.logBaseY, axisRange(smallest, total, true, d.logBaseY), d.yTitle, style)
+            : makeAxis(false, 10, axisRange(0.0, total > 0 ? total : 1.0, false, 10), d.yTitle, style);
     chart.addAxis(categories, horizontal ? Qt::AlignLeft : Qt::AlignBottom);
     chart.addAxis(values, horizontal ? Qt::AlignBottom : Qt::AlignLeft);
     series->attachAxis(categories);
@@ -206,14 +218,6 @@ void renderBars(QChart& chart, const ChartData& d, const ChartStyle& style, Rend
 }
 
 } // namespace
-
-QString elideMiddle(const QString& text, int maxChars) {
-    if (text.size() <= maxChars) return text;
-    const QString ellipsis(QChar(0x2026));
-    const qsizetype keep = std::max<qsizetype>(0, maxChars - ellipsis.size());
-    const qsizetype head = (keep + 1) / 2;
-    return text.left(head) + ellipsis + text.right(keep - head);
-}
 
 RenderedChart renderChart(QChart& chart, const ChartData& d, const ChartStyle& style) {
     RenderedChart out;
