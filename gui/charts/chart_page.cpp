@@ -107,10 +107,11 @@ ChartPage::ChartPage(const ChartPageSpec& spec, const ResultStore& store, QWidge
         m_views.push_back(view);
         m_notes.push_back(notes);
     }
-    // The first chart is the page's main one: give it most of the room.
-    splitter->setStretchFactor(0, 3);
+    // The first chart is the page's main one: give it most of the room (side by side above the
+    // drill-down, where the second needs room for its kernel names, an equal share).
+    splitter->setStretchFactor(0, spec.followsSelection ? 1 : 3);
     for (int i = 1; i < splitter->count(); ++i)
-        splitter->setStretchFactor(i, 2);
+        splitter->setStretchFactor(i, spec.followsSelection ? 1 : 2);
     if (spec.followsSelection) {
         auto* outer = new QSplitter(Qt::Vertical, this);
         outer->setChildrenCollapsible(false);
@@ -118,8 +119,8 @@ ChartPage::ChartPage(const ChartPageSpec& spec, const ResultStore& store, QWidge
         m_drill = new BreakdownDrill(outer);
         m_drill->setMinimumHeight(80);
         outer->addWidget(m_drill);
-        outer->setStretchFactor(0, 3);
-        outer->setStretchFactor(1, 2);
+        outer->setStretchFactor(0, 2);
+        outer->setStretchFactor(1, 1);
         layout->addWidget(outer, 1);
     } else {
         layout->addWidget(splitter, 1);

@@ -54,6 +54,28 @@ QAbstractAxis* makeAxis(bool log, int base, std::pair<double, double> range, con
     return axis;
 }
 
+// QtCharts 6.4 lays out a bar series on a log axis through a point at value 0 (the bars' own
+// base) and warns "Logarithms of zero and negative values are undefined" on every layout, though
+// it draws the bars from the axis minimum. This filter, put in front of whatever handler is
+// installed, drops that one message; every other goes on.
+class LogZeroWarningFilter {
+public:
+    static void install() {
+        const QtMessageHandler previous = qInstallMessageHandler(&filter);
+        if (previous != &filter) s_previous = previous;
+    }
+
+private:
+    static void filter(QtMsgType type, const QMessageLogContext& context, const QString& message) {
+        if (message.startsWith(QStringLiteral("Logarithms of zero"))) return;
+        if (s_previous)
+            s_previous(type, context, message);
+        else
+            qt_message_output(type, context, message);
+    }
+    static inline QtMessageHandler s_previous = nullptr;
+};
+
 void hideFromLegend(QChart& chart, QAbstractSeries* series) {
     for (QLegendMarker* m : chart.legend()->markers(series))
         m->setVisible(false);
@@ -206,6 +228,9 @@ void renderBars(QChart& chart, const ChartData& d, const ChartStyle& style, Rend
     categories->append(names);
     categories->setLabelsColor(style.foreground);
     categories->setGridLineVisible(false);
+    // Builders bound their labels (kMaxLabelChars, the breakdown's shorter elision in the middle);
+    // QtCharts' own truncation would cut them to "..." wherever the axis is squeezed.
+    categories->setTruncateLabels(false);
     const bool log = d.logY && std::isfinite(smallest);
     QAbstractAxis* values =
         log ? makeAxis(true, d.logBaseY, axisRange(smallest, total, true, d.logBaseY), d.yTitle, style)
@@ -213,6 +238,7 @@ void renderBars(QChart& chart, const ChartData& d, const ChartStyle& style, Rend
     chart.addAxis(categories, horizontal ? Qt::AlignLeft : Qt::AlignBottom);
     chart.addAxis(values, horizontal ? Qt::AlignBottom : Qt::AlignLeft);
     series->attachAxis(categories);
+    if (log) LogZeroWarningFilter::install();
     series->attachAxis(values);
     if (horizontal && d.barSets.size() == 1) chart.legend()->setVisible(false);
 }

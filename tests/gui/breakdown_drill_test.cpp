@@ -112,6 +112,7 @@ TEST(PhaseBars, LabelsUnderTheCapAreWholeAndEveryTooltipStartsWithTheFullName) {
     const std::string longId = "gpu-cudnn-with-a-backend-name-far-longer-than-any-bar-label";
     acceptBackendIds({longId});
     r.points.push_back(test::okPoint(longId, Mode::Inference, 16, 10, 3.0));
+    s.selected = {0, static_cast<int>(r.points.size()) - 1};
     const ChartData d = phaseBreakdown({r}, s);
     ASSERT_EQ(d.categories.size(), 3u);
     const QString full = QString::fromStdString(longId) + QStringLiteral(" infer");
@@ -126,7 +127,7 @@ TEST(PhaseBars, LabelsUnderTheCapAreWholeAndEveryTooltipStartsWithTheFullName) {
             sawLong = true;
             EXPECT_TRUE(tip.startsWith(full)) << tip.toStdString();
             EXPECT_TRUE(label.startsWith(QStringLiteral("gpu-cudnn"))) << "elided in the middle";
-            EXPECT_TRUE(label.endsWith(QStringLiteral("infer"))) << "elided in the middle";
+            EXPECT_TRUE(label.endsWith(QStringLiteral("infer ◀"))) << "elided in the middle";
         } else {
             EXPECT_FALSE(label.contains(QStringLiteral("...")));
             EXPECT_TRUE(tip.startsWith(label)) << tip.toStdString();
@@ -146,7 +147,7 @@ TEST(PhaseBars, LabelsUnderTheCapAreWholeAndEveryTooltipStartsWithTheFullName) {
         EXPECT_LE(top.categories[c].size(), kBreakdownLabelChars);
         if (top.barSets[0].tooltips[c].contains(QString::fromStdString(p.gpu->kernels[0].name))) {
             sawKernel = true;
-            EXPECT_TRUE(top.categories[c].startsWith(QStringLiteral("forward: void cudnn")));
+            EXPECT_TRUE(top.categories[c].startsWith(QStringLiteral("forward: void")));
             EXPECT_TRUE(top.categories[c].endsWith(QStringLiteral("2>")));
         }
     }

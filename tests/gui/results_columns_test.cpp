@@ -11,6 +11,7 @@
 #include <QHeaderView>
 #include <QLineEdit>
 #include <QMenu>
+#include <QSortFilterProxyModel>
 #include <QTableView>
 #include <QTest>
 #include <QVBoxLayout>
