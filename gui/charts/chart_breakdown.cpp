@@ -188,10 +188,20 @@ ChartData topSubsteps(const std::vector<SweepResult>& results, const ChartSelect
     const bool kernels = p->gpu && p->gpu->traced && !p->gpu->kernels.empty();
     if (kernels) {
         d.title = QStringLiteral("Top GPU kernels of %1").arg(pointTitle(*p));
+        // Kernel names are long and the chart is half a page wide: the label is the name elided
+        // in the middle, its phase after it only when the point ran several (training), so that
+        // a kernel of forward and backward gets two distinct bars; the tooltip has it all.
+        const bool severalPhases =
+            std::any_of(p->gpu->kernels.begin(), p->gpu->kernels.end(),
+                        [&](const KernelStat& k) { return k.phase != p->gpu->kernels.front().phase; });
         for (const KernelStat& k : p->gpu->kernels) {
-            const QString name = QString::fromUtf8(toString(k.phase).data()) + QStringLiteral(": ") +
-                                 QString::fromStdString(k.name);
-            bars.push_back({name, name, k.count * k.meanUs / 1000.0,
+            const QString phase = QString::fromUtf8(toString(k.phase).data());
+            const QString name = phase + QStringLiteral(": ") + QString::fromStdString(k.name);
+            const QString label =
+                severalPhases ? elideMiddle(QString::fromStdString(k.name), kBreakdownLabelChars - 11) +
+                                    QStringLiteral(" (") + phase + QLatin1Char(')')
+                              : elideMiddle(QString::fromStdString(k.name), kBreakdownLabelChars);
+            bars.push_back({label, name, k.count * k.meanUs / 1000.0,
                             QStringLiteral("%1 launches per iteration, mean %2, %3% of GPU kernel time")
                                 .arg(k.count)
                                 .arg(formatMs(k.meanUs / 1000.0))

@@ -16,7 +16,7 @@ namespace rnnprof::gui {
 // The longest bar label the breakdown hands to QtCharts, which would otherwise cut a label that does
 // not fit down to "…": longer names (kernels, overlaid results) are elided in the middle and given
 // in full in the bar's tooltip.
-inline constexpr int kBreakdownLabelChars = 32;
+inline constexpr int kBreakdownLabelChars = 30;
 
 // "ms per iteration (linear)", ...: what the breakdown page offers, in this order.
 inline constexpr PhaseScale kPhaseScales[] = {PhaseScale::Linear, PhaseScale::Log, PhaseScale::PercentOfBar};

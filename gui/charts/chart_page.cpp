@@ -108,10 +108,10 @@ ChartPage::ChartPage(const ChartPageSpec& spec, const ResultStore& store, QWidge
         m_notes.push_back(notes);
     }
     // The first chart is the page's main one: give it most of the room (side by side above the
-    // drill-down, where the second needs room for its kernel names, an equal share).
-    splitter->setStretchFactor(0, spec.followsSelection ? 1 : 3);
+    // drill-down, the second more, for its kernel names).
+    splitter->setStretchFactor(0, spec.followsSelection ? 4 : 3);
     for (int i = 1; i < splitter->count(); ++i)
-        splitter->setStretchFactor(i, spec.followsSelection ? 1 : 2);
+        splitter->setStretchFactor(i, spec.followsSelection ? 5 : 2);
     if (spec.followsSelection) {
         auto* outer = new QSplitter(Qt::Vertical, this);
         outer->setChildrenCollapsible(false);
