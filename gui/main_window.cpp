@@ -47,6 +47,7 @@ constexpr int kRefreshMs = 150; // charts redraw at most this often while points
 // label's tooltip).
 constexpr int kDockMinimumWidth = 260;
 constexpr int kHostLabelWidth = 360;
+constexpr int kDockMaxPercent = 40;
 
 } // namespace
 
@@ -424,6 +425,15 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     m_controller->shutdown();
     saveSettings();
     event->accept();
+}
+
+void MainWindow::resizeEvent(QResizeEvent* event) {
+    QMainWindow::resizeEvent(event);
+    // On a small screen the configuration scrolls rather than squeezing the charts: the docked
+    // panel takes at most this share of the window's width.
+    const int most = width() * kDockMaxPercent / 100;
+    if (m_dock && m_dock->isVisible() && !m_dock->isFloating() && m_dock->width() > most)
+        resizeDocks({m_dock}, {most}, Qt::Horizontal);
 }
 
 void MainWindow::showAbout() {
