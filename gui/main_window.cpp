@@ -43,6 +43,11 @@ namespace rnnprof::gui {
 namespace {
 
 constexpr int kRefreshMs = 150; // charts redraw at most this often while points arrive
+// Widths that let the window fit a 1024x640 screen with the dock shown (the full host line is the
+// label's tooltip).
+constexpr int kDockMinimumWidth = 260;
+constexpr int kHostLabelWidth = 360;
+constexpr int kDockMaxPercent = 40;
 
 } // namespace
 
@@ -96,14 +101,16 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
     auto* scroll = new QScrollArea(this);
     scroll->setWidget(m_panel);
     scroll->setWidgetResizable(true);
-    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    scroll->setMinimumWidth(m_panel->sizeHint().width() + 24);
+    // Narrower than the panel would like, so that the window fits a 1024x640 screen: the panel
+    // scrolls both ways instead (resizeDocks below gives it its width where there is room).
+    scroll->setMinimumWidth(kDockMinimumWidth);
     m_dock = new QDockWidget(QStringLiteral("Configuration"), this);
     m_dock->setObjectName(QStringLiteral("configDock"));
     m_dock->setWidget(scroll);
     m_dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetClosable |
                         QDockWidget::DockWidgetFloatable);
     addDockWidget(Qt::LeftDockWidgetArea, m_dock);
+    resizeDocks({m_dock}, {m_panel->sizeHint().width() + 24}, Qt::Horizontal);
 
     m_progress = new SweepProgressView(this);
     statusBar()->addWidget(m_progress, 1);
@@ -111,7 +118,7 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
     const QString hostLine = QString::fromStdString(hostStatusLine(host));
     m_hostLabel = new QLabel(this);
     m_hostLabel->setObjectName(QStringLiteral("hostStatus"));
-    m_hostLabel->setText(m_hostLabel->fontMetrics().elidedText(hostLine, Qt::ElideMiddle, 640));
+    m_hostLabel->setText(m_hostLabel->fontMetrics().elidedText(hostLine, Qt::ElideMiddle, kHostLabelWidth));
     m_hostLabel->setToolTip(QString::fromStdString(describeHost(host)));
     statusBar()->addPermanentWidget(m_hostLabel);
 
@@ -419,6 +426,15 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     m_controller->shutdown();
     saveSettings();
     event->accept();
+}
+
+void MainWindow::resizeEvent(QResizeEvent* event) {
+    QMainWindow::resizeEvent(event);
+    // On a small screen the configuration scrolls rather than squeezing the charts: the docked
+    // panel takes at most this share of the window's width.
+    const int most = width() * kDockMaxPercent / 100;
+    if (m_dock && m_dock->isVisible() && !m_dock->isFloating() && m_dock->width() > most)
+        resizeDocks({m_dock}, {most}, Qt::Horizontal);
 }
 
 void MainWindow::showAbout() {

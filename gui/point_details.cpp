@@ -31,6 +31,29 @@ QString libraryBuffers(const GpuProfile& g) {
     return parts.join(QStringLiteral(", "));
 }
 
+// "41.6 MiB (cuDNN workspace 9.6 MiB, other 32.0 MiB)": the workspace with the library buffers it
+// holds, so that the memory total and the sizes libraries asked for read as one account. Files
+// without the buffers (before they were recorded) say so instead of leaving the reader to compare
+// the total with the session's notes.
+QString workspaceText(const MemoryFootprint& m, const std::optional<GpuProfile>& gpu) {
+    if (!gpu || !m.onDevice) return bytes(m.workspace);
+    QStringList parts;
+    std::uint64_t named = 0;
+    auto add = [&](std::string_view name, std::uint64_t b) {
+        if (b == 0) return;
+        parts << QString::fromUtf8(name.data(), qsizetype(name.size())) + QLatin1Char(' ') + bytes(b);
+        named += b;
+    };
+    add(kBufferCudnnWorkspace, gpu->cudnnWorkspaceBytes);
+    add(kBufferCudnnDropoutStates, gpu->dropoutStateBytes);
+    add(kBufferCublasWorkspace, gpu->cublasWorkspaceBytes);
+    if (parts.isEmpty())
+        return m.workspace == 0 ? bytes(0)
+                                : bytes(m.workspace) + QStringLiteral(" (its parts are not in this file)");
+    if (m.workspace > named) parts << QStringLiteral("other ") + bytes(m.workspace - named);
+    return bytes(m.workspace) + QStringLiteral(" (") + parts.join(QStringLiteral(", ")) + QLatin1Char(')');
+}
+
 } // namespace
 
 QString pointDetailsHtml(const std::vector<SweepResult>& results, const PointRef& ref) {
@@ -74,7 +97,7 @@ QString pointDetailsHtml(const std::vector<SweepResult>& results, const PointRef
             QStringLiteral(
                 "total %1: weights %2, gradients %3, activations/reserve %4, workspace %5, inputs/outputs %6")
                 .arg(bytes(m.total()), bytes(m.weights), bytes(m.gradients), bytes(m.activations),
-                     bytes(m.workspace), bytes(m.io)));
+                     workspaceText(m, p.gpu), bytes(m.io)));
         if (p.peakRssGrowthBytes > 0)
             html += row(QStringLiteral("peak RSS growth"), bytes(p.peakRssGrowthBytes));
         if (p.numerics.checked)

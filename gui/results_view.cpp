@@ -1,16 +1,20 @@
 #include "gui/results_view.h"
 
+#include "gui/results_columns.h"
 #include "gui/results_model.h"
 #include "gui/table_copy.h"
 
 #include <QApplication>
 #include <QClipboard>
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
 #include <QSortFilterProxyModel>
 #include <QTableView>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 namespace rnnprof::gui {
@@ -41,18 +45,56 @@ ResultsView::ResultsView(ResultsModel& model, QWidget* parent) : QWidget(parent)
     m_table->horizontalHeader()->setDefaultSectionSize(96);
     m_table->sortByColumn(-1, Qt::AscendingOrder);
     m_table->installEventFilter(this);
+    // Tab and Shift+Tab leave the table for the next widget, as everywhere else; arrows move inside.
+    m_table->setTabKeyNavigation(false);
+    m_table->setItemDelegate(new ResultsCellDelegate(m_table));
+    QHeaderView* header = m_table->horizontalHeader();
+    header->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(header, &QWidget::customContextMenuRequested, this, [this, header](const QPoint& at) {
+        QMenu menu;
+        fillColumnMenu(menu, *m_table);
+        menu.exec(header->mapToGlobal(at));
+    });
+    // The columns that tell rows apart come first, until the user orders them by hand.
+    connect(header, &QHeaderView::sectionMoved, this, [this] {
+        if (!m_arranging) m_userOrdered = true;
+    });
+    connect(&model, &QAbstractItemModel::modelReset, this, &ResultsView::arrangeColumnsByVariation);
+    connect(&model, &QAbstractItemModel::rowsInserted, this, &ResultsView::arrangeColumnsByVariation);
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex& current) {
                 const auto ref = current.data(ResultsModel::PointRefRole).value<PointRef>();
                 if (ref.valid()) emit pointActivated(ref);
             });
 
+    auto* columns = new QToolButton(this);
+    columns->setObjectName(QStringLiteral("resultsColumns"));
+    columns->setText(QStringLiteral("Columns"));
+    columns->setToolTip(QStringLiteral("Show or hide columns (also from the header's context menu)"));
+    columns->setPopupMode(QToolButton::InstantPopup);
+    auto* columnMenu = new QMenu(columns);
+    connect(columnMenu, &QMenu::aboutToShow, this,
+            [this, columnMenu] { fillColumnMenu(*columnMenu, *m_table); });
+    columns->setMenu(columnMenu);
+    auto* bar = new QHBoxLayout;
+    bar->setContentsMargins(0, 0, 0, 0);
+    bar->addWidget(m_filter, 1);
+    bar->addWidget(columns);
+
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(2);
-    layout->addWidget(m_filter);
+    layout->addLayout(bar);
     layout->addWidget(m_table);
     setSourceColumnVisible(false); // shown once several results are overlaid
+    arrangeColumnsByVariation();
+}
+
+void ResultsView::arrangeColumnsByVariation() {
+    if (m_userOrdered) return;
+    m_arranging = true;
+    arrangeColumns(*m_table->horizontalHeader(), varyingColumnsFirst(m_model, ResultsModel::SortRole));
+    m_arranging = false;
 }
 
 ResultsView::~ResultsView() = default;

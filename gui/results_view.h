@@ -1,7 +1,8 @@
 #pragma once
-// The results table widget: sortable, filterable by text, Ctrl+C copies the selection as
-// tab-separated text with a header; reports the point of the current row so charts and the
-// breakdown can follow, and selects a point's row on request.
+// The results table widget: sortable, filterable by text, numbers shown with units and the columns
+// that differ first (results_columns.h), a column chooser, Tab leaves it; Ctrl+C copies the
+// selection as tab-separated text with a header (the CSV's exact values); reports the point of the current
+// row so charts and the breakdown can follow, and selects a point's row on request.
 #include "gui/charts/chart_data.h"
 
 #include <QWidget>
@@ -36,7 +37,12 @@ protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
+    // Varying columns first (results_columns.h), unless the user has moved a column.
+    void arrangeColumnsByVariation();
+
     ResultsModel& m_model;
+    bool m_arranging = false;
+    bool m_userOrdered = false;
     QSortFilterProxyModel* m_proxy = nullptr;
     QTableView* m_table = nullptr;
     QLineEdit* m_filter = nullptr;

@@ -4,6 +4,7 @@
 // kernels and copies go on one thread per stream ("GPU stream N", track N + 1).
 #include "engine/atomic_file.h"
 #include "profiling/result_files.h"
+#include "profiling/trace_tracks.h"
 
 #include <nlohmann/json.hpp>
 
@@ -12,29 +13,30 @@
 #include <set>
 
 namespace rnnprof {
+
+bool isDrawableSlice(const TraceSlice& s) {
+    return std::isfinite(s.startUs) && std::isfinite(s.durationUs) && s.durationUs >= 0.0 && s.track >= 0;
+}
+
+std::string traceTrackName(int track) {
+    return track == 0 ? "engine thread" : "GPU stream " + std::to_string(track - 1);
+}
+
 namespace {
 
 using Json = nlohmann::ordered_json;
 
 constexpr double kGapUs = 50.0; // between consecutive points, so they do not touch
 
-bool drawable(const TraceSlice& s) {
-    return std::isfinite(s.startUs) && std::isfinite(s.durationUs) && s.durationUs >= 0.0 && s.track >= 0;
-}
-
 Json metadata(const char* name, int pid, int tid, Json args) {
     return Json{{"name", name}, {"ph", "M"}, {"pid", pid}, {"tid", tid}, {"args", std::move(args)}};
-}
-
-std::string trackName(int track) {
-    return track == 0 ? "engine thread" : "GPU stream " + std::to_string(track - 1);
 }
 
 // Appends the point's slices shifted by `offsetUs`; returns the end of its last slice.
 double appendPoint(Json& events, const PointResult& point, int pid, double offsetUs) {
     std::vector<TraceSlice> slices;
     for (const auto& s : point.trace)
-        if (drawable(s)) slices.push_back(s);
+        if (isDrawableSlice(s)) slices.push_back(s);
     // Viewers nest "X" slices by time on one thread: a parent must come before its children,
     // so ties in start time go to the longer slice.
     std::stable_sort(slices.begin(), slices.end(), [](const TraceSlice& a, const TraceSlice& b) {
@@ -58,7 +60,7 @@ double appendPoint(Json& events, const PointResult& point, int pid, double offse
         end = std::max(end, offsetUs + s.startUs - first + s.durationUs);
     }
     for (int track : tracks) {
-        events.push_back(metadata("thread_name", pid, track, {{"name", trackName(track)}}));
+        events.push_back(metadata("thread_name", pid, track, {{"name", traceTrackName(track)}}));
         events.push_back(metadata("thread_sort_index", pid, track, {{"sort_index", track}}));
     }
     return std::max(end, offsetUs);

@@ -13,8 +13,41 @@ const PointResult* pointAt(const std::vector<SweepResult>& results, const PointR
     return &points[std::size_t(ref.point)];
 }
 
-QString elide(const QString& s, int n) {
-    return s.size() <= n ? s : s.left(n - 1) + QStringLiteral("…");
+// Puts each bar's full category name on the first line of its tooltips and elides the label
+// itself in the middle to kBreakdownLabelChars.
+void labelBars(ChartData& d) {
+    for (std::size_t c = 0; c < d.categories.size(); ++c) {
+        for (BarSet& set : d.barSets)
+            if (c < set.tooltips.size())
+                set.tooltips[c] = d.categories[c] + QLatin1Char('\n') + set.tooltips[c];
+        d.categories[c] = elideMiddle(d.categories[c], kBreakdownLabelChars);
+    }
+}
+
+// Horizontal bars draw the first category at the bottom: reversed, the first is on top.
+void reverseCategories(ChartData& d) {
+    std::reverse(d.categories.begin(), d.categories.end());
+    for (BarSet& set : d.barSets) {
+        std::reverse(set.values.begin(), set.values.end());
+        std::reverse(set.tooltips.begin(), set.tooltips.end());
+        std::reverse(set.refs.begin(), set.refs.end());
+    }
+}
+
+// Each bar as 100 % of its own total, so that phase shares compare across backends whatever their speed.
+void toPercentOfBar(ChartData& d) {
+    for (std::size_t c = 0; c < d.categories.size(); ++c) {
+        double total = 0.0;
+        for (const BarSet& set : d.barSets)
+            total += c < set.values.size() ? set.values[c] : 0.0;
+        if (total <= 0.0) continue;
+        for (BarSet& set : d.barSets) {
+            if (c >= set.values.size()) continue;
+            set.values[c] = 100.0 * set.values[c] / total;
+            if (c < set.tooltips.size())
+                set.tooltips[c] += QStringLiteral("\n%1 % of this bar").arg(set.values[c], 0, 'f', 1);
+        }
+    }
 }
 
 struct Bar {
@@ -50,7 +83,7 @@ PointRef breakdownPoint(const std::vector<SweepResult>& results, const ChartSele
 
 ChartData phaseBreakdown(const std::vector<SweepResult>& results, const ChartSelection& s) {
     ChartData d;
-    d.kind = ChartData::Kind::StackedBars;
+    d.kind = ChartData::Kind::HorizontalStackedBars;
     d.yTitle = QStringLiteral("ms per iteration");
     const PointRef ref = breakdownPoint(results, s);
     const PointResult* sel = pointAt(results, ref);
@@ -115,8 +148,29 @@ ChartData phaseBreakdown(const std::vector<SweepResult>& results, const ChartSel
     std::erase_if(d.barSets, [](const BarSet& set) {
         return std::all_of(set.values.begin(), set.values.end(), [](double v) { return v <= 0.0; });
     });
+    if (s.phaseScale == PhaseScale::PercentOfBar) {
+        toPercentOfBar(d);
+        d.yTitle = QStringLiteral("% of each bar's iteration");
+    } else if (s.phaseScale == PhaseScale::Log) {
+        d.logY = true;
+        d.yTitle = QStringLiteral("ms per iteration (log scale)");
+    }
+    labelBars(d);
+    reverseCategories(d);
     dropUndrawable(d);
     return d;
+}
+
+QString phaseScaleLabel(PhaseScale scale) {
+    switch (scale) {
+    case PhaseScale::Linear:
+        return QStringLiteral("ms, linear");
+    case PhaseScale::Log:
+        return QStringLiteral("ms, log");
+    case PhaseScale::PercentOfBar:
+        return QStringLiteral("% per bar");
+    }
+    return {};
 }
 
 ChartData topSubsteps(const std::vector<SweepResult>& results, const ChartSelection& s, int top) {
@@ -134,10 +188,20 @@ ChartData topSubsteps(const std::vector<SweepResult>& results, const ChartSelect
     const bool kernels = p->gpu && p->gpu->traced && !p->gpu->kernels.empty();
     if (kernels) {
         d.title = QStringLiteral("Top GPU kernels of %1").arg(pointTitle(*p));
+        // Kernel names are long and the chart is half a page wide: the label is the name elided
+        // in the middle, its phase after it only when the point ran several (training), so that
+        // a kernel of forward and backward gets two distinct bars; the tooltip has it all.
+        const bool severalPhases =
+            std::any_of(p->gpu->kernels.begin(), p->gpu->kernels.end(),
+                        [&](const KernelStat& k) { return k.phase != p->gpu->kernels.front().phase; });
         for (const KernelStat& k : p->gpu->kernels) {
-            const QString name = QString::fromUtf8(toString(k.phase).data()) + QStringLiteral(": ") +
-                                 QString::fromStdString(k.name);
-            bars.push_back({elide(name, 60), name, k.count * k.meanUs / 1000.0,
+            const QString phase = QString::fromUtf8(toString(k.phase).data());
+            const QString name = phase + QStringLiteral(": ") + QString::fromStdString(k.name);
+            const QString label =
+                severalPhases ? elideMiddle(QString::fromStdString(k.name), kBreakdownLabelChars - 11) +
+                                    QStringLiteral(" (") + phase + QLatin1Char(')')
+                              : elideMiddle(QString::fromStdString(k.name), kBreakdownLabelChars);
+            bars.push_back({label, name, k.count * k.meanUs / 1000.0,
                             QStringLiteral("%1 launches per iteration, mean %2, %3% of GPU kernel time")
                                 .arg(k.count)
                                 .arg(formatMs(k.meanUs / 1000.0))
@@ -148,7 +212,7 @@ ChartData topSubsteps(const std::vector<SweepResult>& results, const ChartSelect
         for (const StepStat& st : p->steps) {
             const QString name = QString::fromUtf8(toString(st.phase).data()) + QStringLiteral(": ") +
                                  QString::fromStdString(st.name);
-            bars.push_back({elide(name, 60), name, st.medianMs,
+            bars.push_back({name, name, st.medianMs,
                             QStringLiteral("%1 call(s) per iteration").arg(st.callsPerIteration)});
         }
         if (p->gpu && !p->gpu->traced && !p->gpu->unavailableReason.empty())
@@ -166,7 +230,7 @@ ChartData topSubsteps(const std::vector<SweepResult>& results, const ChartSelect
     BarSet set{kernels ? QStringLiteral("GPU kernel time") : QStringLiteral("median"), {}, {}, {}};
     // Horizontal bars draw the first category at the bottom: reverse so the largest is on top.
     for (auto it = bars.rbegin(); it != bars.rend(); ++it) {
-        d.categories.push_back(it->label);
+        d.categories.push_back(elideMiddle(it->label, kBreakdownLabelChars));
         set.values.push_back(it->ms);
         set.tooltips.push_back(it->full + QLatin1Char('\n') + formatMs(it->ms) +
                                QStringLiteral(" per iteration") +

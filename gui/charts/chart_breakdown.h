@@ -13,6 +13,17 @@ namespace rnnprof::gui {
 [[nodiscard]] PointRef breakdownPoint(const std::vector<SweepResult>& results,
                                       const ChartSelection& selection);
 
+// The longest bar label the breakdown hands to QtCharts, which would otherwise cut a label that does
+// not fit down to "…": longer names (kernels, overlaid results) are elided in the middle and given
+// in full in the bar's tooltip.
+inline constexpr int kBreakdownLabelChars = 30;
+
+// "ms per iteration (linear)", ...: what the breakdown page offers, in this order.
+inline constexpr PhaseScale kPhaseScales[] = {PhaseScale::Linear, PhaseScale::Log, PhaseScale::PercentOfBar};
+[[nodiscard]] QString phaseScaleLabel(PhaseScale scale);
+
+// One horizontal stacked bar per backend (and mode, and result) at the selected point's shape, the
+// first on top, drawn as selection.phaseScale says.
 [[nodiscard]] ChartData phaseBreakdown(const std::vector<SweepResult>& results,
                                        const ChartSelection& selection);
 // At most `top` bars; the rest is summed into "other".

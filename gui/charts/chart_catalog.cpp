@@ -39,7 +39,7 @@ const std::vector<ChartPageSpec>& chartCatalog() {
          false},
         {QStringLiteral("breakdown"),
          QStringLiteral("Breakdown"),
-         {},
+         {S::PhaseScale},
          {{QStringLiteral("phases"), phaseBreakdown, {}},
           {QStringLiteral("top-steps"), [](const auto& r, const auto& s) { return topSubsteps(r, s); }, {}}},
          true},

@@ -12,7 +12,7 @@
 
 namespace rnnprof::gui {
 
-enum class Selector { SeqLen, Batch, Baseline, Challenger, Backend, Mode };
+enum class Selector { SeqLen, Batch, Baseline, Challenger, Backend, Mode, PhaseScale };
 
 using ChartBuilder = std::function<ChartData(const std::vector<SweepResult>&, const ChartSelection&)>;
 

@@ -93,6 +93,14 @@ void dropUndrawable(ChartData& data) {
     }
 }
 
+QString elideMiddle(const QString& text, int maxChars) {
+    if (text.size() <= maxChars) return text;
+    const QString ellipsis(QChar(0x2026));
+    const qsizetype keep = std::max<qsizetype>(0, maxChars - ellipsis.size());
+    const qsizetype head = (keep + 1) / 2;
+    return text.left(head) + ellipsis + text.right(keep - head);
+}
+
 QString formatMs(double ms) {
     if (!std::isfinite(ms)) return QStringLiteral("n/a");
     if (ms >= 1000.0) return QString::number(ms / 1000.0, 'f', 2) + QStringLiteral(" s");

@@ -57,7 +57,8 @@ struct BarSet {
 };
 
 struct ChartData {
-    enum class Kind { Lines, StackedBars, HorizontalBars };
+    // Bars: logY puts their value axis on a log scale (stacked bars then start at its minimum).
+    enum class Kind { Lines, StackedBars, HorizontalBars, HorizontalStackedBars };
     Kind kind = Kind::Lines;
     QString title;
     QString xTitle;
@@ -101,6 +102,10 @@ struct AxisRanges {
 // axis, where QLogValueAxis drops a whole series when one value is <= 0), counts them and adds a note saying
 // so. Removes series left empty. Every chart builder ends with it.
 void dropUndrawable(ChartData& data);
+
+// `text` cut in the middle to at most `maxChars` characters ("gpu-cud…_static"), so that both
+// ends of a long name stay readable.
+[[nodiscard]] QString elideMiddle(const QString& text, int maxChars);
 
 // "3.21 ms", "850 µs", "1.20 s"
 [[nodiscard]] QString formatMs(double ms);

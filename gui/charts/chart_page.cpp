@@ -1,14 +1,13 @@
 #include "gui/charts/chart_page.h"
 
+#include "gui/breakdown_drill.h"
 #include "gui/charts/chart_breakdown.h"
 #include "gui/charts/chart_view.h"
-#include "gui/point_details.h"
 #include "gui/result_store.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
-#include <QScrollArea>
 #include <QSignalBlocker>
 #include <QSplitter>
 #include <QVBoxLayout>
@@ -30,6 +29,8 @@ QString selectorLabel(Selector s) {
         return QStringLiteral("Backend");
     case Selector::Mode:
         return QStringLiteral("Mode");
+    case Selector::PhaseScale:
+        return QStringLiteral("Phase bars");
     }
     return {};
 }
@@ -45,6 +46,9 @@ void setItems(QComboBox* box, const QStringList& items, const QString& current) 
     const int index = static_cast<int>(items.indexOf(current));
     if (index >= 0) box->setCurrentIndex(index);
 }
+
+// Small enough for two charts side by side, or stacked above the table, on a 1024x640 screen.
+constexpr QSize kChartMinimum(200, 120);
 
 QStringList numbers(const std::vector<int>& values) {
     QStringList out;
@@ -79,7 +83,10 @@ ChartPage::ChartPage(const ChartPageSpec& spec, const ResultStore& store, QWidge
         bar->addStretch(1);
         layout->addLayout(bar);
     }
-    auto* splitter = new QSplitter(spec.sideBySide ? Qt::Horizontal : Qt::Vertical, this);
+    // A page following the selection puts its charts side by side above the drill-down, so that
+    // on a small screen each chart keeps some height.
+    auto* splitter =
+        new QSplitter(spec.sideBySide || spec.followsSelection ? Qt::Horizontal : Qt::Vertical, this);
     splitter->setChildrenCollapsible(false);
     for (const ChartSpec& chart : spec.charts) {
         auto* box = new QWidget(splitter);
@@ -88,6 +95,7 @@ ChartPage::ChartPage(const ChartPageSpec& spec, const ResultStore& store, QWidge
         boxLayout->setSpacing(2);
         auto* view = new ChartView(box);
         view->setObjectName(QStringLiteral("chart-") + chart.id);
+        view->setMinimumSize(kChartMinimum); // the window must fit a 1024x640 screen
         connect(view, &ChartView::pointClicked, this, &ChartPage::pointClicked);
         auto* notes = new QLabel(box);
         notes->setObjectName(QStringLiteral("notes-") + chart.id);
@@ -99,25 +107,24 @@ ChartPage::ChartPage(const ChartPageSpec& spec, const ResultStore& store, QWidge
         m_views.push_back(view);
         m_notes.push_back(notes);
     }
-    if (spec.followsSelection) {
-        m_details = new QLabel(this);
-        m_details->setObjectName(QStringLiteral("pointDetails"));
-        m_details->setWordWrap(true);
-        m_details->setTextFormat(Qt::RichText);
-        m_details->setTextInteractionFlags(Qt::TextSelectableByMouse);
-        m_details->setAlignment(Qt::AlignTop | Qt::AlignLeft);
-        m_details->setMargin(6);
-        auto* scroll = new QScrollArea(splitter);
-        scroll->setWidget(m_details);
-        scroll->setWidgetResizable(true);
-        scroll->setMinimumHeight(80);
-        splitter->addWidget(scroll);
-    }
-    // The first chart is the page's main one: give it most of the height.
-    splitter->setStretchFactor(0, 3);
+    // The first chart is the page's main one: give it most of the room (side by side above the
+    // drill-down, the second more, for its kernel names).
+    splitter->setStretchFactor(0, spec.followsSelection ? 4 : 3);
     for (int i = 1; i < splitter->count(); ++i)
-        splitter->setStretchFactor(i, 2);
-    layout->addWidget(splitter, 1);
+        splitter->setStretchFactor(i, spec.followsSelection ? 5 : 2);
+    if (spec.followsSelection) {
+        auto* outer = new QSplitter(Qt::Vertical, this);
+        outer->setChildrenCollapsible(false);
+        outer->addWidget(splitter);
+        m_drill = new BreakdownDrill(outer);
+        m_drill->setMinimumHeight(80);
+        outer->addWidget(m_drill);
+        outer->setStretchFactor(0, 2);
+        outer->setStretchFactor(1, 1);
+        layout->addWidget(outer, 1);
+    } else {
+        layout->addWidget(splitter, 1);
+    }
     refresh();
 }
 
@@ -158,6 +165,13 @@ void ChartPage::fillSelectors(const ChartOptions& options) {
             setItems(box, modes, QString::fromUtf8(toString(m_selection.mode).data()));
             break;
         }
+        case Selector::PhaseScale: {
+            QStringList scales;
+            for (PhaseScale scale : kPhaseScales)
+                scales << phaseScaleLabel(scale);
+            setItems(box, scales, phaseScaleLabel(m_selection.phaseScale));
+            break;
+        }
         }
     }
 }
@@ -192,6 +206,10 @@ void ChartPage::readSelectors() {
         case Selector::Mode:
             m_selection.mode = parseMode(text.toStdString()).value_or(Mode::Inference);
             break;
+        case Selector::PhaseScale:
+            for (PhaseScale scale : kPhaseScales)
+                if (phaseScaleLabel(scale) == text) m_selection.phaseScale = scale;
+            break;
         }
     }
 }
@@ -209,7 +227,7 @@ void ChartPage::refresh() {
         m_notes[i]->setVisible(!notes.isEmpty());
         m_views[i]->setChartData(std::move(data));
     }
-    if (m_details) m_details->setText(pointDetailsHtml(results, breakdownPoint(results, m_selection)));
+    if (m_drill) m_drill->setPoint(results, breakdownPoint(results, m_selection));
 }
 
 QString ChartPage::notesText(std::size_t index) const {

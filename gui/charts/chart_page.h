@@ -17,6 +17,7 @@ QT_END_NAMESPACE
 
 namespace rnnprof::gui {
 
+class BreakdownDrill;
 class ChartView;
 class ResultStore;
 
@@ -37,6 +38,8 @@ public:
     [[nodiscard]] QComboBox* selector(Selector kind) const;
     // The notes shown below chart `index` (dropped values, crossovers, why it is empty).
     [[nodiscard]] QString notesText(std::size_t index) const;
+    // The selected point's details, kernels and time line; null on pages not following the selection.
+    [[nodiscard]] BreakdownDrill* drill() const { return m_drill; }
 
 signals:
     void pointClicked(rnnprof::gui::PointRef ref);
@@ -51,8 +54,8 @@ private:
     std::vector<PairSideChoice> m_sides; // what the baseline and challenger boxes list, in order
     std::map<Selector, QComboBox*> m_selectors;
     std::vector<ChartView*> m_views;
-    std::vector<QLabel*> m_notes; // one per view, below it
-    QLabel* m_details = nullptr;
+    std::vector<QLabel*> m_notes;      // one per view, below it
+    BreakdownDrill* m_drill = nullptr; // pages following the selection: the selected point, drilled down
 };
 
 } // namespace rnnprof::gui

@@ -5,6 +5,7 @@
 #include <QBarSet>
 #include <QChart>
 #include <QHorizontalBarSeries>
+#include <QHorizontalStackedBarSeries>
 #include <QLegend>
 #include <QLegendMarker>
 #include <QLineSeries>
@@ -62,6 +63,28 @@ std::pair<double, double> rangeOf(const QAbstractAxis* axis) {
 void restoreRange(QAbstractAxis* axis, std::pair<double, double> range) {
     if (range.first < range.second) axis->setRange(range.first, range.second);
 }
+
+// QtCharts 6.4 lays out a bar series on a log axis through a point at value 0 (the bars' own
+// base) and warns "Logarithms of zero and negative values are undefined" on every layout, though
+// it draws the bars from the axis minimum. This filter, put in front of whatever handler is
+// installed, drops that one message; every other goes on.
+class LogZeroWarningFilter {
+public:
+    static void install() {
+        const QtMessageHandler previous = qInstallMessageHandler(&filter);
+        if (previous != &filter) s_previous = previous;
+    }
+
+private:
+    static void filter(QtMsgType type, const QMessageLogContext& context, const QString& message) {
+        if (message.startsWith(QStringLiteral("Logarithms of zero"))) return;
+        if (s_previous)
+            s_previous(type, context, message);
+        else
+            qt_message_output(type, context, message);
+    }
+    static inline QtMessageHandler s_previous = nullptr;
+};
 
 void hideFromLegend(QChart& chart, QAbstractSeries* series) {
     for (QLegendMarker* m : chart.legend()->markers(series))
@@ -211,10 +234,18 @@ std::vector<LegendEntry> renderLines(QChart& chart, const ChartData& d, const Ch
 std::vector<LegendEntry> renderBars(QChart& chart, const ChartData& d, const ChartStyle& style,
                                     RenderedChart& out) {
     std::vector<LegendEntry> legend;
-    const bool horizontal = d.kind == ChartData::Kind::HorizontalBars;
-    QAbstractBarSeries* series = horizontal ? static_cast<QAbstractBarSeries*>(new QHorizontalBarSeries)
-                                            : static_cast<QAbstractBarSeries*>(new QStackedBarSeries);
+    const bool horizontal =
+        d.kind == ChartData::Kind::HorizontalBars || d.kind == ChartData::Kind::HorizontalStackedBars;
+    const bool stackedSeries = d.kind != ChartData::Kind::HorizontalBars;
+    QAbstractBarSeries* series = nullptr;
+    if (d.kind == ChartData::Kind::HorizontalBars)
+        series = new QHorizontalBarSeries;
+    else if (d.kind == ChartData::Kind::HorizontalStackedBars)
+        series = new QHorizontalStackedBarSeries;
+    else
+        series = new QStackedBarSeries;
     double total = 0.0;
+    double smallest = std::numeric_limits<double>::infinity(); // the smallest bar, for a log axis
     std::vector<double> stacked(d.categories.size(), 0.0);
     for (std::size_t i = 0; i < d.barSets.size(); ++i) {
         const BarSet& b = d.barSets[i];
@@ -232,9 +263,10 @@ std::vector<LegendEntry> renderBars(QChart& chart, const ChartData& d, const Cha
         series->append(set);
         out.barSets.push_back(set);
         for (std::size_t c = 0; c < std::size_t(values.size()) && c < stacked.size(); ++c) {
-            stacked[c] =
-                horizontal ? std::max(stacked[c], values[qsizetype(c)]) : stacked[c] + values[qsizetype(c)];
+            const double v = values[qsizetype(c)];
+            stacked[c] = stackedSeries ? stacked[c] + v : std::max(stacked[c], v);
             total = std::max(total, stacked[c]);
+            if (v > 0.0) smallest = std::min(smallest, v);
         }
     }
     chart.addSeries(series);
@@ -245,25 +277,23 @@ std::vector<LegendEntry> renderBars(QChart& chart, const ChartData& d, const Cha
     categories->append(names);
     categories->setLabelsColor(style.foreground);
     categories->setGridLineVisible(false);
+    // Builders bound their labels (kMaxLabelChars, the breakdown's shorter elision in the middle);
+    // QtCharts' own truncation would cut them to "..." wherever the axis is squeezed.
+    categories->setTruncateLabels(false);
+    const bool log = d.logY && std::isfinite(smallest);
     QAbstractAxis* values =
-        makeAxis(false, 10, axisRange(0.0, total > 0 ? total : 1.0, false, 10), d.yTitle, style);
+        log ? makeAxis(true, d.logBaseY, axisRange(smallest, total, true, d.logBaseY), d.yTitle, style)
+            : makeAxis(false, 10, axisRange(0.0, total > 0 ? total : 1.0, false, 10), d.yTitle, style);
     chart.addAxis(categories, horizontal ? Qt::AlignLeft : Qt::AlignBottom);
     chart.addAxis(values, horizontal ? Qt::AlignBottom : Qt::AlignLeft);
     series->attachAxis(categories);
+    if (log) LogZeroWarningFilter::install();
     series->attachAxis(values);
     if (horizontal && d.barSets.size() == 1) legend.clear(); // the axis says what the bars are
     return legend;
 }
 
 } // namespace
-
-QString elideMiddle(const QString& text, int maxChars) {
-    if (text.size() <= maxChars) return text;
-    const QString ellipsis(QChar(0x2026));
-    const qsizetype keep = std::max<qsizetype>(0, maxChars - ellipsis.size());
-    const qsizetype head = (keep + 1) / 2;
-    return text.left(head) + ellipsis + text.right(keep - head);
-}
 
 RenderedChart renderChart(QChart& chart, const ChartData& d, const ChartStyle& style) {
     RenderedChart out;

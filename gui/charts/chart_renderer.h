@@ -37,8 +37,6 @@ RenderedChart renderChart(QChart& chart, const ChartData& data, const ChartStyle
 // enough that QtCharts' label truncation (quadratic in the length) stays instant.
 inline constexpr int kMaxLabelChars = 120;
 
-// `text` cut in the middle to at most `maxChars` characters ("gpu-cud…_static"), so that both
-// ends of a long name stay readable.
-[[nodiscard]] QString elideMiddle(const QString& text, int maxChars);
+// elideMiddle() (chart_data.h) shortens labels to it.
 
 } // namespace rnnprof::gui

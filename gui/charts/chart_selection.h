@@ -35,6 +35,11 @@ struct ChartOptions {
     std::vector<PairSideChoice> sides;
 };
 
+// How the breakdown draws its phase bars: milliseconds on a linear or a logarithmic axis (one slow
+// backend then no longer flattens the others), or each bar as 100 % of its own iteration
+// (chart_breakdown.h).
+enum class PhaseScale { Linear, Log, PercentOfBar };
+
 struct ChartSelection {
     int seqLen = 0;
     int batch = 0;
@@ -45,6 +50,7 @@ struct ChartSelection {
     QString backend;
     Mode mode = Mode::Inference;
     PointRef selected; // drives the breakdown
+    PhaseScale phaseScale = PhaseScale::Linear;
     bool operator==(const ChartSelection&) const = default;
 };
 

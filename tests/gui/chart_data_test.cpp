@@ -310,15 +310,16 @@ TEST(PhaseBreakdown, ShowsEveryBackendAtTheSelectedShape) {
     ChartSelection s = selectionAt(10);
     s.selected = {0, trainIndex};
     const ChartData d = phaseBreakdown({r}, s);
-    EXPECT_EQ(d.kind, ChartData::Kind::StackedBars);
-    EXPECT_EQ(d.categories.size(), 3u); // fast-gpu infer, slow-cpu infer, slow-cpu train at B=16 T=10
-    ASSERT_EQ(d.barSets.size(), 3u);    // forward, backward, update
+    EXPECT_EQ(d.kind, ChartData::Kind::HorizontalStackedBars);
+    // Bottom to top: slow-cpu train, slow-cpu infer, fast-gpu infer at B=16 T=10 (the first on top).
+    EXPECT_EQ(d.categories.size(), 3u);
+    ASSERT_EQ(d.barSets.size(), 3u); // forward, backward, update
     EXPECT_EQ(d.barSets[1].name, QStringLiteral("backward"));
     double total = 0;
     for (const auto& set : d.barSets)
-        total += set.values.back();
+        total += set.values.front();
     EXPECT_NEAR(total, 50.0, 1e-9);
-    EXPECT_TRUE(d.categories.back().contains(QStringLiteral("◀")));
+    EXPECT_TRUE(d.categories.front().contains(QStringLiteral("◀")));
 }
 
 TEST(PhaseBreakdown, AGpuPointShowsHostWallTimeAndDeviceTimeSideBySide) {
@@ -331,15 +332,15 @@ TEST(PhaseBreakdown, AGpuPointShowsHostWallTimeAndDeviceTimeSideBySide) {
     ChartSelection s = selectionAt(10);
     s.selected = {0, static_cast<int>(r.points.size()) - 1};
     const ChartData d = phaseBreakdown({r}, s);
-    ASSERT_EQ(d.categories.size(), 2u);
-    EXPECT_TRUE(d.categories[0].contains(QStringLiteral("host"))) << d.categories[0].toStdString();
-    EXPECT_TRUE(d.categories[1].endsWith(QStringLiteral("device"))) << d.categories[1].toStdString();
+    ASSERT_EQ(d.categories.size(), 2u); // horizontal bars, bottom to top: device, then host on top
+    EXPECT_TRUE(d.categories[1].contains(QStringLiteral("host"))) << d.categories[1].toStdString();
+    EXPECT_TRUE(d.categories[0].endsWith(QStringLiteral("device"))) << d.categories[0].toStdString();
     ASSERT_EQ(d.barSets.size(), 3u);
     for (int ph = 0; ph < 3; ++ph) {
-        EXPECT_DOUBLE_EQ(d.barSets[std::size_t(ph)].values[0], p.phaseMedianMs[std::size_t(ph)]);
-        EXPECT_DOUBLE_EQ(d.barSets[std::size_t(ph)].values[1], p.gpu->eventMs[std::size_t(ph)]);
+        EXPECT_DOUBLE_EQ(d.barSets[std::size_t(ph)].values[1], p.phaseMedianMs[std::size_t(ph)]);
+        EXPECT_DOUBLE_EQ(d.barSets[std::size_t(ph)].values[0], p.gpu->eventMs[std::size_t(ph)]);
     }
-    EXPECT_TRUE(d.barSets[0].tooltips[1].contains(QStringLiteral("CUDA events")));
+    EXPECT_TRUE(d.barSets[0].tooltips[0].contains(QStringLiteral("CUDA events")));
 }
 
 TEST(TopSubsteps, KeepsTheLargestAndSumsTheRestIntoOther) {

@@ -344,11 +344,11 @@ TEST_F(MainWindowTest, ClickingABarOfTheBreakdownSelectsItsPoint) {
     QTest::qWait(50);
     ChartView* phases = breakdown->views().front();
     ASSERT_EQ(phases->chartData().categories.size(), 2u); // both backends at B=1 T=10
-    // The second category's bar, half way up.
+    // The second category's bar (horizontal bars: value along x, category along y), half way along.
     const auto* series = phases->chart()->series().front();
     const double half = phases->chartData().barSets.front().values[1] / 2;
     const QPointF scenePos = phases->chart()->mapToScene(
-        phases->chart()->mapToPosition(QPointF(1, half), const_cast<QAbstractSeries*>(series)));
+        phases->chart()->mapToPosition(QPointF(half, 1), const_cast<QAbstractSeries*>(series)));
     QSignalSpy clicked(phases, &ChartView::pointClicked);
     const IgnoreOffscreenRaise quiet;
     QTest::mouseClick(phases->viewport(), Qt::LeftButton, {}, phases->mapFromScene(scenePos));

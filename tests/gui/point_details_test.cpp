@@ -54,5 +54,27 @@ TEST(PointDetails, CpuPointsAndOlderFilesListNoLibraryBuffers) {
         pointDetailsHtml(oneGpuPoint(GpuProfile{}), {0, 0}).contains(QStringLiteral("library buffers")));
 }
 
+TEST(PointDetails, TheDeviceWorkspaceNamesTheLibraryBuffersItHolds) {
+    // The total and the cuDNN note disagreed by cuBLAS's 32 MiB: the workspace now lists its parts.
+    GpuProfile g;
+    g.cudnnWorkspaceBytes = 8u << 20;
+    auto results = oneGpuPoint(g);
+    results[0].points[0].memory.workspace = (8u << 20) + (32u << 20);
+    const QString html = pointDetailsHtml(results, {0, 0});
+    EXPECT_TRUE(html.contains(QStringLiteral("workspace 40.0 MiB (cuDNN workspace 8.0 MiB, other 32.0 MiB)")))
+        << html.toStdString();
+    // A file without the buffers says so instead of leaving a reader to compare with the notes.
+    auto older = oneGpuPoint(GpuProfile{});
+    older[0].points[0].memory.workspace = 40u << 20;
+    EXPECT_TRUE(pointDetailsHtml(older, {0, 0}).contains(QStringLiteral("its parts are not in this file")));
+}
+
+TEST(PointDetails, NoEmptyMathTypeRow) {
+    GpuProfile g;
+    g.mathType.clear();
+    const QString html = pointDetailsHtml(oneGpuPoint(g), {0, 0});
+    EXPECT_FALSE(html.contains(QStringLiteral("math"))) << html.toStdString();
+}
+
 } // namespace
 } // namespace rnnprof::gui
