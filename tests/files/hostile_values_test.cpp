@@ -4,6 +4,7 @@
 // path, what was found and what is allowed; nothing absurd reaches the charts.
 #include "engine/error.h"
 #include "profiling/file_name_part.h"
+#include "profiling/json_reader.h"
 #include "profiling/recorded_limits.h"
 #include "profiling/result_files.h"
 #include "sample_results.h"
@@ -177,6 +178,33 @@ TEST(HostileValues, BatchSizesAndSequenceLengthsKeepThePlanLimits) {
     EXPECT_THAT(message, HasSubstr("points[1].batch: must be between 1 and 65536 (got 0)"));
     EXPECT_THAT(message, HasSubstr("points[2].seq_len: must be between 1 and 65535 (got 65536)"));
     EXPECT_THAT(message, HasSubstr("plan.sweep.batch[1]: must be between 1 and 65536 (got -5)"));
+}
+
+// `object` padded with unknown keys "pad0", "pad1", ... until it holds `keys` keys.
+void padKeys(Json& object, std::size_t keys) {
+    for (std::size_t i = 0; object.size() < keys; ++i)
+        object["pad" + std::to_string(i)] = i;
+}
+
+TEST(HostileValues, AnObjectWithTooManyKeysIsRefusedNamingItsPathAndTheCap) {
+    // 300,000 keys (5.5 MB) took 81 s before the cap: each key was looked up among those before it.
+    Json doc = sampleDocument();
+    padKeys(doc["points"][1]["memory"], 300000);
+    EXPECT_THAT(loadError(doc),
+                HasSubstr("results.json: points[1].memory has more than 256 keys, the most one "
+                          "object may hold"));
+    EXPECT_THAT(journalError(doc), HasSubstr("r.json.journal line 3: memory has more than 256 keys"));
+
+    Json top = sampleDocument();
+    padKeys(top, jsonio::kMaxJsonObjectKeys + 1);
+    EXPECT_THAT(loadError(top), HasSubstr("results.json: the top-level object has more than 256 keys"));
+}
+
+TEST(HostileValues, AnObjectOfExactlyTheKeyCapLoadsItsUnknownKeysIgnored) {
+    Json doc = sampleDocument();
+    padKeys(doc, jsonio::kMaxJsonObjectKeys);
+    padKeys(doc["points"][0]["iteration_ms"], jsonio::kMaxJsonObjectKeys);
+    EXPECT_EQ(resultFromJson(doc.dump(), "r.json"), test::sampleResult());
 }
 
 TEST(HostileValues, TheSampleResultAndItsJournalStillLoad) {
