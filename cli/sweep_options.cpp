@@ -17,7 +17,6 @@
 
 #include <algorithm>
 #include <charconv>
-#include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -25,8 +24,6 @@
 
 namespace rnnprof::cli {
 namespace {
-
-namespace fs = std::filesystem;
 
 const ModelOptionSettings kModelSettings{QStringLiteral("sweep"), true, false};
 
@@ -179,11 +176,16 @@ void checkSweepOutputs(const QCommandLineParser& parser, SweepRequest& req,
         outputs.push_back({std::string("--") + name, target});
     };
     output("out", req.outPath);
-    if (!outputs.empty()) outputs.push_back({"the journal of --out,", journalPathFor(req.outPath), true});
+    if (!outputs.empty()) {
+        outputs.back().regularFile = true; // not a device: its journal would be made beside it
+        outputs.push_back({"the journal of --out,", journalPathFor(req.outPath), true});
+    }
     output("csv", req.csvPath);
     output("trace", req.tracePath);
-    // --charts DIR joins here as {"--charts", req.chartsDir, false, true} (an output folder) once
-    // its own checks below move into checkOutputFiles.
+    if (chartSupport() && parser.isSet(opt("charts"))) { // without support it is refused below
+        output("charts", req.chartsDir);
+        outputs.back().folder = true;
+    }
     std::vector<NamedPath> inputs;
     for (const char* name : {"config", "compare"})
         if (parser.isSet(opt(name)))
@@ -374,24 +376,10 @@ SweepRequest parseSweepArguments(const QStringList& args, std::vector<std::strin
     if (parser.isSet(opt("charts")) && !chartSupport()) {
         problems.push_back("--charts needs the charts of the desktop application, and this rnnprof was built "
                            "without it (RNNPROF_BUILD_GUI=OFF); draw them elsewhere with `rnnprof plot`");
-    } else if (parser.isSet(opt("charts"))) {
-        req.chartsDir = parser.value(opt("charts")).toStdString();
-        const fs::path dir(req.chartsDir);
-        const fs::path parent = dir.has_parent_path() ? dir.parent_path() : fs::path(".");
-        std::error_code ec;
-        std::string why;
-        if (fs::exists(dir, ec) && !fs::is_directory(dir, ec))
-            problems.push_back("--charts " + req.chartsDir + " exists and is not a folder");
-        else if (!fs::is_directory(dir, ec) && !fs::is_directory(parent, ec))
-            problems.push_back("--charts " + req.chartsDir + ": the folder " + parent.string() +
-                               " does not exist");
-        else if (const fs::path target = fs::is_directory(dir, ec) ? dir : parent;
-                 !(why = folderWriteProblem(target.string())).empty())
-            // Found now, not after the whole sweep: the folder, or the parent that will hold it.
-            problems.push_back("--charts " + req.chartsDir + ": cannot write into " + target.string() + " (" +
-                               why + ")");
-        else if (problems.empty()) // a valid grid: every point may succeed, each one's charts counted
-            checkChartCount(req, problems);
+    } else if (!req.chartsDir.empty() && problems.empty()) {
+        // A valid grid, its folder checked with the other outputs: every point may succeed, each
+        // one's charts counted.
+        checkChartCount(req, problems);
     }
     return req;
 }
