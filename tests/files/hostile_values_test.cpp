@@ -180,6 +180,30 @@ TEST(HostileValues, BatchSizesAndSequenceLengthsKeepThePlanLimits) {
     EXPECT_THAT(message, HasSubstr("plan.sweep.batch[1]: must be between 1 and 65536 (got -5)"));
 }
 
+TEST(HostileValues, PredictionFieldsKeepTheRecordedBounds) {
+    // Predicted points (issue 14) draw their band on the same log axes as measured ones.
+    Json doc = sampleDocument();
+    Json& prediction = doc["points"][5]["prediction"];
+    ASSERT_TRUE(prediction.is_object());
+    prediction["low_ms"] = 1.1e308;
+    prediction["high_ms"] = -2.0;
+    prediction["step_ms"] = 1.1e308;
+    prediction["fitted_points"] = -1;
+    prediction["from"] = std::string(kMaxRecordedText + 1, 'f');
+    const std::string message = loadError(doc);
+    EXPECT_THAT(message, HasSubstr("points[5].prediction.low_ms: must be null or a number from 0 to 1e+15 "
+                                   "(got 1.1e+308)"));
+    EXPECT_THAT(message, HasSubstr("points[5].prediction.high_ms: must be null or a number from 0"));
+    EXPECT_THAT(message, HasSubstr("points[5].prediction.step_ms: must be null"));
+    EXPECT_THAT(message, HasSubstr("points[5].prediction.fitted_points: must be 0 or more (got -1)"));
+    EXPECT_THAT(message, HasSubstr("points[5].prediction.from: text of 4097 bytes"));
+    EXPECT_THAT(journalError(doc), HasSubstr("r.json.journal line 7: prediction.low_ms: must be null"));
+
+    Json open = sampleDocument();
+    open["points"][5]["prediction"]["high_ms"] = nullptr; // no upper bound: allowed
+    EXPECT_EQ(resultFromJson(open.dump(), "r.json"), test::sampleResult());
+}
+
 // `object` padded with unknown keys "pad0", "pad1", ... until it holds `keys` keys.
 void padKeys(Json& object, std::size_t keys) {
     for (std::size_t i = 0; object.size() < keys; ++i)
