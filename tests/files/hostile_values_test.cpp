@@ -180,6 +180,20 @@ TEST(HostileValues, BatchSizesAndSequenceLengthsKeepThePlanLimits) {
     EXPECT_THAT(message, HasSubstr("plan.sweep.batch[1]: must be between 1 and 65536 (got -5)"));
 }
 
+TEST(HostileValues, AnUnknownKeyInTheRecordedPlanIsRefusedNamingTheAllowedOnes) {
+    // The plan is read as strictly as a config file: a misspelt setting is not silently dropped.
+    Json doc = sampleDocument();
+    doc["plan"]["measure"]["warmupp"] = 5;
+    doc["plan"]["model"]["hiden_size"] = 64;
+    const std::string message = loadError(doc);
+    EXPECT_THAT(message, HasSubstr("plan.measure.warmupp: unknown key (allowed here: "));
+    EXPECT_THAT(message, HasSubstr("warmup"));
+    EXPECT_THAT(message, HasSubstr("plan.model.hiden_size: unknown key (allowed here: "));
+    Json preset = sampleDocument();
+    preset["plan"]["preset"] = Json{{"name", "x"}};
+    EXPECT_THAT(loadError(preset), HasSubstr("plan.preset: expected a string, got object"));
+}
+
 TEST(HostileValues, PredictionFieldsKeepTheRecordedBounds) {
     // Predicted points (issue 14) draw their band on the same log axes as measured ones.
     Json doc = sampleDocument();
