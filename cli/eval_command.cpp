@@ -2,6 +2,7 @@
 
 #include "cli/cli_common.h"
 #include "cli/model_options.h"
+#include "cli/path_arguments.h"
 #include "engine/backend.h"
 #include "engine/error.h"
 #include "engine/host_memory.h"
@@ -298,7 +299,7 @@ std::string pathFlag(const QCommandLineParser& parser, const QCommandLineOption&
         return {};
     }
     if (values.back().isEmpty()) problems.push_back(name + " needs a non-empty value");
-    return values.back().toStdString();
+    return pathFromArgument(values.back());
 }
 
 EvalRequest readRequest(const QCommandLineParser& parser, const Flags& f,
@@ -355,8 +356,8 @@ int run(const EvalRequest& r) {
 
 int runEvalCommand(int argc, char** argv) {
     QCoreApplication app(argc, argv);
-    QStringList args = QCoreApplication::arguments();
-    if (args.size() >= 2) args.removeAt(1); // "eval"
+    QStringList args = rawArguments(argc, argv); // keeps file names that are not UTF-8
+    if (args.size() >= 2) args.removeAt(1);      // "eval"
     if (args.isEmpty()) args.append(QString());
     args[0] = QStringLiteral("rnnprof eval");
 

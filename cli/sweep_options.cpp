@@ -4,6 +4,7 @@
 #include "cli/headless_commands.h"
 #include "cli/model_options.h"
 #include "cli/output_files.h"
+#include "cli/path_arguments.h"
 #include "engine/backend.h"
 #include "engine/cpu/cpu_libraries.h"
 #include "engine/error.h"
@@ -172,7 +173,7 @@ void checkSweepOutputs(const QCommandLineParser& parser, SweepRequest& req,
     std::vector<NamedPath> outputs;
     auto output = [&](const char* name, std::string& target) {
         if (!parser.isSet(opt(name))) return;
-        target = parser.value(opt(name)).toStdString();
+        target = pathFromArgument(parser.value(opt(name)));
         outputs.push_back({std::string("--") + name, target});
     };
     output("out", req.outPath);
@@ -189,7 +190,7 @@ void checkSweepOutputs(const QCommandLineParser& parser, SweepRequest& req,
     std::vector<NamedPath> inputs;
     for (const char* name : {"config", "compare"})
         if (parser.isSet(opt(name)))
-            inputs.push_back({std::string("--") + name, parser.value(opt(name)).toStdString()});
+            inputs.push_back({std::string("--") + name, pathFromArgument(parser.value(opt(name)))});
     checkOutputFiles(outputs, inputs, problems);
 }
 
@@ -269,7 +270,7 @@ SweepRequest parseSweepArguments(const QStringList& args, std::vector<std::strin
             problems.push_back("--preset " + name + ": no such preset (known: " + known + ")");
         }
     } else if (parser.isSet(opt("config"))) {
-        const std::string path = parser.value(opt("config")).toStdString();
+        const std::string path = pathFromArgument(parser.value(opt("config")));
         try {
             req.plan = planFromJson(readRegularFile(path, kMaxConfigFileBytes), path);
         } catch (const Error& e) {
@@ -372,7 +373,8 @@ SweepRequest parseSweepArguments(const QStringList& args, std::vector<std::strin
     req.resume = parser.isSet(opt("resume"));
     if (!parser.isSet(opt("out"))) problems.push_back("--out FILE.json is required (where the results go)");
     checkSweepOutputs(parser, req, problems);
-    if (parser.isSet(opt("compare"))) readCompare(parser.value(opt("compare")).toStdString(), req, problems);
+    if (parser.isSet(opt("compare")))
+        readCompare(pathFromArgument(parser.value(opt("compare"))), req, problems);
     if (parser.isSet(opt("charts")) && !chartSupport()) {
         problems.push_back("--charts needs the charts of the desktop application, and this rnnprof was built "
                            "without it (RNNPROF_BUILD_GUI=OFF); draw them elsewhere with `rnnprof plot`");
