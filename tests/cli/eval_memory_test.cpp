@@ -110,7 +110,8 @@ TEST(EvalMemory, BuffersThatDoNotFitAreRefusedWithTheNumbersBeforeAnyFileIsRead)
     if (const auto why = test::whyItWouldFit(*builtinBackends().find("cpu-reference"), problem))
         GTEST_SKIP() << *why;
     TempDir dir;
-    for (const ParamSpec& spec : ParamLayout(c).specs())
+    const ParamLayout layout(c);
+    for (const ParamSpec& spec : layout.specs())
         writeNpy(dir.path(spec.name + ".npy"), Tensor<float>(spec.shape()));
     // 133 M inputs: reading them (as float64, then float32) would take 1.6 GB.
     writeSparseNpy(dir.path("x.npy"), {shape.seqLen, shape.batch, c.inputSize});
