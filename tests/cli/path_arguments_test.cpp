@@ -11,7 +11,9 @@ namespace {
 
 TEST(PathArguments, EveryByteSurvivesTheTripThroughQString) {
     for (int b = 1; b < 256; ++b) {
-        const std::string bytes = "a" + std::string(1, char(b)) + "z";
+        std::string bytes = "a";
+        bytes += char(b);
+        bytes += 'z';
         EXPECT_EQ(pathFromArgument(argumentFromBytes(bytes)), bytes) << "byte " << b;
     }
     for (const std::string bytes : {"\xff\xfe", "caf\xe9.json", "\xc3", "\xe2\x82", "\xed\xa0\x80",
