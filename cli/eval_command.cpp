@@ -2,8 +2,10 @@
 
 #include "cli/cli_common.h"
 #include "cli/model_options.h"
+#include "cli/path_arguments.h"
 #include "engine/backend.h"
 #include "engine/error.h"
+#include "engine/host_memory.h"
 #include "engine/npy.h"
 #include "engine/params.h"
 
@@ -47,10 +49,22 @@ std::string dims(const Dims& d) {
     return shapeToString(d);
 }
 
-Tensor<float> readTensor(const std::string& flag, const std::string& path, const Dims& expected) {
+// Whether `path` is a file the flag can read, from its header alone: it exists, is a regular file of
+// the size its header describes and has the `expected` shape. Reads no data; returns the shape.
+Dims checkNpyFile(const std::string& flag, const std::string& path, const Dims& expected) {
     if (!fs::is_regular_file(path))
         throw Error(ErrorKind::InvalidInput,
                     flag + " " + path + ": no such file (expected a .npy of shape " + dims(expected) + ")");
+    try {
+        const NpyInfo info = readNpyInfo(path);
+        requireNpyShape(path, info.shape, expected);
+        return info.shape;
+    } catch (const Error& e) {
+        throw Error(e.kind(), flag + " " + e.what());
+    }
+}
+
+Tensor<float> readTensor(const std::string& flag, const std::string& path, const Dims& expected) {
     try {
         return readNpyTensor<float>(path, expected);
     } catch (const Error& e) {
@@ -75,20 +89,51 @@ void refuseStrayWeightFiles(const std::string& dir, const ParamLayout& layout, c
                     ") does not have: check --layers, --bidirectional and --no-bias");
 }
 
-ParamSet<float> readParams(const EvalRequest& r) {
+std::string weightPath(const EvalRequest& r, const ParamSpec& spec) {
+    return (fs::path(r.weightsDir) / (spec.name + ".npy")).string();
+}
+
+// Every weight file is there with its shape before the parameters (up to 8 GiB) are allocated.
+void checkWeightFiles(const EvalRequest& r, const ParamLayout& layout) {
     if (!fs::is_directory(r.weightsDir))
         throw Error(ErrorKind::InvalidInput, "--weights " + r.weightsDir + " is not a folder");
-    ParamSet<float> params(r.config);
-    refuseStrayWeightFiles(r.weightsDir, params.layout, r.config);
-    for (const ParamSpec& spec : params.layout.specs()) {
-        const std::string path = (fs::path(r.weightsDir) / (spec.name + ".npy")).string();
+    refuseStrayWeightFiles(r.weightsDir, layout, r.config);
+    for (const ParamSpec& spec : layout.specs()) {
+        const std::string path = weightPath(r, spec);
         if (!fs::is_regular_file(path))
             throw Error(ErrorKind::InvalidInput, "missing weight file " + path + " (expected shape " +
                                                      dims(spec.shape()) + " for " + describe(r.config) + ")");
-        const Tensor<float> t = readNpyTensor<float>(path, spec.shape());
+        requireNpyShape(path, readNpyInfo(path).shape, spec.shape());
+    }
+}
+
+ParamSet<float> readParams(const EvalRequest& r) {
+    ParamSet<float> params(r.config);
+    for (const ParamSpec& spec : params.layout.specs()) {
+        const Tensor<float> t = readNpyTensor<float>(weightPath(r, spec), spec.shape());
         std::copy(t.data.begin(), t.data.end(), params.data(spec));
     }
     return params;
+}
+
+// The host bytes eval holds besides the backend's buffers, an upper bound: the parameters and
+// every input as float32, the largest file once more as float64 while it is converted (readNpy),
+// and every result twice (as computed, then encoded as .npy before any file is written).
+std::uint64_t evalHostBytes(const Problem& problem) {
+    const RnnConfig& c = problem.config;
+    const bool lstm = c.cell == CellType::Lstm, gradients = problem.mode == Mode::Training;
+    const auto T = std::uint64_t(problem.shape.seqLen), B = std::uint64_t(problem.shape.batch);
+    const auto D = std::uint64_t(directionCount(c)), H = std::uint64_t(c.hiddenSize);
+    const auto params = std::uint64_t(ParamLayout(c).totalSize());
+    const std::uint64_t x = T * B * std::uint64_t(c.inputSize), out = T * B * D * H;
+    const std::uint64_t states = std::uint64_t(c.layers) * D * B * H * (lstm ? 2 : 1);
+    std::uint64_t inputs = params + x + states, results = out + states;
+    if (gradients) {
+        inputs += 2 * out + states; // target, DY, DHN (and DCN)
+        results += x + states + params;
+    }
+    const std::uint64_t largest = std::max({x, out, states, params});
+    return 4 * inputs + 8 * largest + 2 * 4 * results;
 }
 
 const Backend& findBackend(const std::string& id) {
@@ -115,27 +160,47 @@ std::vector<EvalFile> evaluate(const EvalRequest& r) {
     const bool lstm = c.cell == CellType::Lstm;
     const std::int64_t D = directionCount(c), H = c.hiddenSize, LD = c.layers * D;
 
-    auto data = std::make_shared<ProblemData<float>>();
-    data->x = readTensor("--input", r.input, {-1, -1, c.inputSize});
-    const std::int64_t T = data->x.shape[0], B = data->x.shape[1];
+    // Every file is checked from its header before anything is allocated. Weights before states:
+    // a stray or missing weight file explains a wrong --layers or --bidirectional better than the
+    // state shape that follows from it.
+    const Dims xShape = checkNpyFile("--input", r.input, {-1, -1, c.inputSize});
+    const std::int64_t T = xShape[0], B = xShape[1];
     const Shape shape{int(std::min<std::int64_t>(B, Limits::maxBatch + 1)),
                       int(std::min<std::int64_t>(T, Limits::maxSeqLen + 1))};
     if (const auto issues = validate(c, shape); !issues.empty())
         throw Error(ErrorKind::InvalidInput,
-                    "--input " + r.input + " of shape " + dims(data->x.shape) + ": " + joinIssues(issues));
+                    "--input " + r.input + " of shape " + dims(xShape) + ": " + joinIssues(issues));
+    checkWeightFiles(r, ParamLayout(c));
+    const Dims stateShape{LD, B, H}, outShape{T, B, D * H};
+    if (!r.h0.empty()) (void)checkNpyFile("--h0", r.h0, stateShape);
+    if (lstm && !r.c0.empty()) (void)checkNpyFile("--c0", r.c0, stateShape);
+    if (!r.gradOutput.empty()) (void)checkNpyFile("--grad-output", r.gradOutput, outShape);
+    if (!r.gradHN.empty()) (void)checkNpyFile("--grad-h-n", r.gradHN, stateShape);
+    if (lstm && !r.gradCN.empty()) (void)checkNpyFile("--grad-c-n", r.gradCN, stateShape);
+
     Problem problem;
     problem.config = c;
     problem.shape = shape;
-    // Weights before states: a stray or missing weight file explains a wrong --layers or
-    // --bidirectional better than the state shape that follows from it.
-    problem.overrides.params = std::make_shared<const ParamSet<float>>(readParams(r));
-    const Dims stateShape{LD, B, H}, outShape{T, B, D * H};
-    data->h0 = r.h0.empty() ? Tensor<float>(stateShape) : readTensor("--h0", r.h0, stateShape);
-    if (lstm) data->c0 = r.c0.empty() ? Tensor<float>(stateShape) : readTensor("--c0", r.c0, stateShape);
     if (r.wantsGradients()) {
         problem.mode = Mode::Training;
         problem.inputGradients = true;
         problem.options.learningRate = 0.0; // the gradients are the result; leave the weights alone
+    }
+    // The backend's refusal (unavailable, unsupported, its buffers too large) comes before reading.
+    const Verdict verdict = assess(backend, problem);
+    if (!verdict.ready()) (void)backend.prepare(problem, verdict); // throws the refusal
+    if (const auto available = availableHostMemory())
+        requireFits(evalHostBytes(problem) + (verdict.footprint.onDevice ? 0 : verdict.footprint.total()),
+                    *available,
+                    "eval of " + describe(c) + " with " + std::string(backend.id()) + " at batch " +
+                        std::to_string(B) + ", seq_len " + std::to_string(T));
+
+    auto data = std::make_shared<ProblemData<float>>();
+    data->x = readTensor("--input", r.input, xShape);
+    problem.overrides.params = std::make_shared<const ParamSet<float>>(readParams(r));
+    data->h0 = r.h0.empty() ? Tensor<float>(stateShape) : readTensor("--h0", r.h0, stateShape);
+    if (lstm) data->c0 = r.c0.empty() ? Tensor<float>(stateShape) : readTensor("--c0", r.c0, stateShape);
+    if (r.wantsGradients()) {
         data->target = Tensor<float>(outShape);
         auto& o = problem.overrides;
         o.outputGrad =
@@ -147,7 +212,7 @@ std::vector<EvalFile> evaluate(const EvalRequest& r) {
     }
     problem.overrides.data = data;
 
-    auto session = backend.prepare(problem);
+    auto session = backend.prepare(problem, verdict);
     NullPhaseHook hook;
     session->run(hook);
     RunOutputs out = session->outputs();
@@ -234,7 +299,7 @@ std::string pathFlag(const QCommandLineParser& parser, const QCommandLineOption&
         return {};
     }
     if (values.back().isEmpty()) problems.push_back(name + " needs a non-empty value");
-    return values.back().toStdString();
+    return pathFromArgument(values.back());
 }
 
 EvalRequest readRequest(const QCommandLineParser& parser, const Flags& f,
@@ -291,8 +356,8 @@ int run(const EvalRequest& r) {
 
 int runEvalCommand(int argc, char** argv) {
     QCoreApplication app(argc, argv);
-    QStringList args = QCoreApplication::arguments();
-    if (args.size() >= 2) args.removeAt(1); // "eval"
+    QStringList args = rawArguments(argc, argv); // keeps file names that are not UTF-8
+    if (args.size() >= 2) args.removeAt(1);      // "eval"
     if (args.isEmpty()) args.append(QString());
     args[0] = QStringLiteral("rnnprof eval");
 

@@ -1,5 +1,8 @@
 #include "cli/output_files.h"
 
+#include "cli/cli_common.h"
+#include "engine/file_read.h"
+
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -14,7 +17,14 @@ std::string named(const NamedPath& p) {
     return p.flag + " " + p.path;
 }
 
-// The folder is there and ours to write; else the problem, naming the flag.
+// Why `dir`, an existing folder, takes no new file: "is not writable (<reason>)", or empty.
+std::string notWritable(const fs::path& dir) {
+    const std::string why = folderWriteProblem(dir.string());
+    return why.empty() ? why : "is not writable (" + why + ")";
+}
+
+// The folder is there and ours to write, and the output is a file or folder rnnprof may make or
+// replace there; else the problem, naming the flag.
 bool checkWritableFolder(const NamedPath& out, std::vector<std::string>& problems) {
     if (out.path.empty()) {
         problems.push_back(out.flag + (out.folder ? " needs a folder name" : " needs a file name"));
@@ -27,12 +37,22 @@ bool checkWritableFolder(const NamedPath& out, std::vector<std::string>& problem
             problems.push_back(named(out) + " exists and is not a folder");
             return false;
         }
-        if (::access(p.c_str(), W_OK) == 0) return true;
-        problems.push_back(named(out) + " is not writable");
-        return false;
+        if (const std::string why = notWritable(p); !why.empty()) {
+            problems.push_back(named(out) + " " + why);
+            return false;
+        }
+        return true;
     }
     if (!out.folder && fs::is_directory(p, ec)) {
         problems.push_back(named(out) + " is a folder: give a file name");
+        return false;
+    }
+    struct stat st {};
+    if (out.regularFile && ::stat(p.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
+        // A journal would be made beside a device, which belongs to the system (/dev/full.journal).
+        problems.push_back(named(out) + " is " + std::string(describeFileType(st.st_mode)) + ": " + out.flag +
+                           " needs a regular file, new or existing, since its journal is kept "
+                           "beside it");
         return false;
     }
     const fs::path dir = p.has_parent_path() ? p.parent_path() : fs::path(".");
@@ -40,8 +60,8 @@ bool checkWritableFolder(const NamedPath& out, std::vector<std::string>& problem
         problems.push_back(named(out) + ": the folder " + dir.string() + " does not exist");
         return false;
     }
-    if (::access(dir.c_str(), W_OK) != 0) {
-        problems.push_back(named(out) + ": the folder " + dir.string() + " is not writable");
+    if (const std::string why = notWritable(dir); !why.empty()) {
+        problems.push_back(named(out) + ": the folder " + dir.string() + " " + why);
         return false;
     }
     return true;

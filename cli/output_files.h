@@ -14,6 +14,7 @@ struct NamedPath {
     std::string path;
     bool besidePrevious = false; // made in the folder of the output before it (a journal)
     bool folder = false;         // a folder the command fills (--charts): made when missing
+    bool regularFile = false;    // a regular file or none: not a device, pipe or socket
 };
 
 // Whether `a` and `b` name the same file: the same canonical path (symbolic links, "." and ".."
@@ -22,8 +23,9 @@ struct NamedPath {
 
 // Appends one problem per output in a folder that does not exist or cannot be written, per pair of
 // outputs that are the same file and per output that is the same file as an input, naming both
-// flags. An output file needs an existing, writable folder; an output folder must be a writable
-// folder, or missing in an existing, writable one.
+// flags. An output file needs an existing, writable folder (tried with a probe file: access() says
+// yes to root on a read-only mount), and must be a regular file or missing when `regularFile`; an
+// output folder must be a writable folder, or missing in an existing, writable one.
 void checkOutputFiles(const std::vector<NamedPath>& outputs, const std::vector<NamedPath>& inputs,
                       std::vector<std::string>& problems);
 

@@ -1,6 +1,7 @@
 #include "cli/predict_command.h"
 
 #include "cli/output_files.h"
+#include "cli/path_arguments.h"
 
 #include "cli/cli_common.h"
 #include "cli/model_options.h"
@@ -93,7 +94,7 @@ PredictRequest parsePredictArguments(const QStringList& args, std::vector<std::s
     model.addTo(parser);
     if (!parseFlags(parser, args, help, problems, req.help, req.helpText)) return req;
     for (const QString& f : parser.values(opt("from")))
-        req.fromPaths.push_back(f.toStdString());
+        req.fromPaths.push_back(pathFromArgument(f));
     if (req.fromPaths.empty())
         problems.push_back("--from is required: a result file with GPU points to fit on");
     // The model is the point of a prediction: no silent default for its size.
@@ -138,9 +139,9 @@ PredictRequest parsePredictArguments(const QStringList& args, std::vector<std::s
     if (!parser.isSet(opt("out")))
         problems.push_back("--out is required: the JSON file to write the predicted points to");
     else
-        outputs.push_back({"--out", req.outPath = parser.value(opt("out")).toStdString()});
+        outputs.push_back({"--out", req.outPath = pathFromArgument(parser.value(opt("out")))});
     if (parser.isSet(opt("csv")))
-        outputs.push_back({"--csv", req.csvPath = parser.value(opt("csv")).toStdString()});
+        outputs.push_back({"--csv", req.csvPath = pathFromArgument(parser.value(opt("csv")))});
     for (const std::string& path : req.fromPaths)
         inputs.push_back({"--from", path});
     checkOutputFiles(outputs, inputs, problems);
@@ -227,8 +228,8 @@ int runParsed(const QStringList& args) {
 
 int runPredictCommand(int argc, char** argv) {
     QCoreApplication app(argc, argv);
-    QStringList args = QCoreApplication::arguments();
-    if (args.size() >= 2) args.removeAt(1); // "predict"
+    QStringList args = rawArguments(argc, argv); // keeps file names that are not UTF-8
+    if (args.size() >= 2) args.removeAt(1);      // "predict"
     if (args.isEmpty()) args.append(QString());
     args[0] = QStringLiteral("rnnprof predict");
     return runParsed(args);

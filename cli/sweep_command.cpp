@@ -2,6 +2,7 @@
 
 #include "cli/cli_common.h"
 #include "cli/headless_commands.h"
+#include "cli/path_arguments.h"
 #include "cli/sweep_options.h"
 #include "engine/error.h"
 #include "profiling/crossover.h"
@@ -189,8 +190,8 @@ int runSweepCommand(int argc, char** argv) {
         app = chartSupport()->makeApplication(argc, argv);
     else
         app = std::make_unique<QCoreApplication>(argc, argv);
-    QStringList args = QCoreApplication::arguments();
-    if (args.size() >= 2) args.removeAt(1); // "sweep"
+    QStringList args = rawArguments(argc, argv); // keeps file names that are not UTF-8
+    if (args.size() >= 2) args.removeAt(1);      // "sweep"
     if (args.isEmpty()) args.append(QString());
     args[0] = QStringLiteral("rnnprof sweep");
     return runParsed(args);

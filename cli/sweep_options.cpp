@@ -4,6 +4,7 @@
 #include "cli/headless_commands.h"
 #include "cli/model_options.h"
 #include "cli/output_files.h"
+#include "cli/path_arguments.h"
 #include "engine/backend.h"
 #include "engine/cpu/cpu_libraries.h"
 #include "engine/error.h"
@@ -17,7 +18,6 @@
 
 #include <algorithm>
 #include <charconv>
-#include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -25,8 +25,6 @@
 
 namespace rnnprof::cli {
 namespace {
-
-namespace fs = std::filesystem;
 
 const ModelOptionSettings kModelSettings{QStringLiteral("sweep"), true, false};
 
@@ -175,19 +173,24 @@ void checkSweepOutputs(const QCommandLineParser& parser, SweepRequest& req,
     std::vector<NamedPath> outputs;
     auto output = [&](const char* name, std::string& target) {
         if (!parser.isSet(opt(name))) return;
-        target = parser.value(opt(name)).toStdString();
+        target = pathFromArgument(parser.value(opt(name)));
         outputs.push_back({std::string("--") + name, target});
     };
     output("out", req.outPath);
-    if (!outputs.empty()) outputs.push_back({"the journal of --out,", journalPathFor(req.outPath), true});
+    if (!outputs.empty()) {
+        outputs.back().regularFile = true; // not a device: its journal would be made beside it
+        outputs.push_back({"the journal of --out,", journalPathFor(req.outPath), true});
+    }
     output("csv", req.csvPath);
     output("trace", req.tracePath);
-    // --charts DIR joins here as {"--charts", req.chartsDir, false, true} (an output folder) once
-    // its own checks below move into checkOutputFiles.
+    if (chartSupport() && parser.isSet(opt("charts"))) { // without support it is refused below
+        output("charts", req.chartsDir);
+        outputs.back().folder = true;
+    }
     std::vector<NamedPath> inputs;
     for (const char* name : {"config", "compare"})
         if (parser.isSet(opt(name)))
-            inputs.push_back({std::string("--") + name, parser.value(opt(name)).toStdString()});
+            inputs.push_back({std::string("--") + name, pathFromArgument(parser.value(opt(name)))});
     checkOutputFiles(outputs, inputs, problems);
 }
 
@@ -230,7 +233,9 @@ SweepRequest parseSweepArguments(const QStringList& args, std::vector<std::strin
          QStringLiteral("LIST")},
         {opt("no-numerics"), QStringLiteral("Skip the numeric check against cpu-reference.")},
         {opt("no-gpu-trace"), QStringLiteral("Do not trace GPU kernels with CUPTI.")},
-        {opt("out"), QStringLiteral("Write results to FILE.json (required)."), QStringLiteral("FILE")},
+        {opt("out"),
+         QStringLiteral("Write results to FILE.json (required; a regular file: its journal goes beside it)."),
+         QStringLiteral("FILE")},
         {opt("csv"), QStringLiteral("Also write a CSV file."), QStringLiteral("FILE")},
         {opt("trace"), QStringLiteral("Also write a Chrome trace (Perfetto)."), QStringLiteral("FILE")},
         {opt("charts"), QStringLiteral("Also write every chart as PNG and SVG into DIR."),
@@ -274,7 +279,7 @@ SweepRequest parseSweepArguments(const QStringList& args, std::vector<std::strin
             problems.push_back("--preset " + name + ": no such preset (known: " + known + ")");
         }
     } else if (parser.isSet(opt("config"))) {
-        const std::string path = parser.value(opt("config")).toStdString();
+        const std::string path = pathFromArgument(parser.value(opt("config")));
         try {
             req.plan = planFromJson(readRegularFile(path, kMaxConfigFileBytes), path);
         } catch (const Error& e) {
@@ -387,28 +392,15 @@ SweepRequest parseSweepArguments(const QStringList& args, std::vector<std::strin
     req.resume = parser.isSet(opt("resume"));
     if (!parser.isSet(opt("out"))) problems.push_back("--out FILE.json is required (where the results go)");
     checkSweepOutputs(parser, req, problems);
-    if (parser.isSet(opt("compare"))) readCompare(parser.value(opt("compare")).toStdString(), req, problems);
+    if (parser.isSet(opt("compare")))
+        readCompare(pathFromArgument(parser.value(opt("compare"))), req, problems);
     if (parser.isSet(opt("charts")) && !chartSupport()) {
         problems.push_back("--charts needs the charts of the desktop application, and this rnnprof was built "
                            "without it (RNNPROF_BUILD_GUI=OFF); draw them elsewhere with `rnnprof plot`");
-    } else if (parser.isSet(opt("charts"))) {
-        req.chartsDir = parser.value(opt("charts")).toStdString();
-        const fs::path dir(req.chartsDir);
-        const fs::path parent = dir.has_parent_path() ? dir.parent_path() : fs::path(".");
-        std::error_code ec;
-        std::string why;
-        if (fs::exists(dir, ec) && !fs::is_directory(dir, ec))
-            problems.push_back("--charts " + req.chartsDir + " exists and is not a folder");
-        else if (!fs::is_directory(dir, ec) && !fs::is_directory(parent, ec))
-            problems.push_back("--charts " + req.chartsDir + ": the folder " + parent.string() +
-                               " does not exist");
-        else if (const fs::path target = fs::is_directory(dir, ec) ? dir : parent;
-                 !(why = folderWriteProblem(target.string())).empty())
-            // Found now, not after the whole sweep: the folder, or the parent that will hold it.
-            problems.push_back("--charts " + req.chartsDir + ": cannot write into " + target.string() + " (" +
-                               why + ")");
-        else if (problems.empty()) // a valid grid: every point may succeed, each one's charts counted
-            checkChartCount(req, problems);
+    } else if (!req.chartsDir.empty() && problems.empty()) {
+        // A valid grid, its folder checked with the other outputs: every point may succeed, each
+        // one's charts counted.
+        checkChartCount(req, problems);
     }
     return req;
 }

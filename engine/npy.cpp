@@ -230,11 +230,12 @@ NpyArray parseNpy(std::string_view bytes, const std::string& source) {
     return arr;
 }
 
-// Reads the header first and checks the file's size against it, so that a file which is not what
-// its header says is refused before any data is read; then converts the data in chunks, never
-// holding a copy of the file.
-NpyArray readNpy(const std::string& path) {
-    RegularFile file(path, kMaxNpyFileBytes);
+namespace {
+
+// Reads the preamble and header of an open file and checks the file's size against them, so that
+// a file which is not what its header says is refused before any data is read. Leaves `file` at
+// the start of the data.
+NpyLayout readLayout(RegularFile& file, const std::string& path) {
     std::string head(std::size_t(std::min<std::uint64_t>(file.size(), kMaxPreamble)), '\0');
     file.readExactly(head.data(), head.size());
     const Preamble pre = parsePreamble(head, path);
@@ -249,6 +250,35 @@ NpyArray readNpy(const std::string& path) {
     const NpyLayout layout = parseLayout(std::string_view(head).substr(0, std::size_t(headerEnd)), path);
     if (headerEnd < had) fail(path, "header of " + std::to_string(pre.headerLen) + " bytes is too short");
     checkDataSize(layout, file.size() - layout.dataOffset, path);
+    return layout;
+}
+
+} // namespace
+
+NpyInfo readNpyInfo(const std::string& path) {
+    RegularFile file(path, kMaxNpyFileBytes);
+    const NpyLayout layout = readLayout(file, path);
+    return {layout.dtype, layout.shape};
+}
+
+void requireNpyShape(const std::string& path, const std::vector<std::int64_t>& found,
+                     const std::vector<std::int64_t>& expected) {
+    bool ok = found.size() == expected.size();
+    for (std::size_t i = 0; ok && i < expected.size(); ++i)
+        ok = expected[i] < 0 || expected[i] == found[i];
+    if (ok) return;
+    std::string want = "[";
+    for (std::size_t i = 0; i < expected.size(); ++i)
+        want += (i ? ", " : "") + (expected[i] < 0 ? std::string("*") : std::to_string(expected[i]));
+    want += "]";
+    throw Error(ErrorKind::InvalidInput,
+                path + ": expected shape " + want + ", found " + shapeToString(found));
+}
+
+// Converts the data in chunks, never holding a copy of the file.
+NpyArray readNpy(const std::string& path) {
+    RegularFile file(path, kMaxNpyFileBytes);
+    const NpyLayout layout = readLayout(file, path);
 
     NpyArray arr;
     arr.dtype = layout.dtype;
@@ -268,17 +298,7 @@ NpyArray readNpy(const std::string& path) {
 template <class T>
 Tensor<T> readNpyTensor(const std::string& path, const std::vector<std::int64_t>& expected) {
     NpyArray arr = readNpy(path);
-    bool ok = arr.shape.size() == expected.size();
-    for (std::size_t i = 0; ok && i < expected.size(); ++i)
-        ok = expected[i] < 0 || expected[i] == arr.shape[i];
-    if (!ok) {
-        std::string want = "[";
-        for (std::size_t i = 0; i < expected.size(); ++i)
-            want += (i ? ", " : "") + (expected[i] < 0 ? std::string("*") : std::to_string(expected[i]));
-        want += "]";
-        throw Error(ErrorKind::InvalidInput,
-                    path + ": expected shape " + want + ", found " + shapeToString(arr.shape));
-    }
+    requireNpyShape(path, arr.shape, expected);
     Tensor<T> t;
     t.shape = arr.shape;
     t.data.assign(arr.values.begin(), arr.values.end());

@@ -25,6 +25,19 @@ struct NpyArray {
 [[nodiscard]] NpyArray parseNpy(std::string_view bytes, const std::string& source);
 [[nodiscard]] NpyArray readNpy(const std::string& path);
 
+// What an .npy file holds, from its header alone: checks that the file is a regular file of
+// exactly the size its header describes, reads no data (so callers can check shapes and memory
+// before allocating anything).
+struct NpyInfo {
+    NpyDtype dtype = NpyDtype::Float64;
+    std::vector<std::int64_t> shape;
+};
+[[nodiscard]] NpyInfo readNpyInfo(const std::string& path);
+// Throws Error(InvalidInput) "<path>: expected shape [*, 3], found [2, 4]" unless `found` matches
+// `expected`, where a dimension of -1 matches any size.
+void requireNpyShape(const std::string& path, const std::vector<std::int64_t>& found,
+                     const std::vector<std::int64_t>& expected);
+
 // Reads a file and checks its shape; a dimension of -1 in `expected` matches any size.
 template <class T>
 [[nodiscard]] Tensor<T> readNpyTensor(const std::string& path, const std::vector<std::int64_t>& expected);

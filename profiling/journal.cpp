@@ -112,15 +112,13 @@ std::vector<Line> splitLines(std::string_view text) {
     return lines;
 }
 
-// nullopt when the line is not a complete JSON value.
-std::optional<Json> parseLine(std::string_view line) {
-    Json j = Json::parse(line.begin(), line.end(), nullptr, false);
-    if (j.is_discarded()) return std::nullopt;
-    return j;
-}
-
 std::string lineName(const std::string& source, const Line& line) {
     return source + " line " + std::to_string(line.number);
+}
+
+// nullopt when the line is not a complete JSON value.
+std::optional<Json> parseLine(const std::string& source, const Line& line) {
+    return jsonio::parseIfComplete(line.text, lineName(source, line));
 }
 
 } // namespace
@@ -194,13 +192,13 @@ long journalHolder(const std::string& path) {
 SweepResult journalFromText(std::string_view text, const std::string& source) {
     std::vector<Line> lines = splitLines(text);
     // Only the last line can be torn: every earlier one was fsync()ed before the next began.
-    if (!lines.empty() && !lines.back().terminated && !parseLine(lines.back().text)) lines.pop_back();
+    if (!lines.empty() && !lines.back().terminated && !parseLine(source, lines.back())) lines.pop_back();
     if (lines.empty())
         throw Error(ErrorKind::InvalidInput, source + ": the journal is empty (the sweep stopped before "
                                                       "its header was written)");
     jsonio::Problems problems;
     SweepResult result;
-    const auto header = parseLine(lines.front().text);
+    const auto header = parseLine(source, lines.front());
     if (!header)
         throw Error(ErrorKind::InvalidInput,
                     lineName(source, lines.front()) + ": the journal header is not valid JSON");
@@ -209,7 +207,7 @@ SweepResult journalFromText(std::string_view text, const std::string& source) {
     jsonio::readHeader(*header, source, problems, result);
     problems.throwIfAny(lineName(source, lines.front()));
     for (std::size_t i = 1; i < lines.size(); ++i) {
-        const auto record = parseLine(lines[i].text);
+        const auto record = parseLine(source, lines[i]);
         if (!record)
             throw Error(ErrorKind::InvalidInput, lineName(source, lines[i]) +
                                                      ": not valid JSON (only the last "

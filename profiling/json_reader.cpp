@@ -4,6 +4,7 @@
 #include "profiling/recorded_limits.h"
 
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <sstream>
 
@@ -21,6 +22,63 @@ std::string typeOf(const Json& v) {
 void wrongType(const Json& v, const std::string& path, Problems& p, const char* expected) {
     p.add(path, std::string("expected ") + expected + ", got " + typeOf(v));
 }
+
+// Counts the keys of every open object while the parser reads, and refuses the first object that
+// passes kMaxJsonObjectKeys before its next key is looked up among the others. Keeps the key path
+// (the key or index of every open container) for the message.
+class KeyCap {
+public:
+    explicit KeyCap(const std::string& source) : m_source(source) {}
+
+    bool operator()(int, Json::parse_event_t event, Json& parsed) {
+        using E = Json::parse_event_t;
+        switch (event) {
+        case E::object_start:
+        case E::array_start:
+            countArrayElement();
+            m_open.push_back({event == E::object_start, 0, {}});
+            break;
+        case E::object_end:
+        case E::array_end:
+            if (!m_open.empty()) m_open.pop_back();
+            break;
+        case E::key:
+            if (!m_open.empty()) {
+                Open& object = m_open.back();
+                if (++object.count > kMaxJsonObjectKeys) refuse();
+                object.key = parsed.get<std::string>();
+            }
+            break;
+        case E::value:
+            countArrayElement();
+            break;
+        }
+        return true;
+    }
+
+private:
+    struct Open {
+        bool object;
+        std::size_t count; // keys so far, or elements so far
+        std::string key;   // the latest key of an object
+    };
+
+    void countArrayElement() {
+        if (!m_open.empty() && !m_open.back().object) ++m_open.back().count;
+    }
+
+    [[noreturn]] void refuse() const {
+        std::string path;
+        for (std::size_t i = 0; i + 1 < m_open.size(); ++i)
+            path = m_open[i].object ? childPath(path, m_open[i].key) : indexPath(path, m_open[i].count - 1);
+        throw Error(ErrorKind::InvalidInput,
+                    m_source + ": " + (path.empty() ? "the top-level object" : path) + " has more than " +
+                        std::to_string(kMaxJsonObjectKeys) + " keys, the most one object may hold");
+    }
+
+    const std::string& m_source;
+    std::vector<Open> m_open;
+};
 
 } // namespace
 
@@ -42,7 +100,8 @@ void Problems::throwIfAny(const std::string& source) const {
 
 Json parse(std::string_view text, const std::string& source) {
     try {
-        return Json::parse(text.begin(), text.end());
+        KeyCap cap(source);
+        return Json::parse(text.begin(), text.end(), std::ref(cap));
     } catch (const Json::parse_error& e) {
         // e.what() reads "[json.exception.parse_error.101] parse error at line 3, column 5: ...".
         std::string what = e.what();
@@ -51,6 +110,13 @@ Json parse(std::string_view text, const std::string& source) {
     } catch (const Json::exception& e) {
         throw Error(ErrorKind::InvalidInput, source + ": not valid JSON (" + e.what() + ")");
     }
+}
+
+std::optional<Json> parseIfComplete(std::string_view text, const std::string& source) {
+    KeyCap cap(source);
+    Json j = Json::parse(text.begin(), text.end(), std::ref(cap), false);
+    if (j.is_discarded()) return std::nullopt;
+    return j;
 }
 
 std::string childPath(const std::string& path, std::string_view key) {

@@ -45,6 +45,7 @@ std::size_t SweepSession::openJournal(EarlierJournal earlier) {
     if (m_resultPath.empty()) return 0;
     m_journal.reset();
     m_journalIntact = true;
+    m_journaledPoints = 0;
     auto journal = std::make_unique<Journal>(journalPath());
     const std::string& text = journal->earlierText();
     if (text.empty()) {
@@ -89,7 +90,8 @@ std::size_t SweepSession::openJournal(EarlierJournal earlier) {
     journal->keepOnly(complete);
     m_runner.resumeFrom(previous);
     m_journal = std::move(journal);
-    return m_runner.keptPoints().size();
+    m_journaledPoints = m_runner.keptPoints().size();
+    return m_journaledPoints;
 }
 
 SweepOutcome SweepSession::run(const StopToken& stop) {
@@ -99,10 +101,13 @@ SweepOutcome SweepSession::run(const StopToken& stop) {
         if (m_journal && m_journalIntact) {
             try {
                 m_journal->append(point);
+                ++m_journaledPoints;
             } catch (const Error& e) { // keep measuring: the results file still gets every point
                 if (m_events.onFileProblem)
                     m_events.onFileProblem("writing the journal failed (" + std::string(e.what()) +
-                                           "); it stops here, the points are kept in memory");
+                                           "); it keeps " + std::to_string(m_journaledPoints) +
+                                           " points, and the sweep goes on: every point is saved in " +
+                                           m_resultPath + " at the end");
                 m_journalIntact = false; // still held: no other run may take it over meanwhile
             }
         }
@@ -126,10 +131,12 @@ SweepOutcome SweepSession::run(const StopToken& stop) {
         m_journal.reset();
     } catch (const Error& e) {
         outcome.saveProblem =
-            std::string(e.what()) + (journalOpen
-                                         ? " (the measured points are in " + journalPath() + ")"
-                                         : " (the measured points were not all journaled: " + journalPath() +
-                                               " holds those before its own failure)");
+            std::string(e.what()) +
+            (journalOpen ? " (the measured points are in " + journalPath() + ")"
+                         : " (" + journalPath() + " keeps " + std::to_string(m_journaledPoints) + " of the " +
+                               std::to_string(outcome.result.points.size()) +
+                               " points; the others were measured after the journal failed "
+                               "and are lost)");
         if (m_events.onFileProblem) m_events.onFileProblem(outcome.saveProblem);
         m_journal.reset();
     }

@@ -85,6 +85,7 @@ private:
     SweepSessionEvents m_events;
     std::unique_ptr<Journal> m_journal; // held (locked) from openJournal() to the end of run()
     bool m_journalIntact = true;        // false after an append failed: no more lines go in
+    std::size_t m_journaledPoints = 0;  // the points the journal holds, for messages
 };
 
 } // namespace rnnprof

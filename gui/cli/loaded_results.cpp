@@ -1,5 +1,6 @@
 #include "gui/cli/loaded_results.h"
 
+#include "cli/path_arguments.h"
 #include "profiling/result_files.h"
 
 #include <QFileInfo>
@@ -9,7 +10,7 @@ namespace rnnprof::cli {
 int LoadedResults::load(const QString& file) {
     const QString path = QFileInfo(file).absoluteFilePath();
     if (const auto i = paths.indexOf(path); i >= 0) return static_cast<int>(i);
-    results.push_back(loadResultFile(file.toStdString()));
+    results.push_back(loadResultFile(pathFromArgument(file)));
     paths << path;
     return static_cast<int>(results.size()) - 1;
 }

@@ -1,6 +1,7 @@
 #include "gui/cli/plot_command.h"
 
 #include "cli/cli_common.h"
+#include "cli/path_arguments.h"
 #include "gui/charts/render_all.h"
 #include "gui/cli/headless_app.h"
 #include "gui/cli/loaded_results.h"
@@ -81,8 +82,8 @@ bool parseSize(const QString& text, QSize& out, std::string& error) {
 
 int runPlotCommand(int argc, char** argv) {
     auto app = makeHeadlessApplication(argc, argv);
-    QStringList args = QCoreApplication::arguments();
-    if (args.size() >= 2) args.removeAt(1); // "plot"
+    QStringList args = rawArguments(argc, argv); // keeps file names that are not UTF-8
+    if (args.size() >= 2) args.removeAt(1);      // "plot"
     if (args.isEmpty()) args.append(QString());
     args[0] = QStringLiteral("rnnprof plot");
 
@@ -149,7 +150,7 @@ int runPlotCommand(int argc, char** argv) {
         return kExitUsage;
     }
     try {
-        const std::string dir = parser.value(out).toStdString();
+        const std::string dir = pathFromArgument(parser.value(out));
         checkOutputFolder(dir);
         LoadedResults loaded;
         const std::vector<SweepResult>& results = loaded.results;
@@ -172,9 +173,9 @@ int runPlotCommand(int argc, char** argv) {
                 for (const auto& a : allowed)
                     list += (list.empty() ? "" : ", ") + a;
                 wrong.push_back(
-                    std::string(flag) + " " + side->file.toStdString() + ":" + side->backend.toStdString() +
-                    ": " + side->file.toStdString() + " has no successful point of backend '" +
-                    side->backend.toStdString() +
+                    std::string(flag) + " " + pathFromArgument(side->file) + ":" +
+                    side->backend.toStdString() + ": " + pathFromArgument(side->file) +
+                    " has no successful point of backend '" + side->backend.toStdString() +
                     "'; allowed: " + (list.empty() ? std::string("none (no point succeeded)") : list));
             }
             if (!wrong.empty()) {
@@ -189,7 +190,7 @@ int runPlotCommand(int argc, char** argv) {
         }
         createOutputFolder(dir);
         const QStringList written =
-            gui::renderAllCharts(results, QString::fromStdString(dir), formats, chartSize, pair);
+            gui::renderAllCharts(results, parser.value(out), formats, chartSize, pair);
         for (const QString& path : written)
             std::printf("%s\n", QDir::toNativeSeparators(path).toLocal8Bit().constData());
         if (written.isEmpty()) std::fputs("rnnprof plot: the results hold no charts to draw\n", stderr);

@@ -1,6 +1,7 @@
 #include "gui/cli/report_command.h"
 
 #include "cli/cli_common.h"
+#include "cli/path_arguments.h"
 #include "cli/sweep_options.h"
 #include "engine/atomic_file.h"
 #include "engine/error.h"
@@ -29,8 +30,8 @@ constexpr const char* kDescription =
 
 int runReportCommand(int argc, char** argv) {
     auto app = makeHeadlessApplication(argc, argv);
-    QStringList args = QCoreApplication::arguments();
-    if (args.size() >= 2) args.removeAt(1); // "report"
+    QStringList args = rawArguments(argc, argv); // keeps file names that are not UTF-8
+    if (args.size() >= 2) args.removeAt(1);      // "report"
     if (args.isEmpty()) args.append(QString());
     args[0] = QStringLiteral("rnnprof report");
 
@@ -61,7 +62,7 @@ int runReportCommand(int argc, char** argv) {
         return kExitUsage;
     }
     try {
-        const std::string dir = parser.value(out).toStdString();
+        const std::string dir = pathFromArgument(parser.value(out));
         // Refused before the files are read and the charts drawn: the same rules as `plot`, and a
         // folder that exists but takes no files (read-only, not ours) is named at once.
         checkOutputFolder(dir);

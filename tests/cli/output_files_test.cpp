@@ -7,8 +7,11 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 
 namespace rnnprof::cli {
 namespace {
@@ -64,6 +67,42 @@ TEST(CheckOutputFiles, AnOutputFolderMayBeMissingInAWritableFolderButMustNotBeAF
     EXPECT_TRUE(problems.empty()) << problems.front();
     checkOutputFiles({{"--charts", dir.path("file"), false, true}}, {}, problems);
     EXPECT_THAT(problems, ElementsAre(HasSubstr("exists and is not a folder")));
+}
+
+TEST(CheckOutputFiles, AnOutputWithAJournalBesideItMustBeARegularFileNotADeviceOrPipe) {
+    TempDir dir;
+    ASSERT_EQ(::mkfifo(dir.path("fifo").c_str(), 0600), 0);
+    std::ofstream(dir.path("earlier.json")) << "{}";
+    std::vector<std::string> problems;
+    // Only looked at: nothing is made beside /dev/null, even if the check regressed.
+    checkOutputFiles({{"--out", "/dev/null", false, false, true},
+                      {"the journal of --out,", "/dev/null.journal", true},
+                      {"--out", dir.path("fifo"), false, false, true},
+                      {"--out", dir.path("earlier.json"), false, false, true},
+                      {"--out", dir.path("new.json"), false, false, true}},
+                     {}, problems);
+    EXPECT_THAT(problems,
+                ElementsAre("--out /dev/null is a character device: --out needs a regular file, new or "
+                            "existing, since its journal is kept beside it",
+                            "--out " + dir.path("fifo") +
+                                " is a FIFO (named pipe): --out needs a regular "
+                                "file, new or existing, since its journal is kept "
+                                "beside it"));
+    EXPECT_EQ(std::distance(fs::directory_iterator(dir.path()), fs::directory_iterator()), 2)
+        << "nothing was made";
+
+    std::vector<std::string> csv;
+    checkOutputFiles({{"--csv", "/dev/null"}}, {}, csv);
+    EXPECT_TRUE(csv.empty()) << "a file without a journal is written through a device";
+}
+
+TEST(CheckOutputFiles, AChartsFolderThatIsAnOutputFileIsACollision) {
+    TempDir dir;
+    std::vector<std::string> problems;
+    checkOutputFiles({{"--out", dir.path("r.json")}, {"--charts", dir.path("r.json"), false, true}}, {},
+                     problems);
+    EXPECT_THAT(problems, ElementsAre(HasSubstr("--out " + dir.path("r.json") + " and --charts " +
+                                                dir.path("r.json") + " are the same file")));
 }
 
 } // namespace

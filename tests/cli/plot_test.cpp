@@ -68,6 +68,16 @@ TEST(PlotCommand, WritesEveryChartAsPngAndSvgWithoutADisplay) {
     EXPECT_NE(run.out.find("time-vs-batch-T10.png"), std::string::npos) << "lists what it wrote";
 }
 
+TEST(PlotCommand, AFileNamedWithBytesThatAreNotUtf8IsOpenedByItsBytes) {
+    // Qt decodes arguments as UTF-8 and replaced \xff with U+FFFD: "no such file".
+    TempDir dir;
+    const std::string results = dir.path("r\xff\xfe-caf\xe9.json");
+    saveResultJson(results, builtinSweep());
+    const ProcessResult run = runPlot({results, "--out", dir.path("charts")});
+    ASSERT_EQ(run.status, 0) << run.err;
+    EXPECT_FALSE(test::filesIn(dir.path("charts")).empty());
+}
+
 TEST(PlotCommand, OverlaysAFileAndAJournalAsPdf) {
     TempDir dir;
     const std::string a = dir.path("laptop.json");

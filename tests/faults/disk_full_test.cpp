@@ -12,6 +12,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdio>
 #include <filesystem>
 
 namespace rnnprof {
@@ -127,6 +129,28 @@ TEST(FullDisk, SweepResultsOnAFullDiskFailNamingTheFileAndKeepTheJournal) {
     ASSERT_EQ(reopened.points.size(), 4u);
     for (const PointResult& p : reopened.points)
         EXPECT_EQ(p.status, PointStatus::Ok) << p.reason;
+}
+
+TEST(FullDisk, AJournalThatFillsTheDiskMidSweepAndTheResultsFileAgreeOnWhatWasKept) {
+    SKIP_WITHOUT_PRIVATE_MOUNTS();
+    TempDir mnt, copy;
+    const std::string out = mnt.path() + "/results.json", journal = out + ".journal";
+    // One page: the journal's header and a point or two (about 1.3 kB each) of the four.
+    const ProcessResult r =
+        onSmallFilesystem(mnt.path(), "size=4k", "", false, commandLine(smallSweep(out)), copy.path());
+    ASSERT_EQ(r.status, 1) << r.err;
+    const std::string failed = "rnnprof sweep: writing the journal failed (cannot append to journal " +
+                               journal + ": No space left on device); it keeps ";
+    ASSERT_THAT(r.err, HasSubstr(failed));
+    int kept = -1;
+    ASSERT_EQ(std::sscanf(r.err.c_str() + r.err.find(failed) + failed.size(), "%d", &kept), 1) << r.err;
+    EXPECT_THAT(r.err, HasSubstr(" points, and the sweep goes on: every point is saved in " + out));
+    EXPECT_THAT(r.err, HasSubstr("rnnprof sweep: cannot write " + out + ": No space left on device (" +
+                                 journal + " keeps " + std::to_string(kept) +
+                                 " of the 4 points; the others were measured "
+                                 "after the journal failed and are lost)"));
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 2) << r.err;
+    EXPECT_EQ(loadResultFile(copy.path("results.json.journal")).points.size(), std::size_t(kept));
 }
 
 TEST(FullDisk, ACsvOnAFullDiskFailsNamingTheCsvAndKeepsTheResults) {

@@ -4,6 +4,7 @@
 // path, what was found and what is allowed; nothing absurd reaches the charts.
 #include "engine/error.h"
 #include "profiling/file_name_part.h"
+#include "profiling/json_reader.h"
 #include "profiling/recorded_limits.h"
 #include "profiling/result_files.h"
 #include "sample_results.h"
@@ -177,6 +178,71 @@ TEST(HostileValues, BatchSizesAndSequenceLengthsKeepThePlanLimits) {
     EXPECT_THAT(message, HasSubstr("points[1].batch: must be between 1 and 65536 (got 0)"));
     EXPECT_THAT(message, HasSubstr("points[2].seq_len: must be between 1 and 65535 (got 65536)"));
     EXPECT_THAT(message, HasSubstr("plan.sweep.batch[1]: must be between 1 and 65536 (got -5)"));
+}
+
+TEST(HostileValues, AnUnknownKeyInTheRecordedPlanIsRefusedNamingTheAllowedOnes) {
+    // The plan is read as strictly as a config file: a misspelt setting is not silently dropped.
+    Json doc = sampleDocument();
+    doc["plan"]["measure"]["warmupp"] = 5;
+    doc["plan"]["model"]["hiden_size"] = 64;
+    const std::string message = loadError(doc);
+    EXPECT_THAT(message, HasSubstr("plan.measure.warmupp: unknown key (allowed here: "));
+    EXPECT_THAT(message, HasSubstr("warmup"));
+    EXPECT_THAT(message, HasSubstr("plan.model.hiden_size: unknown key (allowed here: "));
+    Json preset = sampleDocument();
+    preset["plan"]["preset"] = Json{{"name", "x"}};
+    EXPECT_THAT(loadError(preset), HasSubstr("plan.preset: expected a string, got object"));
+}
+
+TEST(HostileValues, PredictionFieldsKeepTheRecordedBounds) {
+    // Predicted points (issue 14) draw their band on the same log axes as measured ones.
+    Json doc = sampleDocument();
+    Json& prediction = doc["points"][5]["prediction"];
+    ASSERT_TRUE(prediction.is_object());
+    prediction["low_ms"] = 1.1e308;
+    prediction["high_ms"] = -2.0;
+    prediction["step_ms"] = 1.1e308;
+    prediction["fitted_points"] = -1;
+    prediction["from"] = std::string(kMaxRecordedText + 1, 'f');
+    const std::string message = loadError(doc);
+    EXPECT_THAT(message, HasSubstr("points[5].prediction.low_ms: must be null or a number from 0 to 1e+15 "
+                                   "(got 1.1e+308)"));
+    EXPECT_THAT(message, HasSubstr("points[5].prediction.high_ms: must be null or a number from 0"));
+    EXPECT_THAT(message, HasSubstr("points[5].prediction.step_ms: must be null"));
+    EXPECT_THAT(message, HasSubstr("points[5].prediction.fitted_points: must be 0 or more (got -1)"));
+    EXPECT_THAT(message, HasSubstr("points[5].prediction.from: text of 4097 bytes"));
+    EXPECT_THAT(journalError(doc), HasSubstr("r.json.journal line 7: prediction.low_ms: must be null"));
+
+    Json open = sampleDocument();
+    open["points"][5]["prediction"]["high_ms"] = nullptr; // no upper bound: allowed
+    EXPECT_EQ(resultFromJson(open.dump(), "r.json"), test::sampleResult());
+}
+
+// `object` padded with unknown keys "pad0", "pad1", ... until it holds `keys` keys.
+void padKeys(Json& object, std::size_t keys) {
+    for (std::size_t i = 0; object.size() < keys; ++i)
+        object["pad" + std::to_string(i)] = i;
+}
+
+TEST(HostileValues, AnObjectWithTooManyKeysIsRefusedNamingItsPathAndTheCap) {
+    // 300,000 keys (5.5 MB) took 81 s before the cap: each key was looked up among those before it.
+    Json doc = sampleDocument();
+    padKeys(doc["points"][1]["memory"], 300000);
+    EXPECT_THAT(loadError(doc),
+                HasSubstr("results.json: points[1].memory has more than 256 keys, the most one "
+                          "object may hold"));
+    EXPECT_THAT(journalError(doc), HasSubstr("r.json.journal line 3: memory has more than 256 keys"));
+
+    Json top = sampleDocument();
+    padKeys(top, jsonio::kMaxJsonObjectKeys + 1);
+    EXPECT_THAT(loadError(top), HasSubstr("results.json: the top-level object has more than 256 keys"));
+}
+
+TEST(HostileValues, AnObjectOfExactlyTheKeyCapLoadsItsUnknownKeysIgnored) {
+    Json doc = sampleDocument();
+    padKeys(doc, jsonio::kMaxJsonObjectKeys);
+    padKeys(doc["points"][0]["iteration_ms"], jsonio::kMaxJsonObjectKeys);
+    EXPECT_EQ(resultFromJson(doc.dump(), "r.json"), test::sampleResult());
 }
 
 TEST(HostileValues, TheSampleResultAndItsJournalStillLoad) {

@@ -1,0 +1,103 @@
+# Shared by scripts/fuzz.sh (CI: every target for a few seconds) and scripts/fuzz-long.sh (nightly:
+# the file readers until millions of executions). Sourced, not run: defines the targets, builds
+# them (the CMake preset 'fuzz': clang, ASan + UBSan, tests/fuzz/), runs them on scratch copies of
+# their seed corpora (tests/fuzz/corpus/<target>/ is never modified) and reports executions per
+# target. The caller sets `targets` (an array) and `jobs` before calling these functions.
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+all_targets=(npy results_json results_charts journal plan_json sweep_args eval_args csv)
+build="${RNNPROF_FUZZ_BUILD_DIR:-$root/build-fuzz}"
+work="$build/fuzz-work"
+artifacts="$build/fuzz-artifacts"
+logs="$build/fuzz-logs"
+
+corpus_of() { # results_charts reads results files too
+    case "$1" in
+    results_charts) echo "$root/tests/fuzz/corpus/results_json" ;;
+    *) echo "$root/tests/fuzz/corpus/$1" ;;
+    esac
+}
+
+dict_for() {
+    case "$1" in
+    npy) echo "$root/tests/fuzz/dict/npy.dict" ;;
+    results_json | results_charts | journal | plan_json) echo "$root/tests/fuzz/dict/json.dict" ;;
+    sweep_args | eval_args) echo "$root/tests/fuzz/dict/cli.dict" ;;
+    esac
+}
+
+# Exits 2 naming the first target that has no seed corpus.
+fuzz_check_targets() {
+    local t
+    for t in "${targets[@]}"; do
+        if [ ! -d "$(corpus_of "$t")" ]; then
+            echo "fuzz: unknown target '$t' (known: ${all_targets[*]})" >&2
+            exit 2
+        fi
+    done
+}
+
+fuzz_build() {
+    # clang, its libFuzzer runtime and OpenMP library (the engine links OpenMP) are Debian packages.
+    "$root/scripts/install-deps.sh" >/dev/null
+    local start
+    start=$(date +%s)
+    (cd "$root" && cmake --preset fuzz -B "$build" >/dev/null)
+    (cd "$root" && cmake --build "$build" --parallel "$jobs" --target "${targets[@]/#/fuzz_}")
+    echo "fuzz: build finished in $(($(date +%s) - start)) s"
+}
+
+# Runs one target with the libFuzzer limits given after it (-max_total_time=..., -runs=...).
+fuzz_run_one() {
+    local t="$1" dict rc=0
+    shift
+    dict="$(dict_for "$t")"
+    mkdir -p "$work/$t" "$artifacts" "$logs"
+    cp -n "$(corpus_of "$t")"/* "$work/$t"/ # earlier runs' finds stay in the scratch copy
+    # Relative paths in the command-line seeds (resources/presets/...) resolve from the root.
+    (cd "$root" && ASAN_OPTIONS="abort_on_error=1:detect_leaks=1" \
+        LSAN_OPTIONS="suppressions=$root/scripts/sanitizers/lsan.supp:print_suppressions=0" \
+        UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1" \
+        "$build/tests/fuzz/fuzz_$t" "$@" -timeout=10 -rss_limit_mb=2048 \
+        -print_final_stats=1 -artifact_prefix="$artifacts/$t-" ${dict:+-dict="$dict"} "$work/$t") \
+        >"$logs/$t.log" 2>&1 || rc=$?
+    echo "$rc" >"$logs/$t.rc"
+}
+
+# Every target of `targets` with the same limits, `jobs` at a time.
+fuzz_run_all() {
+    local t
+    for t in "${targets[@]}"; do
+        while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n || true; done
+        fuzz_run_one "$t" "$@" &
+    done
+    wait
+}
+
+fuzz_executions() { # of the last run of target $1, from libFuzzer's final stats
+    grep -o 'stat::number_of_executed_units: *[0-9]*' "$logs/$1.log" 2>/dev/null | grep -o '[0-9]*$' | tail -1 || true
+}
+
+# One line per target: executions, executions per second, corpus size and `$1` or the failure.
+# Returns 1 when a target failed, after the tail of its log.
+fuzz_report() {
+    local ok_text="$1" t rc execs speed corpus result failed=0
+    printf '%-14s %12s %10s %8s  %s\n' target executions exec/s corpus result
+    for t in "${targets[@]}"; do
+        rc="$(cat "$logs/$t.rc" 2>/dev/null || echo "not run")"
+        execs="$(fuzz_executions "$t")"
+        speed="$(grep -o 'stat::average_exec_per_sec: *[0-9]*' "$logs/$t.log" 2>/dev/null | grep -o '[0-9]*$' | tail -1 || true)"
+        corpus="$(find "$work/$t" -type f | wc -l)"
+        result="$ok_text"
+        if [ "$rc" != 0 ]; then
+            result="FAILED (exit $rc): see $logs/$t.log, input under $artifacts/"
+            failed=1
+        fi
+        printf '%-14s %12s %10s %8s  %s\n' "$t" "${execs:-?}" "${speed:-?}" "$corpus" "$result"
+    done
+    if [ "$failed" -ne 0 ]; then
+        for t in "${targets[@]}"; do
+            [ "$(cat "$logs/$t.rc" 2>/dev/null)" = 0 ] || { echo "---- $t"; tail -40 "$logs/$t.log"; }
+        done
+        return 1
+    fi
+}
