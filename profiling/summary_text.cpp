@@ -73,7 +73,8 @@ std::string summaryTable(const SweepResult& result) {
             row.push_back(sig3(p.gflopsPerSecond));
             row.push_back(formatBytes(p.memory.total()));
             row.push_back(p.numerics.checked ? scientific(p.numerics.maxRelErr) : "-");
-            std::string note = p.noisy ? "noisy (CV " + fixed(100 * p.iteration.cv, 0) + "%)" : "";
+            std::string note =
+                p.noisy ? "noisy (p10-p90 spread " + fixed(100 * relativeSpread(p.iteration), 0) + "%)" : "";
             if (p.gpu && !p.gpu->traced && !p.gpu->unavailableReason.empty())
                 note += (note.empty() ? "" : "; ") + p.gpu->unavailableReason;
             row.push_back(note);
