@@ -87,6 +87,29 @@ void addBand(QChart& chart, const ChartSeries& s, const QColor& color, QAbstract
     hideFromLegend(chart, area);
 }
 
+// Inference and training crossovers may fall on the same batch: a different dash and weight
+// tells them apart where colour cannot (both are drawn in the foreground colour).
+QPen markerPen(const ChartMarker& m, const ChartStyle& style) {
+    return m.training ? QPen(style.foreground, 2.0, Qt::DotLine)
+                      : QPen(style.foreground, 1.5, Qt::DashDotLine);
+}
+
+// One short vertical segment per sample from its low to its high time (p10-p90), thin, in the
+// series' colour and left out of the legend; QtCharts has no error-bar series.
+template <class Attach>
+void addErrorBars(QChart& chart, const ChartSeries& s, const QColor& color, const ChartData& d,
+                  Attach attach) {
+    for (const ChartSample& p : s.samples) {
+        if (!isDrawable(p.x, d.logX) || !isDrawable(p.low, d.logY) || !isDrawable(p.high, d.logY)) continue;
+        auto* bar = new QLineSeries;
+        bar->setObjectName(QStringLiteral("errorBar"));
+        bar->setPen(QPen(color, 1.5));
+        bar->replace(QList<QPointF>{{p.x, p.low}, {p.x, p.high}});
+        attach(bar);
+        hideFromLegend(chart, bar);
+    }
+}
+
 void renderLines(QChart& chart, const ChartData& d, const ChartStyle& style, RenderedChart& out) {
     // Builders drop what cannot be drawn (dropUndrawable()); whatever else comes in is left out
     // here too, so that no value outside isDrawable() reaches an axis or a series.
@@ -122,6 +145,7 @@ void renderLines(QChart& chart, const ChartData& d, const ChartStyle& style, Ren
         attach(line);
         out.anchors.push_back(line);
         if (s.reference) continue;
+        if (d.errorBars && !s.predicted) addErrorBars(chart, s, color, d, attach);
         auto* filled = new QScatterSeries;
         filled->setMarkerSize(8);
         filled->setColor(color);
@@ -150,7 +174,7 @@ void renderLines(QChart& chart, const ChartData& d, const ChartStyle& style, Ren
         if (!isDrawable(m.x, d.logX)) continue;
         auto* v = new QLineSeries;
         v->setName(elideMiddle(m.label, kMaxLabelChars));
-        v->setPen(QPen(style.foreground, 1.5, Qt::DashDotLine));
+        v->setPen(markerPen(m, style));
         v->replace(QList<QPointF>{{m.x, below}, {m.x, above}});
         attach(v);
     }

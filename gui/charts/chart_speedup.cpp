@@ -197,7 +197,8 @@ ChartData speedupVsBatch(const std::vector<SweepResult>& results, const ChartSel
                         {*c.batch,
                          QStringLiteral("%1%2crossover %3 B≈%4")
                              .arg(pre, predicted ? QStringLiteral("predicted ") : QString(), modeName(mode))
-                             .arg(*c.batch, 0, 'f', 1)});
+                             .arg(*c.batch, 0, 'f', 1),
+                         mode == Mode::Training});
                 } else if (!c.note.empty()) {
                     d.notes << QStringLiteral("%1%2: %3")
                                    .arg(pre, modeName(mode), QString::fromStdString(c.note));
@@ -268,7 +269,8 @@ ChartData crossoverVsSeqLen(const std::vector<SweepResult>& results, const Chart
                                                   .arg(series.name)
                                                   .arg(c.seqLen)
                                                   .arg(challengerLabel(results, s))
-                                                  .arg(*c.batch, 0, 'f', 1)});
+                                                  .arg(*c.batch, 0, 'f', 1),
+                                              mode == Mode::Training});
                 } else {
                     noteWithout(pre + modeName(mode) + QStringLiteral(": ") + QString::fromStdString(c.note),
                                 c.seqLen);
