@@ -1,5 +1,6 @@
 #include "profiling/eta.h"
 
+#include "profiling/cost_model.h"
 #include "profiling/flops.h"
 
 #include <algorithm>
@@ -11,9 +12,10 @@ namespace {
 // Before Run (defaultEtaRates): GFLOP/s per core of the CPU backends, of the GPU backends (small
 // shapes are bound by launch latency: quick-start on the H100 reached 50-800 GFLOP/s below B=64),
 // of cpu-reference (the plain-loop oracle), and the cost of a point beyond its runs.
-constexpr double kCpuGflopsPerCore = 5.0;
+constexpr double kCpuGflopsPerCore = 20.0;
 constexpr double kReferenceGflopsPerCore = 0.5;
-constexpr double kGpuGflops = 200.0;
+constexpr double kGpuGflops = 1000.0;
+constexpr double kDefaultStepMs = 0.005;
 constexpr double kDefaultOverheadSeconds = 0.05;
 
 bool contains(const std::vector<std::string>& list, const std::string& item) {
@@ -34,6 +36,7 @@ EtaRates defaultEtaRates(const SweepPlan& plan, int cores,
                          const std::function<bool(const std::string& backend)>& available) {
     EtaRates rates;
     rates.overheadSeconds = kDefaultOverheadSeconds;
+    rates.fallbackStepMs = kDefaultStepMs;
     const double usedCores = double(
         plan.settings.threads > 0 ? std::min(plan.settings.threads, std::max(cores, 1)) : std::max(cores, 1));
     rates.fallbackGflops = [usedCores](const std::string& series) {
@@ -79,14 +82,15 @@ double estimateSeconds(const SweepPlan& plan, const std::vector<PointSpec>& rema
         seconds += rates.overheadSeconds;
         if (contains(rates.instant, series) || contains(rates.instant, std::string(registryIdOf(series))))
             continue;
-        double gflops = 0.0;
-        if (const auto it = rates.gflops.find({series, spec.mode}); it != rates.gflops.end())
-            gflops = it->second;
-        else if (rates.fallbackGflops)
-            gflops = rates.fallbackGflops(series);
-        if (!(gflops > 0.0)) continue;
         const double flops = double(iterationFlops(plan.config, spec.shape, spec.mode));
-        seconds += pointRunSeconds(flops / (gflops * 1e6), plan.settings);
+        if (const auto it = rates.gflops.find({series, spec.mode}); it != rates.gflops.end()) {
+            if (it->second > 0.0) seconds += pointRunSeconds(flops / (it->second * 1e6), plan.settings);
+        } else if (rates.fallbackGflops) {
+            const double gflops = rates.fallbackGflops(series);
+            if (!(gflops > 0.0)) continue;
+            const double floorMs = recurrentSteps(plan.config, spec.shape, spec.mode) * rates.fallbackStepMs;
+            seconds += pointRunSeconds(floorMs + flops / (gflops * 1e6), plan.settings);
+        }
     }
     return seconds;
 }

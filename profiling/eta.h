@@ -22,6 +22,9 @@ struct EtaRates {
     // Series whose points end at once (unavailable, ineligible): 0 s apart from the overhead.
     std::vector<std::string> instant;
     std::function<double(const std::string& series)> fallbackGflops;
+    // With the fallback rate only: the floor of each recurrent step (cost_model.h's alpha), which
+    // dominates small shapes: t = steps * fallbackStepMs + FLOPs / rate.
+    double fallbackStepMs = 0.0;
     double overheadSeconds = 0.0; // per point
 };
 
@@ -29,10 +32,11 @@ struct EtaRates {
 // measured runs, which go on past minRepeats until timeBudgetMs is spent or maxRepeats reached.
 [[nodiscard]] double pointRunSeconds(double iterationMs, const MeasureSettings& settings);
 
-// The rates before anything is measured, on `cores` CPU cores: a rough per-core rate for CPU
-// backends at the small batches of most plans (quick-start on the 16-core reference host reached
-// 3-11 GFLOP/s per core at B <= 16), a latency-bound rate for GPU backends; `available` says
-// which backends can run here (the others' points end at once).
+// The rates before anything is measured, on `cores` CPU cores: a per-core rate for CPU backends
+// (the 2-core development machine reached 37-83 GFLOP/s on one thread at T=100, the 16-core
+// reference host 50 per core at B=64; small shapes are held back by the step floor instead), a
+// rate for GPU backends and a floor per recurrent step; `available` says which backends can run
+// here (the others' points end at once).
 [[nodiscard]] EtaRates defaultEtaRates(const SweepPlan& plan, int cores,
                                        const std::function<bool(const std::string& backend)>& available);
 // The defaults updated with what `done` measured: each (series, mode) at the FLOPs of its ok points

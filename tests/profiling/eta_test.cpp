@@ -3,7 +3,9 @@
 #include "profiling/eta.h"
 
 #include "profiling/flops.h"
+#include "profiling/presets.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 namespace rnnprof {
@@ -71,6 +73,29 @@ TEST(Eta, LearnedRatesAreTheFlopsOverTheMedianTimesOfWhatRan) {
     EXPECT_DOUBLE_EQ(rates.gflops.at({"cpu-blas", Mode::Inference}), 2000.0);
     EXPECT_EQ(rates.instant, std::vector<std::string>{"gpu-cudnn"});
     EXPECT_DOUBLE_EQ(rates.overheadSeconds, 1.0 - 0.022);
+}
+
+TEST(Eta, BeforeRunSmallShapesCostTheirStepFloor) {
+    SweepPlan plan = etaPlan();
+    plan.backends = {"cpu-blas"};
+    const EtaRates rates = defaultEtaRates(plan, 2, {});
+    const double flops = double(iterationFlops(plan.config, Shape{4, 10}, Mode::Inference));
+    // 10 steps at the floor plus the FLOPs at the 2-core rate, run as pointRunSeconds says.
+    const double iterationMs = 10 * rates.fallbackStepMs + flops / (rates.fallbackGflops("cpu-blas") * 1e6);
+    EXPECT_NEAR(estimateSeconds(plan, points(plan), rates),
+                rates.overheadSeconds + pointRunSeconds(iterationMs, plan.settings), 1e-12);
+}
+
+// The quick-start preset says it takes a few seconds on two cores; the estimate agrees.
+TEST(Eta, QuickStartTakesAFewSecondsOnTwoCoresWithoutAGpu) {
+    const Preset* quick = findPreset("quick-start");
+    ASSERT_NE(quick, nullptr);
+    EXPECT_THAT(quick->description, ::testing::HasSubstr("a few seconds on two cores"));
+    const auto noGpu = [](const std::string& id) { return !id.starts_with("gpu-"); };
+    const double seconds =
+        estimateSeconds(quick->plan, points(quick->plan), defaultEtaRates(quick->plan, 2, noGpu));
+    EXPECT_GT(seconds, 1.0);
+    EXPECT_LT(seconds, 15.0);
 }
 
 } // namespace
