@@ -3,6 +3,8 @@
 #include <QBarSet>
 #include <QChart>
 #include <QKeyEvent>
+#include <QLegend>
+#include <QLegendMarker>
 #include <QLogValueAxis>
 #include <QMenu>
 #include <QMouseEvent>
@@ -290,6 +292,8 @@ void ChartView::addHighlight() {
             chart()->addSeries(ring);
             for (QAbstractAxis* axis : m_rendered.anchors[i]->attachedAxes())
                 ring->attachAxis(axis);
+            for (QLegendMarker* marker : chart()->legend()->markers(ring))
+                marker->setVisible(false);
             return;
         }
 }

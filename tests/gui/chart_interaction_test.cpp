@@ -81,7 +81,7 @@ TEST(ChartContextMenu, TheLogActionsSwitchTheAxes) {
     ChartView view;
     view.setChartData(threePointChart());
     ASSERT_FALSE(view.logY());
-    view.makeContextMenu()->actions().at(4)->trigger(); // Logarithmic y axis
+    view.makeContextMenu()->actions().at(5)->trigger(); // after a separator: Logarithmic y axis
     EXPECT_TRUE(view.logY());
     EXPECT_FALSE(view.logX());
 }
