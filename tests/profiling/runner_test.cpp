@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 #include <chrono>
 #include <cmath>
 
@@ -128,6 +130,18 @@ TEST(SweepRunner, ReportsProgressWithTotalAndCurrentPoint) {
     EXPECT_GE(seen[1].etaSeconds, 0.0);
     EXPECT_EQ(seen.back().done, 4);
     EXPECT_TRUE(seen.back().current.empty());
+}
+
+TEST(SweepRunner, RecordsHowBusyTheMachineWasBeforeTheSweep) {
+    const auto registry = registryOf({named("a")});
+    SweepRunner runner(registry, fakePlan({"a"}));
+    EXPECT_FALSE(runner.header().host.loadBefore.has_value()); // taken when the run begins
+    StopToken stop;
+    const SweepResult result = runner.run(stop);
+    if (!std::filesystem::exists("/proc/stat")) GTEST_SKIP() << "no /proc here";
+    ASSERT_TRUE(result.host.loadBefore.has_value());
+    EXPECT_GT(result.host.loadBefore->windowSeconds, 0.05);
+    EXPECT_GE(result.host.loadBefore->otherBusyCores, 0.0);
 }
 
 TEST(SweepRunner, DeliversEachPointAsItFinishes) {
