@@ -5,10 +5,9 @@
 
 #include <gtest/gtest.h>
 
-#include <filesystem>
-
 #include <chrono>
 #include <cmath>
+#include <filesystem>
 
 namespace rnnprof {
 namespace {
