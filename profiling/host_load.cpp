@@ -119,8 +119,9 @@ HostLoad loadBetween(const LoadSnapshot& before, const LoadSnapshot& after, int 
     for (const ProcessTimes& p : after.processes) {
         const auto earlier = std::find_if(before.processes.begin(), before.processes.end(),
                                           [&](const ProcessTimes& b) { return b.pid == p.pid; });
-        if (earlier == before.processes.end() || p.ticks < earlier->ticks) continue; // new or reused pid
-        const double used = double(p.ticks - earlier->ticks);
+        // A process started within the window (a new or reused pid) used all its ticks in it.
+        const bool started = earlier == before.processes.end() || p.ticks < earlier->ticks;
+        const double used = double(started ? p.ticks : p.ticks - earlier->ticks);
         if (p.pid == selfPid) {
             self = used;
             continue;

@@ -51,7 +51,8 @@ TEST(HostLoadParsing, ProcessStatTakesUtimePlusStimeAndANameWithSpacesAndParenth
 
 TEST(HostLoad, OtherProcessesShareIsTheBusyTimeLessOursPerCore) {
     // One second on two cores at 100 ticks/s: 200 ticks in all, 150 busy; we (pid 10) used 40,
-    // "stress" 100, "daemon" 4 (0.04 cores: too little to name), "gone" exited, "new" appeared.
+    // "stress" 100, "daemon" 4 (0.04 cores: too little to name), "gone" exited, "new" started
+    // within the second and used 80.
     const auto before = fakeSnapshot(
         1000, 1000, {{10, "rnnprof", 500}, {20, "stress", 0}, {30, "daemon", 10}, {40, "gone", 5}}, 0.0);
     const auto after = fakeSnapshot(
@@ -60,8 +61,9 @@ TEST(HostLoad, OtherProcessesShareIsTheBusyTimeLessOursPerCore) {
     EXPECT_DOUBLE_EQ(load.windowSeconds, 1.0);
     EXPECT_DOUBLE_EQ(load.loadAverage1, 1.75);
     EXPECT_DOUBLE_EQ(load.otherBusyCores, (150.0 - 40.0) / 100.0);
-    ASSERT_EQ(load.busiest.size(), 1u);
+    ASSERT_EQ(load.busiest.size(), 2u);
     EXPECT_EQ(load.busiest[0], (BusyProcess{"stress", 20, 1.0}));
+    EXPECT_EQ(load.busiest[1], (BusyProcess{"new", 50, 0.8}));
 }
 
 TEST(HostLoad, BusiestAreSortedAndAtMostThree) {
