@@ -29,16 +29,18 @@ std::string readWhole(const std::string& path) {
     return text.str();
 }
 
+// The space-separated numbers at the start of `line`; a negative one (tpgid -1 in
+// /proc/PID/stat) counts as 0, none of the fields read here can be negative.
 std::vector<std::uint64_t> numbersOf(std::string_view line) {
     std::vector<std::uint64_t> values;
     std::size_t i = 0;
     while (i < line.size()) {
         while (i < line.size() && line[i] == ' ')
             ++i;
-        std::uint64_t v = 0;
+        long long v = 0;
         const auto [end, ec] = std::from_chars(line.data() + i, line.data() + line.size(), v);
         if (ec != std::errc{}) break;
-        values.push_back(v);
+        values.push_back(v < 0 ? 0 : std::uint64_t(v));
         i = std::size_t(end - line.data());
     }
     return values;
