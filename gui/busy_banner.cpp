@@ -1,5 +1,7 @@
 #include "gui/busy_banner.h"
 
+#include "profiling/busy_host.h"
+
 namespace rnnprof::gui {
 namespace {
 
@@ -8,16 +10,10 @@ constexpr int kSampleMs = 3000; // long enough for a steady share, short enough 
 } // namespace
 
 QString busyResultText(const SweepResult& result) {
-    for (const auto* load : {&result.host.loadBefore, &result.host.loadDuring}) {
-        if (!*load) continue;
-        const std::string warning = busyWarning(**load, result.host.cpuCores, result.plan.settings.threads);
-        if (!warning.empty())
-            return QStringLiteral("%1 (%2 the sweep): %3")
-                .arg(QString::fromStdString(result.label.empty() ? result.host.hostname : result.label),
-                     load == &result.host.loadBefore ? QStringLiteral("before") : QStringLiteral("during"),
-                     QString::fromStdString(warning));
-    }
-    return {};
+    const std::string warning = hostBusyWarning(result.host, result.plan.settings.threads);
+    if (warning.empty()) return {};
+    return QString::fromStdString(result.label.empty() ? result.host.hostname : result.label) +
+           QStringLiteral(", ") + QString::fromStdString(warning);
 }
 
 BusyBanner::BusyBanner(QWidget* parent) : QLabel(parent) {

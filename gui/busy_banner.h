@@ -14,8 +14,8 @@
 
 namespace rnnprof::gui {
 
-// The warning for a result whose recorded load (before or during the sweep) was busy
-// (busyWarning(), profiling/host_load.h); empty when it was not or nothing was recorded.
+// "laptop.json (laptop), during the sweep: Busy machine: ..." for a result whose recorded load was
+// busy (hostBusyWarning(), profiling/busy_host.h); empty when it was not or nothing was recorded.
 [[nodiscard]] QString busyResultText(const SweepResult& result);
 
 class BusyBanner : public QLabel {

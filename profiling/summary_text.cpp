@@ -1,6 +1,7 @@
 #include "profiling/summary_text.h"
 
 #include "engine/host_memory.h"
+#include "profiling/busy_host.h"
 
 #include <algorithm>
 #include <cmath>
@@ -135,6 +136,8 @@ std::string summaryTable(const SweepResult& result) {
                 if (std::find(warnings.begin(), warnings.end(), w) == warnings.end()) warnings.push_back(w);
     for (const std::string& w : warnings)
         s << "warning: " << w << "\n";
+    if (const std::string busy = hostBusyWarning(result.host, result.plan.settings.threads); !busy.empty())
+        s << "warning: " << busy << "\n";
     return s.str();
 }
 
