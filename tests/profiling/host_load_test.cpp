@@ -2,6 +2,9 @@
 // snapshots by hand arithmetic, and when a machine counts as busy.
 #include "profiling/host_load.h"
 
+#include "profiling/busy_host.h"
+#include "profiling/summary_text.h"
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -108,6 +111,18 @@ TEST(HostLoad, SamplingThisMachineGivesAShareWithinItsCores) {
     if (!load) GTEST_SKIP() << "no /proc/stat here";
     EXPECT_GE(load->otherBusyCores, 0.0);
     EXPECT_GE(load->windowSeconds, 0.0);
+}
+
+TEST(BusyWarning, TheSummaryOfAResultMeasuredOnABusyMachineSaysSo) {
+    SweepResult r;
+    r.host.cpuCores = 2;
+    EXPECT_EQ(hostBusyWarning(r.host, 0), ""); // nothing recorded: an older file
+    r.host.loadBefore = HostLoad{0.1, 0.0, 0.1, {}};
+    r.host.loadDuring = HostLoad{2.5, 1.2, 1.0, {{"cc1plus", 77, 1.1}}};
+    EXPECT_THAT(hostBusyWarning(r.host, 0), ::testing::StartsWith("during the sweep: Busy machine"));
+    EXPECT_THAT(summaryTable(r), HasSubstr("warning: during the sweep: Busy machine"));
+    EXPECT_THAT(summaryTable(r), HasSubstr("cc1plus (1.1)"));
+    EXPECT_EQ(hostBusyWarning(r.host, 1), "") << "one thread leaves a core to the compiler";
 }
 
 } // namespace
