@@ -269,8 +269,7 @@ ChartData crossoverVsSeqLen(const std::vector<SweepResult>& results, const Chart
                                                   .arg(series.name)
                                                   .arg(c.seqLen)
                                                   .arg(challengerLabel(results, s))
-                                                  .arg(*c.batch, 0, 'f', 1),
-                                              mode == Mode::Training});
+                                                  .arg(*c.batch, 0, 'f', 1)});
                 } else {
                     noteWithout(pre + modeName(mode) + QStringLiteral(": ") + QString::fromStdString(c.note),
                                 c.seqLen);
