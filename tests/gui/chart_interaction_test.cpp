@@ -240,9 +240,11 @@ TEST_F(ChartWindowTest, RightClickOnAChartOpensItsMenuAndNoFileDialog) {
     w.refreshChartsNow();
     ChartView* view = timeView(w);
     ASSERT_NE(view, nullptr);
-    const QPoint at = view->rect().center();
-    QContextMenuEvent event(QContextMenuEvent::Mouse, at, view->mapToGlobal(at));
-    QApplication::sendEvent(view, &event);
+    // Where a right click lands: the chart's viewport.
+    QWidget* viewport = view->viewport();
+    const QPoint at = viewport->rect().center();
+    QContextMenuEvent event(QContextMenuEvent::Mouse, at, viewport->mapToGlobal(at));
+    QApplication::sendEvent(viewport, &event);
     QApplication::processEvents();
     auto* menu = qobject_cast<QMenu*>(QApplication::activePopupWidget());
     ASSERT_NE(menu, nullptr);
