@@ -1,9 +1,11 @@
 #include "gui/main_window.h"
 
+#include "engine/cpu/cpu_libraries.h"
 #include "engine/error.h"
 #include "gui/app_palette.h"
 #include "gui/app_settings.h"
 #include "gui/autosave.h"
+#include "gui/busy_banner.h"
 #include "gui/charts/chart_catalog.h"
 #include "gui/charts/chart_page.h"
 #include "gui/charts/chart_selection.h"
@@ -15,6 +17,7 @@
 #include "gui/results_view.h"
 #include "gui/sweep_controller.h"
 #include "gui/sweep_progress.h"
+#include "profiling/eta.h"
 #include "profiling/host_info.h"
 #include "profiling/result_files.h"
 
@@ -42,7 +45,10 @@ static void initRnnprofResources() {
 namespace rnnprof::gui {
 namespace {
 
-constexpr int kRefreshMs = 150; // charts redraw at most this often while points arrive
+// Charts redraw at most this often while points arrive: the window shares the cores with the
+// sweep it measures, and a redraw of every chart costs milliseconds (its CPU share is in the
+// progress bar's tooltip).
+constexpr int kRefreshMs = 250;
 // Widths that let the window fit a 1024x640 screen with the dock shown (the full host line is the
 // label's tooltip).
 constexpr int kDockMinimumWidth = 260;
@@ -73,16 +79,16 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
         m_tabs->addTab(page, spec.title);
         m_pages.push_back(page);
         connect(page, &ChartPage::pointClicked, this, &MainWindow::selectPoint);
-        for (ChartView* view : page->views()) {
-            view->setContextMenuPolicy(Qt::CustomContextMenu);
-            connect(view, &QWidget::customContextMenuRequested, this,
-                    [this, view] { exportChartDialog(view); });
-        }
+        for (ChartView* view : page->views())
+            connect(view, &ChartView::exportRequested, this, [this, view] { exportChartDialog(view); });
     }
     m_pageDirty.assign(m_pages.size(), false);
     connect(m_tabs, &QTabWidget::currentChanged, this, [this] { refreshVisibleCharts(); });
 
     m_resultsView = new ResultsView(*m_model, this);
+    for (ChartPage* page : m_pages)
+        page->setShownPoints([this] { return m_resultsView->shownPoints(); });
+    connect(m_resultsView, &ResultsView::filterChanged, this, &MainWindow::scheduleRefresh);
     connect(m_resultsView, &ResultsView::pointActivated, this, [this](const PointRef& ref) {
         for (ChartPage* page : m_pages)
             page->setSelectedPoint(ref);
@@ -114,6 +120,8 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
 
     m_progress = new SweepProgressView(this);
     statusBar()->addWidget(m_progress, 1);
+    m_busy = new BusyBanner(this);
+    statusBar()->addWidget(m_busy);
     const HostInfo host = currentHost();
     const QString hostLine = QString::fromStdString(hostStatusLine(host));
     m_hostLabel = new QLabel(this);
@@ -126,6 +134,7 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
     createMenus();
 
     connect(m_panel, &ConfigPanel::validityChanged, this, &MainWindow::updateActions);
+    connect(m_panel, &ConfigPanel::planChanged, this, &MainWindow::updateEstimate);
     connect(m_controller, &SweepController::runningChanged, this, &MainWindow::updateActions);
     connect(m_controller, &SweepController::started, this, &MainWindow::onSweepStarted);
     connect(m_controller, &SweepController::pointFinished, this, &MainWindow::onPoint);
@@ -133,6 +142,7 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
     connect(m_controller, &SweepController::finished, this, &MainWindow::onSweepFinished);
     connect(m_controller, &SweepController::failed, this, [this](const QString& message) {
         m_progress->end();
+        m_busy->stopWatching();
         report(QStringLiteral("The sweep could not start"), message);
     });
     connect(m_controller, &SweepController::fileProblem, this,
@@ -142,6 +152,7 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
     m_refreshTimer.setInterval(kRefreshMs);
     connect(&m_refreshTimer, &QTimer::timeout, this, &MainWindow::refreshVisibleCharts);
     connect(m_store, &ResultStore::resultsReset, this, [this] {
+        m_busy->showResults(m_store->results());
         m_resultsView->setSourceColumnVisible(m_store->count() > 1);
         scheduleRefresh();
         updateActions();
@@ -154,6 +165,7 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
     m_resultsView->setSourceColumnVisible(false);
     updateActions();
     setUpResultFiles();
+    updateEstimate();
 }
 
 MainWindow::~MainWindow() {
@@ -286,6 +298,7 @@ bool MainWindow::startSweepInto(const SweepPlan& plan, const QString& path, bool
     m_store->clear();
     if (!m_controller->start(plan, path, resume)) return false;
     m_progress->begin();
+    m_busy->startWatching(availableCpuCores(), plan.settings.threads);
     m_settings->setLastPlan(plan);
     statusBar()->clearMessage();
     return true;
@@ -337,7 +350,10 @@ void MainWindow::onPoint(const PointResult& point) {
 
 void MainWindow::onSweepFinished(const SweepResult& result) {
     m_progress->end();
+    m_busy->stopWatching();
     m_store->finishLive(m_liveIndex, result);
+    m_busy->showResults(m_store->results()); // what the runner recorded before and during it
+    updateEstimate();
     int ok = 0;
     QString firstReason;
     for (const auto& p : result.points) {
@@ -373,6 +389,17 @@ void MainWindow::selectPoint(const PointRef& ref) {
             QStringLiteral("Selected %1 — its phases and sub-steps are in the Breakdown tab")
                 .arg(pointTitle(*p)),
             8000);
+}
+
+void MainWindow::updateEstimate() {
+    if (m_controller->isRunning()) return;
+    if (!m_panel->isValid()) return m_progress->showEstimate(-1);
+    const SweepPlan plan = m_panel->plan();
+    const EtaRates rates = defaultEtaRates(plan, availableCpuCores(), [this](const std::string& id) {
+        const Backend* backend = m_backends.find(id);
+        return backend && backend->availability().available;
+    });
+    m_progress->showEstimate(estimateSeconds(plan, points(plan), rates));
 }
 
 void MainWindow::scheduleRefresh() {

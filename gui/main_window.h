@@ -32,6 +32,7 @@ struct SweepPlan;
 namespace rnnprof::gui {
 
 class AppSettings;
+class BusyBanner;
 class ChartPage;
 class ChartView;
 class ConfigPanel;
@@ -106,6 +107,7 @@ public:
     [[nodiscard]] QTabWidget* chartTabs() const { return m_tabs; }
     [[nodiscard]] SweepController& controller() const { return *m_controller; }
     [[nodiscard]] SweepProgressView* progressView() const { return m_progress; }
+    [[nodiscard]] BusyBanner* busyBanner() const { return m_busy; }
     [[nodiscard]] QAction* runAction() const { return m_run; }
     [[nodiscard]] QAction* stopAction() const { return m_stop; }
     [[nodiscard]] QString lastMessage() const { return m_lastMessage; }
@@ -123,6 +125,7 @@ private:
     void updateActions();
     void scheduleRefresh();
     void refreshVisibleCharts();
+    void updateEstimate(); // what Run would take, shown while no sweep runs
     bool startSweepInto(const SweepPlan& plan, const QString& path, bool resume);
     void onSweepStarted(const SweepResult& header);
     void onPoint(const PointResult& point);
@@ -159,6 +162,7 @@ private:
     QSplitter* m_splitter = nullptr;
     SweepController* m_controller = nullptr;
     SweepProgressView* m_progress = nullptr;
+    BusyBanner* m_busy = nullptr;
     QLabel* m_hostLabel = nullptr;
     QMenu* m_recentMenu = nullptr;
     QTimer m_refreshTimer;

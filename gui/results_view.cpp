@@ -30,7 +30,10 @@ ResultsView::ResultsView(ResultsModel& model, QWidget* parent) : QWidget(parent)
     m_filter->setObjectName(QStringLiteral("resultsFilter"));
     m_filter->setPlaceholderText(QStringLiteral("Filter rows (any column, e.g. cpu-blas or ineligible)"));
     m_filter->setClearButtonEnabled(true);
-    connect(m_filter, &QLineEdit::textChanged, m_proxy, &QSortFilterProxyModel::setFilterFixedString);
+    connect(m_filter, &QLineEdit::textChanged, this, [this](const QString& text) {
+        m_proxy->setFilterFixedString(text);
+        emit filterChanged();
+    });
 
     m_table = new QTableView(this);
     m_table->setObjectName(QStringLiteral("resultsTable"));
@@ -128,6 +131,14 @@ bool ResultsView::eventFilter(QObject* watched, QEvent* event) {
         return true;
     }
     return QWidget::eventFilter(watched, event);
+}
+
+std::optional<std::vector<PointRef>> ResultsView::shownPoints() const {
+    if (m_filter->text().isEmpty()) return std::nullopt;
+    std::vector<PointRef> shown;
+    for (int row = 0; row < m_proxy->rowCount(); ++row)
+        shown.push_back(m_proxy->index(row, 0).data(ResultsModel::PointRefRole).value<PointRef>());
+    return shown;
 }
 
 } // namespace rnnprof::gui

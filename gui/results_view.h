@@ -7,6 +7,9 @@
 
 #include <QWidget>
 
+#include <optional>
+#include <vector>
+
 QT_BEGIN_NAMESPACE
 class QLineEdit;
 class QSortFilterProxyModel;
@@ -29,9 +32,12 @@ public:
     [[nodiscard]] QSortFilterProxyModel* proxy() const { return m_proxy; }
     // Hides the "source" column while only one result is loaded.
     void setSourceColumnVisible(bool visible);
+    // The points of the rows the filter lets through; nullopt while there is no filter text.
+    [[nodiscard]] std::optional<std::vector<PointRef>> shownPoints() const;
 
 signals:
     void pointActivated(rnnprof::gui::PointRef ref);
+    void filterChanged(); // the charts follow the table's filter
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;

@@ -1,5 +1,7 @@
 #include "gui/sweep_progress.h"
 
+#include "profiling/host_load.h"
+
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QProgressBar>
@@ -17,6 +19,11 @@ QString formatDuration(double seconds) {
             .arg((s / 60) % 60, 2, 10, QLatin1Char('0'))
             .arg(s % 60, 2, 10, QLatin1Char('0'));
     return QStringLiteral("%1:%2").arg(s / 60).arg(s % 60, 2, 10, QLatin1Char('0'));
+}
+
+QString estimateText(double seconds) {
+    return QStringLiteral("Run takes about %1 here (estimate from the plan's FLOPs)")
+        .arg(formatDuration(seconds));
 }
 
 QString progressText(const SweepProgress& p) {
@@ -44,7 +51,11 @@ SweepProgressView::SweepProgressView(QWidget* parent) : QWidget(parent) {
 SweepProgressView::~SweepProgressView() = default;
 
 void SweepProgressView::begin() {
+    m_running = true;
+    m_cpuAtBegin = threadCpuSeconds();
+    m_wall.start();
     m_bar->setRange(0, 0); // busy until the first report
+    m_bar->show();
     m_label->setText(QStringLiteral("starting…"));
     show();
 }
@@ -54,10 +65,34 @@ void SweepProgressView::update(const SweepProgress& p) {
     m_bar->setValue(p.done);
     m_bar->setFormat(QStringLiteral("%v / %m"));
     m_label->setText(progressText(p));
+    const QString cpu = QStringLiteral("The window used %1 % of one core since the sweep started")
+                            .arg(100.0 * guiCpuShare(), 0, 'f', 1);
+    m_bar->setToolTip(cpu);
+    m_label->setToolTip(cpu);
 }
 
 void SweepProgressView::end() {
+    m_running = false;
     hide();
+}
+
+void SweepProgressView::showEstimate(double seconds) {
+    if (m_running) return;
+    if (seconds < 0) {
+        hide();
+        return;
+    }
+    m_bar->hide();
+    m_label->setText(estimateText(seconds));
+    m_label->setToolTip(
+        QStringLiteral("The plan's FLOPs at a rough rate per backend for this machine; while the "
+                       "sweep runs, the ETA uses the rates its points achieve"));
+    show();
+}
+
+double SweepProgressView::guiCpuShare() const {
+    const double wall = m_wall.isValid() ? double(m_wall.elapsed()) / 1000.0 : 0.0;
+    return wall > 0.0 ? (threadCpuSeconds() - m_cpuAtBegin) / wall : 0.0;
 }
 
 QString SweepProgressView::text() const {

@@ -3,6 +3,7 @@
 // report), the ETA and the point being measured.
 #include "profiling/runner.h"
 
+#include <QElapsedTimer>
 #include <QString>
 #include <QWidget>
 
@@ -17,6 +18,8 @@ namespace rnnprof::gui {
 [[nodiscard]] QString progressText(const SweepProgress& progress);
 // "0:42", "1:05:09", "?" for unknown (< 0)
 [[nodiscard]] QString formatDuration(double seconds);
+// "Run takes about 1:05 here (estimate from the plan's FLOPs)": shown before Run.
+[[nodiscard]] QString estimateText(double seconds);
 
 class SweepProgressView : public QWidget {
     Q_OBJECT
@@ -27,12 +30,20 @@ public:
     void begin();
     void update(const SweepProgress& progress);
     void end();
+    // While no sweep runs: what Run would take (profiling/eta.h); < 0 hides it.
+    void showEstimate(double seconds);
+    // The share of one core the GUI thread used since begin() (redraws, table, status): a sweep's
+    // measurements share the machine with it, so it must stay small. In the bar's tooltip.
+    [[nodiscard]] double guiCpuShare() const;
     [[nodiscard]] QProgressBar* bar() const { return m_bar; }
     [[nodiscard]] QString text() const;
 
 private:
     QProgressBar* m_bar = nullptr;
     QLabel* m_label = nullptr;
+    bool m_running = false;
+    double m_cpuAtBegin = 0.0;
+    QElapsedTimer m_wall;
 };
 
 } // namespace rnnprof::gui

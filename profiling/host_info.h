@@ -2,8 +2,10 @@
 // The machine a measurement was taken on: recorded in every result file, shown in the status bar
 // and printed by `rnnprof --version`.
 #include "engine/gpu/gpu_info.h"
+#include "profiling/host_load.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace rnnprof {
@@ -17,6 +19,11 @@ struct HostInfo {
     std::string cpuLibraries;      // OpenBLAS and oneDNN versions
     GpuInfo gpu; // with each device's free memory when the record was made (measureFreeMemory)
     std::string rnnprofVersion;
+    // How busy the machine was apart from rnnprof (profiling/host_load.h): sampled just before a
+    // sweep's first point, and the busiest sample between its points. Absent in files written
+    // before they were recorded, and where /proc cannot be read.
+    std::optional<HostLoad> loadBefore;
+    std::optional<HostLoad> loadDuring;
 
     bool operator==(const HostInfo&) const = default;
 };

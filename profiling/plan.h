@@ -4,6 +4,7 @@
 // in run order, interleaving backends so that drift over time does not favour one of them.
 #include "engine/config.h"
 #include "engine/problem.h"
+#include "profiling/statistics.h"
 
 #include <string>
 #include <vector>
@@ -23,8 +24,8 @@ struct MeasureSettings {
     // Numeric checks run on the full shape when the reference's work (T*B*L*D*G*H*(I+H)) stays
     // below this; above it, on a smaller shape of the same model, and the result says so.
     double numericsMaxWork = 2e8;
-    double noiseThreshold = 0.10; // CV above which a point is flagged noisy
-    bool gpuTrace = true;         // CUPTI kernel trace on GPU backends
+    double noiseThreshold = kDefaultNoiseThreshold; // spread above which a point is noisy (isNoisy())
+    bool gpuTrace = true;                           // CUPTI kernel trace on GPU backends
     // gpu-cudnn runs once per algorithm listed, each its own series (seriesId()).
     std::vector<CudnnAlgo> cudnnAlgos{CudnnAlgo::Standard};
     bool cudaGraph = false; // GPU backends replay each phase as a CUDA graph (launch overhead off)

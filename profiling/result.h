@@ -151,7 +151,8 @@ struct PointResult {
     std::array<double, kPhaseCount> phaseMedianMs{kNoValue, kNoValue, kNoValue};
     std::vector<StepStat> steps;
     bool noisy = false;
-    double noiseThreshold = 0.10; // CV above which a point is noisy
+    // The threshold of isNoisy() the point was judged by (files before it: of the CV, 0.10).
+    double noiseThreshold = kDefaultNoiseThreshold;
 
     std::uint64_t flopsPerIteration = 0;
     double sequencesPerSecond = 0.0;

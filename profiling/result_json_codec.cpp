@@ -161,6 +161,21 @@ void fields(Io& io, Ref<Io, GpuInfo> g) {
 }
 
 template <class Io>
+void fields(Io& io, Ref<Io, BusyProcess> b) {
+    io("name", b.name);
+    io("pid", b.pid);
+    io("cores", b.cores);
+}
+
+template <class Io>
+void fields(Io& io, Ref<Io, HostLoad> l) {
+    io("load_average_1min", l.loadAverage1);
+    io("other_busy_cores", l.otherBusyCores);
+    io("window_s", l.windowSeconds);
+    io("busiest", l.busiest);
+}
+
+template <class Io>
 void fields(Io& io, Ref<Io, HostInfo> h) {
     io("hostname", h.hostname);
     io("cpu_model", h.cpuModel);
@@ -170,6 +185,8 @@ void fields(Io& io, Ref<Io, HostInfo> h) {
     io("cpu_libraries", h.cpuLibraries);
     io("gpu", h.gpu);
     io("rnnprof_version", h.rnnprofVersion);
+    io("load_before", h.loadBefore);
+    io("load_during", h.loadDuring);
 }
 
 template <class Io>

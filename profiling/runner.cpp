@@ -6,7 +6,9 @@
 #include "engine/host_memory.h"
 #include "profiling/cudnn_best.h"
 #include "profiling/device_phase_timer.h"
+#include "profiling/eta.h"
 #include "profiling/flops.h"
+#include "profiling/host_load.h"
 #include "profiling/numerics.h"
 #include "profiling/phase_timer.h"
 #include "profiling/process_memory.h"
@@ -45,6 +47,20 @@ PointStatus statusFor(ErrorKind kind) {
 // the timed runs were fewer). Enough for stable per-step medians and kernel statistics; few enough
 // that a point costs at most about twice its timed runs.
 constexpr int kDetailRuns = 10;
+
+// Load sampling (profiling/host_load.h): the window of the sample before the first point, long
+// enough for a few clock ticks per core, short enough not to delay a sweep noticeably; and how
+// often the load is sampled between points (each sample reads every /proc/PID/stat).
+constexpr std::chrono::milliseconds kLoadBeforeWindow{100};
+constexpr double kLoadSampleSeconds = 1.0;
+// A shorter window holds too few clock ticks (10 ms each) for a share: the last stretch of a sweep
+// is sampled only when at least this long.
+constexpr double kShortestLoadWindowSeconds = 0.25;
+
+// Keeps the busier of two samples.
+void keepBusier(std::optional<HostLoad>& kept, std::optional<HostLoad> sample) {
+    if (sample && (!kept || sample->otherBusyCores > kept->otherBusyCores)) kept = std::move(sample);
+}
 
 // Thrown inside measurePoint when a stop is requested between runs.
 struct StopRequested {};
@@ -91,6 +107,12 @@ const PointResult* findPoint(const std::vector<PointResult>& points, std::string
 SweepResult SweepRunner::run(const StopToken& stop) {
     requireValidPlan();
     SweepResult result = m_header;
+    result.host.loadBefore = sampleHostLoad(kLoadBeforeWindow);
+    HostLoadMonitor load;
+    const EtaRates etaDefaults = defaultEtaRates(m_plan, result.host.cpuCores, [this](const std::string& id) {
+        const Backend* backend = m_backends.find(id);
+        return backend && backend->availability().available;
+    });
     const std::vector<PointSpec> grid =
         m_header.shard ? shardPoints(m_plan, *m_header.shard) : points(m_plan);
     const auto start = Clock::now();
@@ -111,9 +133,10 @@ SweepResult SweepRunner::run(const StopToken& stop) {
         } else {
             progress.done = int(i);
             progress.elapsedSeconds = secondsSince(start);
+            // From the plan: the remaining points' FLOPs at the rates measured so far (eta.h).
             progress.etaSeconds =
-                measuredHere == 0 ? -1.0
-                                  : progress.elapsedSeconds / double(measuredHere) * double(grid.size() - i);
+                estimateSeconds(m_plan, std::vector<PointSpec>(grid.begin() + std::ptrdiff_t(i), grid.end()),
+                                learnEtaRates(etaDefaults, result.points, m_plan.settings));
             progress.current = describe(spec);
             if (m_callbacks.onProgress) m_callbacks.onProgress(progress);
             PointResult point = measurePoint(spec, stop);
@@ -125,6 +148,8 @@ SweepResult SweepRunner::run(const StopToken& stop) {
                 break;
             }
             ++measuredHere;
+            if (load.secondsSinceLastSample() >= kLoadSampleSeconds)
+                keepBusier(result.host.loadDuring, load.sample());
         }
         ++measured;
         // After the last algorithm of gpu-cudnn at this (mode, shape): the derived best point.
@@ -140,6 +165,8 @@ SweepResult SweepRunner::run(const StopToken& stop) {
             if (m_callbacks.onPoint) m_callbacks.onPoint(result.points.back());
         }
     }
+    if (measuredHere > 0 && load.secondsSinceLastSample() >= kShortestLoadWindowSeconds)
+        keepBusier(result.host.loadDuring, load.sample()); // the last stretch
     progress.done = measured;
     progress.elapsedSeconds = secondsSince(start);
     progress.etaSeconds = 0.0;
@@ -281,7 +308,7 @@ PointResult SweepRunner::measurePoint(const PointSpec& spec, const StopToken& st
     r.iteration = summarize(samples);
     r.phaseMedianMs = timer.phaseMedians();
     r.steps = device ? stepTimer.stepStats() : timer.stepStats();
-    r.noisy = r.iteration.cv > settings.noiseThreshold;
+    r.noisy = isNoisy(r.iteration, settings.noiseThreshold);
     if (tracer && gpu && gpu->traced && tracedRuns > 0) {
         // The timeline of the median traced run: its host phases and steps, and its kernels, which
         // are timed from that run's first phase.

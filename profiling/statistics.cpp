@@ -17,6 +17,14 @@ double percentile(const std::vector<double>& sorted, double q) {
     return sorted[lo] + frac * (sorted[hi] - sorted[lo]);
 }
 
+double relativeSpread(const SampleStats& s) {
+    return s.median != 0.0 ? (s.p90 - s.p10) / std::abs(s.median) : 0.0;
+}
+
+bool isNoisy(const SampleStats& s, double threshold) {
+    return relativeSpread(s) > threshold;
+}
+
 SampleStats summarize(std::vector<double> samples) {
     // A non-finite timing is a measurement fault, not a sample; dropping it keeps the ordering
     // well defined and the mean meaningful.

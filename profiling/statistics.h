@@ -23,4 +23,16 @@ struct SampleStats {
 [[nodiscard]] SampleStats summarize(std::vector<double> samples);
 [[nodiscard]] double percentile(const std::vector<double>& sorted, double q);
 
+// How widely the runs of a point spread: (p90 - p10) / median; 0 for a median of 0. Robust where
+// the coefficient of variation is not: one run in ten preempted by another process moves the CV
+// far but p90 only by a tenth of that run's excess.
+[[nodiscard]] double relativeSpread(const SampleStats& s);
+// The rule of the noisy flag: relativeSpread() above `threshold`.
+[[nodiscard]] bool isNoisy(const SampleStats& s, double threshold);
+// Calibrated on the reference results measured on a quiet 16-core host
+// (resources/reference/h100-*.json, 346 successful points without kernel tracing): a spread above
+// 30 % flags 14 % of them (cpu-blas 20 %, cpu-onednn 16 %, gpu-generic 9 %, gpu-cudnn 8 %), while
+// the earlier rule, CV above 10 %, flagged 22 % there and about 90 % on a busy 2-core machine.
+inline constexpr double kDefaultNoiseThreshold = 0.30;
+
 } // namespace rnnprof

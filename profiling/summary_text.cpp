@@ -1,6 +1,7 @@
 #include "profiling/summary_text.h"
 
 #include "engine/host_memory.h"
+#include "profiling/busy_host.h"
 
 #include <algorithm>
 #include <cmath>
@@ -73,7 +74,8 @@ std::string summaryTable(const SweepResult& result) {
             row.push_back(sig3(p.gflopsPerSecond));
             row.push_back(formatBytes(p.memory.total()));
             row.push_back(p.numerics.checked ? scientific(p.numerics.maxRelErr) : "-");
-            std::string note = p.noisy ? "noisy (CV " + fixed(100 * p.iteration.cv, 0) + "%)" : "";
+            std::string note =
+                p.noisy ? "noisy (p10-p90 spread " + fixed(100 * relativeSpread(p.iteration), 0) + "%)" : "";
             if (p.gpu && !p.gpu->traced && !p.gpu->unavailableReason.empty())
                 note += (note.empty() ? "" : "; ") + p.gpu->unavailableReason;
             row.push_back(note);
@@ -134,6 +136,8 @@ std::string summaryTable(const SweepResult& result) {
                 if (std::find(warnings.begin(), warnings.end(), w) == warnings.end()) warnings.push_back(w);
     for (const std::string& w : warnings)
         s << "warning: " << w << "\n";
+    if (const std::string busy = hostBusyWarning(result.host, result.plan.settings.threads); !busy.empty())
+        s << "warning: " << busy << "\n";
     return s.str();
 }
 

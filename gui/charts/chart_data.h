@@ -27,7 +27,8 @@ struct ChartSample {
     bool noisy = false; // drawn hollow
     PointRef ref;
     QString tooltip; // exact values, shown on hover
-    // A predicted sample's band (Prediction::lowMs/highMs); NaN for measured samples.
+    // A predicted sample's band (Prediction::lowMs/highMs), drawn as an area; for a measured time
+    // the p10 and p90 of its runs, drawn as an error bar when the view shows them; NaN otherwise.
     double low = std::numeric_limits<double>::quiet_NaN();
     double high = std::numeric_limits<double>::quiet_NaN();
 };
@@ -47,6 +48,7 @@ struct ChartMarker {
     QString label; // the legend's entry: "crossover infer B≈4.9"
     QString tag{}; // written on the plot beside the line at height y: "B≈4.9" (empty: none)
     double y = std::numeric_limits<double>::quiet_NaN(); // NaN: at the top of the plot
+    bool training = false; // drawn with another dash than an inference marker at the same place
 };
 
 struct BarSet {
@@ -72,6 +74,7 @@ struct ChartData {
     std::vector<QString> categories; // bar charts
     std::vector<BarSet> barSets;     // bar charts
     int droppedNonPositive = 0;      // samples not drawable on a log axis (<= 0, NaN or inf)
+    bool errorBars = false;          // draw measured samples' low-high (p10-p90) as bars; set by the view
     QStringList notes;               // shown below the chart: dropped points, crossovers, why empty
 
     [[nodiscard]] bool empty() const;

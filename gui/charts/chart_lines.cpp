@@ -27,7 +27,13 @@ std::vector<ChartSeries> linesPerBackendAndMode(const std::vector<SweepResult>& 
                 series.dashed = p.mode == Mode::Training;
             }
             const PointRef ref{r, i};
-            series.samples.push_back({spec.x(p), spec.y(p), p.noisy, ref, pointTooltip(results, ref)});
+            ChartSample sample{spec.x(p), spec.y(p), p.noisy, ref, pointTooltip(results, ref)};
+            // A time chart's spread: the error bar between the runs' p10 and p90.
+            if (sample.y == p.iteration.median) {
+                sample.low = p.iteration.p10;
+                sample.high = p.iteration.p90;
+            }
+            series.samples.push_back(sample);
         }
     }
     std::vector<ChartSeries> out;

@@ -2,6 +2,7 @@
 
 #include "gui/breakdown_drill.h"
 #include "gui/charts/chart_breakdown.h"
+#include "gui/charts/chart_filter.h"
 #include "gui/charts/chart_view.h"
 #include "gui/result_store.h"
 
@@ -220,8 +221,10 @@ void ChartPage::refresh() {
     fitSelection(m_selection, options);
     m_sides = options.sides;
     fillSelectors(options);
+    const auto shown = m_shown ? m_shown() : std::nullopt;
     for (std::size_t i = 0; i < m_views.size(); ++i) {
         ChartData data = m_spec.charts[i].build(results, m_selection);
+        if (shown) keepShownPoints(data, *shown);
         const QString notes = data.notes.join(QLatin1Char('\n'));
         m_notes[i]->setText(notes);
         m_notes[i]->setVisible(!notes.isEmpty());
@@ -244,9 +247,16 @@ void ChartPage::setPair(const QString& baseline, int baselineResult, const QStri
 }
 
 void ChartPage::setSelectedPoint(const PointRef& ref) {
+    for (ChartView* view : m_views)
+        view->setHighlightedPoint(ref);
     if (m_selection.selected == ref) return;
     m_selection.selected = ref;
     if (m_spec.followsSelection) refresh();
+}
+
+void ChartPage::setShownPoints(ShownPoints shown) {
+    m_shown = std::move(shown);
+    refresh();
 }
 
 } // namespace rnnprof::gui

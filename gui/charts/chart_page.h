@@ -7,7 +7,9 @@
 
 #include <QWidget>
 
+#include <functional>
 #include <map>
+#include <optional>
 #include <vector>
 
 QT_BEGIN_NAMESPACE
@@ -28,7 +30,12 @@ public:
     ~ChartPage() override;
 
     void refresh();
+    // Rings the point on every chart of the page; pages following the selection rebuild.
     void setSelectedPoint(const PointRef& ref);
+    // Where the points the results table shows come from (chart_filter.h), asked at each refresh;
+    // it answers nullopt for every point. Refreshes.
+    using ShownPoints = std::function<std::optional<std::vector<PointRef>>()>;
+    void setShownPoints(ShownPoints shown);
     // Chooses the speedup pair (kept when the results offer both sides, else the default).
     void setPair(const QString& baseline, int baselineResult, const QString& challenger,
                  int challengerResult);
@@ -56,6 +63,7 @@ private:
     std::vector<ChartView*> m_views;
     std::vector<QLabel*> m_notes;      // one per view, below it
     BreakdownDrill* m_drill = nullptr; // pages following the selection: the selected point, drilled down
+    ShownPoints m_shown;
 };
 
 } // namespace rnnprof::gui

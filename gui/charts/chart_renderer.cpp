@@ -131,6 +131,29 @@ QScatterSeries::MarkerShape markerShapeOf(int round) {
     }
 }
 
+// Inference and training crossovers may fall on the same batch: a different dash and weight
+// tells them apart where colour cannot (both are drawn in the foreground colour).
+QPen markerPen(const ChartMarker& m, const ChartStyle& style) {
+    return m.training ? QPen(style.foreground, 2.0, Qt::DotLine)
+                      : QPen(style.foreground, 1.5, Qt::DashDotLine);
+}
+
+// One short vertical segment per sample from its low to its high time (p10-p90), thin, in the
+// series' colour and left out of the legend; QtCharts has no error-bar series.
+template <class Attach>
+void addErrorBars(QChart& chart, const ChartSeries& s, const QColor& color, const ChartData& d,
+                  Attach attach) {
+    for (const ChartSample& p : s.samples) {
+        if (!isDrawable(p.x, d.logX) || !isDrawable(p.low, d.logY) || !isDrawable(p.high, d.logY)) continue;
+        auto* bar = new QLineSeries;
+        bar->setObjectName(QStringLiteral("errorBar"));
+        bar->setPen(QPen(color, 1.5));
+        bar->replace(QList<QPointF>{{p.x, p.low}, {p.x, p.high}});
+        attach(bar);
+        hideFromLegend(chart, bar);
+    }
+}
+
 std::vector<LegendEntry> renderLines(QChart& chart, const ChartData& d, const ChartStyle& style,
                                      RenderedChart& out) {
     // Builders drop what cannot be drawn (dropUndrawable()); whatever else comes in is left out
@@ -182,6 +205,7 @@ std::vector<LegendEntry> renderLines(QChart& chart, const ChartData& d, const Ch
             parts.push_back(line);
             continue;
         }
+        if (d.errorBars && !s.predicted) addErrorBars(chart, s, color, d, attach);
         auto* filled = new QScatterSeries;
         filled->setMarkerShape(markerShapeOf(round));
         filled->setMarkerSize(8);
@@ -214,11 +238,11 @@ std::vector<LegendEntry> renderLines(QChart& chart, const ChartData& d, const Ch
         if (!isDrawable(m.x, d.logX)) continue;
         auto* v = new QLineSeries;
         v->setName(elideMiddle(m.label, kMaxLabelChars));
-        v->setPen(QPen(style.foreground, 1.5, Qt::DashDotLine));
+        v->setPen(markerPen(m, style));
         v->replace(QList<QPointF>{{m.x, below}, {m.x, above}});
         attach(v);
         legend.push_back({elideMiddle(m.label, kMaxLabelChars), style.foreground, LegendEntry::Swatch::Line,
-                          Qt::DashDotLine, 0, -1});
+                          markerPen(m, style).style(), 0, -1});
     }
     // Attaching series lets QtCharts recompute its domain, which collapses a tiny log range
     // (1e-297) to a single value; the axes get back the ranges set above.

@@ -202,7 +202,7 @@ ChartData speedupVsBatch(const std::vector<SweepResult>& results, const ChartSel
                                          QStringLiteral("%1%2crossover %3 %4")
                                              .arg(pre, predicted ? QStringLiteral("predicted ") : QString(),
                                                   modeName(mode), at),
-                                         tagPrefix + at, 1.0});
+                                         tagPrefix + at, 1.0, mode == Mode::Training});
                 } else if (!c.note.empty()) {
                     d.notes << QStringLiteral("%1%2: %3")
                                    .arg(pre, modeName(mode), QString::fromStdString(c.note));

@@ -3,8 +3,15 @@
 #include <QAbstractSeries>
 #include <QBarSet>
 #include <QChart>
+#include <QKeyEvent>
+#include <QLegend>
+#include <QLegendMarker>
+#include <QLogValueAxis>
+#include <QMenu>
 #include <QMouseEvent>
+#include <QScatterSeries>
 #include <QToolTip>
+#include <QValueAxis>
 #include <QWheelEvent>
 #include <QXYSeries>
 
@@ -18,6 +25,18 @@ namespace {
 constexpr int kMinWidth = 320;
 constexpr int kMinHeight = 240;
 constexpr int kMinPlotHeight = 140; // axes, labels and some curve
+
+// The shown range of a value or log axis; (0, 0) for any other (bar categories).
+QPointF rangeOf(const QAbstractAxis* axis) {
+    if (const auto* v = qobject_cast<const QValueAxis*>(axis)) return {v->min(), v->max()};
+    if (const auto* l = qobject_cast<const QLogValueAxis*>(axis)) return {l->min(), l->max()};
+    return {};
+}
+
+QAbstractAxis* firstAxis(const QChart* chart, Qt::Orientation orientation) {
+    const auto axes = chart->axes(orientation);
+    return axes.isEmpty() ? nullptr : axes.first();
+}
 
 } // namespace
 
@@ -49,7 +68,17 @@ void ChartView::rerender() {
     // grid and label items would stay visible in grabs and exports made before that.
     auto* fresh = new QChart;
     fresh->setAnimationOptions(QChart::NoAnimation);
-    m_rendered = renderChart(*fresh, m_data, currentStyle());
+    const bool lines = m_data.kind == ChartData::Kind::Lines;
+    if (lines && (m_errorBars || m_logX || m_logY)) {
+        ChartData shown = m_data;
+        shown.errorBars = m_errorBars;
+        shown.logX = m_logX.value_or(shown.logX);
+        shown.logY = m_logY.value_or(shown.logY);
+        m_rendered = renderChart(*fresh, shown, currentStyle());
+    } else {
+        m_rendered = renderChart(*fresh, m_data, currentStyle());
+    }
+    setRubberBand(lines ? QChartView::RectangleRubberBand : QChartView::NoRubberBand);
     QChart* old = chart();
     setChart(fresh);
     delete old;
@@ -59,6 +88,11 @@ void ChartView::rerender() {
         connect(legend, &ChartLegend::toggled, this,
                 [this](int series) { setSeriesVisible(series, !isSeriesVisible(series)); });
     fitMinimumHeight();
+    if (m_zoom && lines) {
+        if (QAbstractAxis* x = firstAxis(fresh, Qt::Horizontal)) x->setRange(m_zoom->x.x(), m_zoom->x.y());
+        if (QAbstractAxis* y = firstAxis(fresh, Qt::Vertical)) y->setRange(m_zoom->y.x(), m_zoom->y.y());
+    }
+    addHighlight();
     for (std::size_t i = 0; i < m_rendered.barSets.size() && i < m_data.barSets.size(); ++i) {
         QBarSet* set = m_rendered.barSets[i];
         connect(set, &QBarSet::hovered, this, [this, i](bool status, int index) {
@@ -141,6 +175,13 @@ PointRef ChartView::sampleAt(QPointF viewPos, QString* tooltip, double radius) c
 }
 
 void ChartView::mouseMoveEvent(QMouseEvent* event) {
+    if (m_panFrom) {
+        const QPointF delta = event->position() - *m_panFrom;
+        m_panFrom = event->position();
+        panBy({-delta.x(), delta.y()});
+        event->accept();
+        return;
+    }
     QString tip;
     (void)sampleAt(event->position(), &tip);
     if (!tip.isEmpty())
@@ -151,6 +192,11 @@ void ChartView::mouseMoveEvent(QMouseEvent* event) {
 }
 
 void ChartView::mousePressEvent(QMouseEvent* event) {
+    if (event->button() == Qt::MiddleButton && m_data.kind == ChartData::Kind::Lines) {
+        m_panFrom = event->position();
+        event->accept();
+        return;
+    }
     if (event->button() == Qt::LeftButton) {
         const PointRef ref = sampleAt(event->position());
         if (ref.valid()) {
@@ -162,9 +208,135 @@ void ChartView::mousePressEvent(QMouseEvent* event) {
     QChartView::mousePressEvent(event);
 }
 
+void ChartView::mouseReleaseEvent(QMouseEvent* event) {
+    if (event->button() == Qt::MiddleButton && m_panFrom) {
+        m_panFrom.reset();
+        event->accept();
+        return;
+    }
+    // QChartView zooms out on a right click; here the right button opens the context menu.
+    if (event->button() == Qt::RightButton) {
+        event->accept();
+        return;
+    }
+    QChartView::mouseReleaseEvent(event); // a finished rubber band zooms in
+    keepZoom();
+}
+
 void ChartView::wheelEvent(QWheelEvent* event) {
+    if (event->modifiers() & Qt::ControlModifier && m_data.kind == ChartData::Kind::Lines) {
+        chart()->zoom(event->angleDelta().y() > 0 ? 1.25 : 0.8);
+        keepZoom();
+        event->accept();
+        return;
+    }
     // QChartView 6.4 accepts and drops wheel events; let the surrounding page scroll instead.
     event->ignore();
+}
+
+void ChartView::keyPressEvent(QKeyEvent* event) {
+    if (m_data.kind != ChartData::Kind::Lines) return QChartView::keyPressEvent(event);
+    constexpr double kStep = 30.0; // pixels per arrow key
+    switch (event->key()) {
+    case Qt::Key_Plus:
+        chart()->zoomIn();
+        break;
+    case Qt::Key_Minus:
+        chart()->zoomOut();
+        break;
+    case Qt::Key_Left:
+        chart()->scroll(-kStep, 0);
+        break;
+    case Qt::Key_Right:
+        chart()->scroll(kStep, 0);
+        break;
+    case Qt::Key_Up:
+        chart()->scroll(0, kStep);
+        break;
+    case Qt::Key_Down:
+        chart()->scroll(0, -kStep);
+        break;
+    case Qt::Key_0:
+        resetZoom();
+        return;
+    default:
+        return QChartView::keyPressEvent(event);
+    }
+    keepZoom();
+}
+
+ChartView::Ranges ChartView::shownRanges() const {
+    return {rangeOf(firstAxis(chart(), Qt::Horizontal)), rangeOf(firstAxis(chart(), Qt::Vertical))};
+}
+
+void ChartView::keepZoom() {
+    if (chart()->isZoomed() || m_zoom) m_zoom = shownRanges();
+}
+
+void ChartView::zoomTo(QRectF viewRect) {
+    if (m_data.kind != ChartData::Kind::Lines) return;
+    const QRectF inChart = chart()->mapFromScene(mapToScene(viewRect.toRect())).boundingRect();
+    chart()->zoomIn(inChart.intersected(chart()->plotArea()));
+    keepZoom();
+}
+
+void ChartView::panBy(QPointF pixels) {
+    if (m_data.kind != ChartData::Kind::Lines) return;
+    chart()->scroll(pixels.x(), pixels.y());
+    keepZoom();
+}
+
+void ChartView::resetZoom() {
+    m_zoom.reset();
+    rerender();
+}
+
+void ChartView::setErrorBarsShown(bool shown) {
+    if (m_errorBars == shown) return;
+    m_errorBars = shown;
+    rerender();
+}
+
+void ChartView::setLogAxes(std::optional<bool> logX, std::optional<bool> logY) {
+    m_logX = logX;
+    m_logY = logY;
+    m_zoom.reset(); // ranges of one scale mean nothing on the other
+    rerender();
+}
+
+bool ChartView::logX() const {
+    return m_logX.value_or(m_data.logX);
+}
+
+bool ChartView::logY() const {
+    return m_logY.value_or(m_data.logY);
+}
+
+void ChartView::setHighlightedPoint(const PointRef& ref) {
+    if (m_highlight == ref) return;
+    m_highlight = ref;
+    rerender();
+}
+
+void ChartView::addHighlight() {
+    if (!m_highlight.valid() || m_data.kind != ChartData::Kind::Lines) return;
+    for (std::size_t i = 0; i < m_data.series.size() && i < m_rendered.anchors.size(); ++i)
+        for (const ChartSample& sample : m_data.series[i].samples) {
+            if (sample.ref != m_highlight) continue;
+            auto* ring = new QScatterSeries;
+            ring->setObjectName(QStringLiteral("selectedPoint"));
+            ring->setName(QStringLiteral("selected point"));
+            ring->setMarkerSize(18);
+            ring->setBrush(Qt::NoBrush);
+            ring->setPen(QPen(currentStyle().foreground, 2.5));
+            ring->append(sample.x, sample.y);
+            chart()->addSeries(ring);
+            for (QAbstractAxis* axis : m_rendered.anchors[i]->attachedAxes())
+                ring->attachAxis(axis);
+            for (QLegendMarker* marker : chart()->legend()->markers(ring))
+                marker->setVisible(false);
+            return;
+        }
 }
 
 void ChartView::changeEvent(QEvent* event) {

@@ -2,6 +2,10 @@
 // A QChartView that shows one ChartData: hover shows a sample's exact values, a click on a sample
 // or bar reports the point it stands for, the wheel scrolls the page (QtCharts 6.4 swallows wheel
 // events), and colours follow the palette unless a fixed style is set (exports, headless).
+// Line charts zoom with a rubber band (drag), Ctrl+wheel or the keyboard (+, -, arrows pan) and pan
+// with the middle button; the zoom survives refreshes while a sweep runs. The right button opens
+// a context menu (chart_view_menu.cpp): export, copy image, reset zoom, log/linear axes, p10-p90
+// error bars. The selected point is ringed.
 #include "gui/charts/chart_data.h"
 #include "gui/charts/chart_renderer.h"
 #include "gui/charts/chart_theme.h"
@@ -9,7 +13,12 @@
 #include <QChartView>
 #include <QStringList>
 
+#include <memory>
 #include <optional>
+
+QT_BEGIN_NAMESPACE
+class QMenu;
+QT_END_NAMESPACE
 
 namespace rnnprof::gui {
 
@@ -36,13 +45,41 @@ public:
     // The view position of a sample (for tests and keyboard navigation).
     [[nodiscard]] QPointF positionOf(int series, int sample) const;
 
+    // The menu of the right button, built anew each time (its checks show the current state).
+    [[nodiscard]] std::unique_ptr<QMenu> makeContextMenu();
+    // The axis ranges shown now: x (min, max) and y (min, max); zero ranges for bar charts.
+    struct Ranges {
+        QPointF x;
+        QPointF y;
+        bool operator==(const Ranges&) const = default;
+    };
+    [[nodiscard]] Ranges shownRanges() const;
+    // Zooms into the rectangle `viewRect` (view pixels), as the rubber band does; line charts only.
+    void zoomTo(QRectF viewRect);
+    void panBy(QPointF pixels);
+    void resetZoom();
+    [[nodiscard]] bool isZoomed() const { return m_zoom.has_value(); }
+    void setErrorBarsShown(bool shown);
+    [[nodiscard]] bool errorBarsShown() const { return m_errorBars; }
+    // Overrides the chart's own choice of a log or linear axis; nullopt: the chart's choice.
+    void setLogAxes(std::optional<bool> logX, std::optional<bool> logY);
+    [[nodiscard]] bool logX() const;
+    [[nodiscard]] bool logY() const;
+    // Rings the sample of `ref` (none when invalid or not on this chart).
+    void setHighlightedPoint(const PointRef& ref);
+    [[nodiscard]] PointRef highlightedPoint() const { return m_highlight; }
+
 signals:
     void pointClicked(rnnprof::gui::PointRef ref);
+    void exportRequested(); // the menu's Export...: the window asks for a file
 
 protected:
     void mouseMoveEvent(QMouseEvent* event) override;
     void mousePressEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
     void wheelEvent(QWheelEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
+    void contextMenuEvent(QContextMenuEvent* event) override;
     void changeEvent(QEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
 
@@ -50,11 +87,19 @@ private:
     void rerender();
     // Grows the minimum height so that the title and the whole legend fit above and below a plot.
     void fitMinimumHeight();
+    void keepZoom(); // remembers the ranges after QtCharts zoomed or scrolled
+    void addHighlight();
 
     ChartData m_data;
     RenderedChart m_rendered;
     std::optional<ChartStyle> m_fixedStyle;
-    QStringList m_hiddenSeries; // names of the series the user hid
+    QStringList m_hiddenSeries;   // names of the series the user hid
+    std::optional<Ranges> m_zoom; // the zoomed ranges, re-applied after each render
+    std::optional<bool> m_logX;
+    std::optional<bool> m_logY;
+    bool m_errorBars = false;
+    PointRef m_highlight;
+    std::optional<QPointF> m_panFrom; // middle-button drag
 };
 
 } // namespace rnnprof::gui

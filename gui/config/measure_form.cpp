@@ -70,7 +70,8 @@ MeasureForm::MeasureForm(FieldMarks& marks, QWidget* parent) : QWidget(parent) {
     m_noise->setRange(0.0, 100.0);
     m_noise->setDecimals(2);
     m_noise->setSingleStep(0.05);
-    m_noise->setToolTip(QStringLiteral("Coefficient of variation above which a point is flagged noisy"));
+    m_noise->setToolTip(
+        QStringLiteral("Spread of the runs, (p90 − p10) / median, above which a point is flagged noisy"));
 
     marks.addRow(form, QStringLiteral("Warm-up runs"), m_warmup, {QStringLiteral("warmup")});
     marks.addRow(form, QStringLiteral("Min repeats"), m_minRepeats, {QStringLiteral("min_repeats")});

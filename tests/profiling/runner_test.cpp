@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <filesystem>
 
 namespace rnnprof {
 namespace {
@@ -123,10 +124,23 @@ TEST(SweepRunner, ReportsProgressWithTotalAndCurrentPoint) {
         EXPECT_EQ(seen[i].total, 4);
         EXPECT_FALSE(seen[i].current.empty());
     }
-    EXPECT_LT(seen[0].etaSeconds, 0.0); // unknown before the first point finished
+    // Estimated from the plan (eta.h) before the first point, and from its rates afterwards.
+    EXPECT_GE(seen[0].etaSeconds, 0.0);
     EXPECT_GE(seen[1].etaSeconds, 0.0);
     EXPECT_EQ(seen.back().done, 4);
     EXPECT_TRUE(seen.back().current.empty());
+}
+
+TEST(SweepRunner, RecordsHowBusyTheMachineWasBeforeTheSweep) {
+    const auto registry = registryOf({named("a")});
+    SweepRunner runner(registry, fakePlan({"a"}));
+    EXPECT_FALSE(runner.header().host.loadBefore.has_value()); // taken when the run begins
+    StopToken stop;
+    const SweepResult result = runner.run(stop);
+    if (!std::filesystem::exists("/proc/stat")) GTEST_SKIP() << "no /proc here";
+    ASSERT_TRUE(result.host.loadBefore.has_value());
+    EXPECT_GT(result.host.loadBefore->windowSeconds, 0.05);
+    EXPECT_GE(result.host.loadBefore->otherBusyCores, 0.0);
 }
 
 TEST(SweepRunner, DeliversEachPointAsItFinishes) {

@@ -87,5 +87,27 @@ TEST(Percentile, ClampsQuantilesOutsideZeroToOne) {
     EXPECT_DOUBLE_EQ(percentile({}, 0.5), 0.0);
 }
 
+// The noisy rule: (p90 - p10) / median above the threshold, so one slow run in ten (a context
+// switch) does not flag a point while a wide spread of all runs does.
+TEST(NoisyRule, OneOutlierInTenRunsIsNotNoisyThoughItsCvIsHigh) {
+    const SampleStats s = summarize({1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 3.0});
+    // p10 = 1, p90 at rank 8.1: 1 + 0.1 * 2 = 1.2, median 1: spread 0.2.
+    EXPECT_NEAR(relativeSpread(s), 0.2, 1e-12);
+    EXPECT_GT(s.cv, 0.5); // the old rule (CV > 10 %) called this noisy
+    EXPECT_FALSE(isNoisy(s, kDefaultNoiseThreshold));
+}
+
+TEST(NoisyRule, RunsSpreadWiderThanTheThresholdAreNoisy) {
+    const SampleStats s = summarize({1.0, 1.2, 1.4, 1.6, 1.8}); // p10 1.08, p90 1.72, median 1.4
+    EXPECT_NEAR(relativeSpread(s), 0.64 / 1.4, 1e-12);
+    EXPECT_TRUE(isNoisy(s, kDefaultNoiseThreshold));
+    EXPECT_FALSE(isNoisy(s, 0.5));
+}
+
+TEST(NoisyRule, AZeroMedianHasNoSpread) {
+    EXPECT_EQ(relativeSpread(summarize({})), 0.0);
+    EXPECT_FALSE(isNoisy(summarize({}), 0.0));
+}
+
 } // namespace
 } // namespace rnnprof

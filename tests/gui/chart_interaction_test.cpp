@@ -1,0 +1,314 @@
+// Chart interaction: the right button opens a menu (never a file dialog), zoom changes the axes and
+// reset restores them, p10-p90 error bars, the selected point ringed, the table filter applied to
+// the charts, inference and training crossovers drawn differently; and measurement honesty in the
+// window: the busy-machine banner and the estimate before Run.
+#include "gui/busy_banner.h"
+#include "gui/charts/chart_filter.h"
+#include "gui/charts/chart_page.h"
+#include "gui/charts/chart_renderer.h"
+#include "gui/charts/chart_selection.h"
+#include "gui/charts/chart_time.h"
+#include "gui/charts/chart_view.h"
+#include "gui/fake_results.h"
+#include "gui/main_window.h"
+#include "gui/result_store.h"
+#include "gui/results_view.h"
+#include "gui/sweep_progress.h"
+#include "profiling/result_files.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QChart>
+#include <QContextMenuEvent>
+#include <QFileDialog>
+#include <QLineEdit>
+#include <QLineSeries>
+#include <QMenu>
+#include <QProgressBar>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <gtest/gtest.h>
+
+namespace rnnprof::gui {
+namespace {
+
+// One series of three measured times with their p10/p90, on linear axes.
+ChartData threePointChart() {
+    ChartData d;
+    d.title = QStringLiteral("time");
+    ChartSeries s;
+    s.name = QStringLiteral("cpu-blas infer");
+    for (int i = 0; i < 3; ++i) {
+        ChartSample sample{double(i + 1), 10.0 * (i + 1), false, PointRef{0, i}, QString()};
+        sample.low = sample.y * 0.8;
+        sample.high = sample.y * 1.3;
+        s.samples.push_back(sample);
+    }
+    d.series.push_back(s);
+    return d;
+}
+
+std::vector<QLineSeries*> seriesNamed(QChart* chart, const QString& objectName) {
+    std::vector<QLineSeries*> out;
+    for (QAbstractSeries* s : chart->series())
+        if (s->objectName() == objectName)
+            if (auto* line = qobject_cast<QLineSeries*>(s)) out.push_back(line);
+    return out;
+}
+
+QStringList actionTexts(const QMenu& menu) {
+    QStringList texts;
+    for (const QAction* a : menu.actions())
+        if (!a->isSeparator()) texts << a->text();
+    return texts;
+}
+
+TEST(ChartContextMenu, OffersExportCopyResetZoomLogAxesAndErrorBars) {
+    ChartView view;
+    view.setChartData(threePointChart());
+    const auto menu = view.makeContextMenu();
+    EXPECT_EQ(actionTexts(*menu),
+              (QStringList{QStringLiteral("Export…"), QStringLiteral("Copy image"),
+                           QStringLiteral("Reset zoom"), QStringLiteral("Logarithmic x axis"),
+                           QStringLiteral("Logarithmic y axis"), QStringLiteral("Error bars (p10–p90)")}));
+    QSignalSpy exportRequested(&view, &ChartView::exportRequested);
+    menu->actions().front()->trigger();
+    EXPECT_EQ(exportRequested.count(), 1);
+}
+
+TEST(ChartContextMenu, TheLogActionsSwitchTheAxes) {
+    ChartView view;
+    view.setChartData(threePointChart());
+    ASSERT_FALSE(view.logY());
+    view.makeContextMenu()->actions().at(5)->trigger(); // after a separator: Logarithmic y axis
+    EXPECT_TRUE(view.logY());
+    EXPECT_FALSE(view.logX());
+}
+
+TEST(ChartZoom, ZoomNarrowsTheAxesSurvivesARefreshAndResetRestoresThem) {
+    ChartView view;
+    view.resize(640, 480);
+    view.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&view));
+    view.setChartData(threePointChart());
+    QApplication::processEvents();
+    const ChartView::Ranges before = view.shownRanges();
+    const QRectF plot = view.chart()->plotArea();
+    view.zoomTo(QRectF(plot.center() - QPointF(plot.width() / 4, plot.height() / 4),
+                       QSizeF(plot.width() / 2, plot.height() / 2)));
+    const ChartView::Ranges zoomed = view.shownRanges();
+    EXPECT_TRUE(view.isZoomed());
+    EXPECT_GT(zoomed.x.x(), before.x.x());
+    EXPECT_LT(zoomed.x.y(), before.x.y());
+    EXPECT_LT(zoomed.y.y() - zoomed.y.x(), before.y.y() - before.y.x());
+    view.setChartData(threePointChart()); // a refresh while a sweep runs
+    EXPECT_EQ(view.shownRanges(), zoomed);
+    view.resetZoom();
+    EXPECT_FALSE(view.isZoomed());
+    EXPECT_EQ(view.shownRanges(), before);
+}
+
+TEST(ChartErrorBars, EachMeasuredSampleGetsASegmentFromItsP10ToItsP90) {
+    ChartData d = threePointChart();
+    d.errorBars = true;
+    QChart chart;
+    (void)renderChart(chart, d, ChartStyle{});
+    const auto bars = seriesNamed(&chart, QStringLiteral("errorBar"));
+    ASSERT_EQ(bars.size(), 3u);
+    for (std::size_t i = 0; i < bars.size(); ++i) {
+        const ChartSample& s = d.series[0].samples[i];
+        EXPECT_EQ(bars[i]->points(), (QList<QPointF>{{s.x, s.low}, {s.x, s.high}}));
+    }
+    d.errorBars = false;
+    QChart plain;
+    (void)renderChart(plain, d, ChartStyle{});
+    EXPECT_TRUE(seriesNamed(&plain, QStringLiteral("errorBar")).empty());
+}
+
+TEST(ChartErrorBars, TimeChartsCarryTheRunsP10AndP90) {
+    const std::vector<SweepResult> results{test::fakeSweep()};
+    ChartSelection selection;
+    selection.seqLen = 10;
+    const ChartData d = timeVsBatch(results, selection);
+    ASSERT_FALSE(d.series.empty());
+    for (const ChartSeries& s : d.series)
+        for (const ChartSample& sample : s.samples) {
+            const PointResult& p = results[0].points[std::size_t(sample.ref.point)];
+            EXPECT_DOUBLE_EQ(sample.low, p.iteration.p10);
+            EXPECT_DOUBLE_EQ(sample.high, p.iteration.p90);
+        }
+}
+
+TEST(ChartSelectionRing, TheSelectedPointIsRingedWhereItIsDrawn) {
+    ChartView view;
+    view.setChartData(threePointChart());
+    EXPECT_TRUE(seriesNamed(view.chart(), QStringLiteral("selectedPoint")).empty());
+    view.setHighlightedPoint(PointRef{0, 1});
+    QList<QAbstractSeries*> rings;
+    for (QAbstractSeries* s : view.chart()->series())
+        if (s->objectName() == QStringLiteral("selectedPoint")) rings << s;
+    ASSERT_EQ(rings.size(), 1);
+    EXPECT_EQ(qobject_cast<QXYSeries*>(rings[0])->points(), (QList<QPointF>{{2.0, 20.0}}));
+    view.setChartData(threePointChart()); // kept across refreshes
+    EXPECT_EQ(view.highlightedPoint(), (PointRef{0, 1}));
+}
+
+TEST(ChartFilter, SamplesOfFilteredOutPointsAndEmptiedSeriesAreLeftOut) {
+    ChartData d = threePointChart();
+    ChartSeries other = d.series[0];
+    other.name = QStringLiteral("gpu infer");
+    for (auto& s : other.samples)
+        s.ref.result = 1;
+    d.series.push_back(other);
+    ChartSeries guide;
+    guide.name = QStringLiteral("1x");
+    guide.reference = true;
+    guide.samples.push_back({1.0, 1.0, false, PointRef{}, QString()});
+    d.series.push_back(guide);
+    keepShownPoints(d, {PointRef{0, 0}, PointRef{0, 2}});
+    ASSERT_EQ(d.series.size(), 2u); // "gpu infer" had no shown point left
+    EXPECT_EQ(d.series[0].samples.size(), 2u);
+    EXPECT_EQ(d.series[0].samples[1].ref, (PointRef{0, 2}));
+    EXPECT_TRUE(d.series[1].reference);
+}
+
+TEST(CrossoverMarkers, InferenceAndTrainingAreDrawnWithDifferentPens) {
+    ChartData d = threePointChart();
+    d.markers = {{2.0, QStringLiteral("infer crossover"), false},
+                 {2.0, QStringLiteral("train crossover"), true}};
+    QChart chart;
+    (void)renderChart(chart, d, ChartStyle{});
+    QPen infer, train;
+    for (QAbstractSeries* s : chart.series()) {
+        if (s->name() == QStringLiteral("infer crossover")) infer = qobject_cast<QLineSeries*>(s)->pen();
+        if (s->name() == QStringLiteral("train crossover")) train = qobject_cast<QLineSeries*>(s)->pen();
+    }
+    EXPECT_NE(infer.style(), train.style());
+    EXPECT_NE(infer.style(), Qt::SolidLine);
+    EXPECT_NE(train.style(), Qt::SolidLine);
+}
+
+SweepResult busyResult() {
+    SweepResult r = test::fakeSweep("busyhost");
+    r.host.cpuCores = 2;
+    r.host.loadDuring = HostLoad{3.1, 1.0, 1.0, {{"stress", 42, 0.97}}};
+    return r;
+}
+
+TEST(BusyWarningBanner, AResultMeasuredOnABusyMachineIsFlagged) {
+    EXPECT_TRUE(busyResultText(busyResult()).contains(QStringLiteral("stress")));
+    EXPECT_TRUE(busyResultText(test::fakeSweep()).isEmpty()); // nothing recorded
+    SweepResult quiet = test::fakeSweep();
+    quiet.host.loadDuring = HostLoad{0.2, 0.1, 1.0, {}};
+    EXPECT_TRUE(busyResultText(quiet).isEmpty());
+
+    BusyBanner banner;
+    banner.showResults({test::fakeSweep(), busyResult()});
+    EXPECT_FALSE(banner.isHidden());
+    EXPECT_TRUE(banner.text().contains(QStringLiteral("busy")));
+    EXPECT_TRUE(banner.toolTip().contains(QStringLiteral("stress (1.0)")));
+    banner.showResults({test::fakeSweep()});
+    EXPECT_TRUE(banner.isHidden());
+}
+
+class ChartWindowTest : public ::testing::Test {
+protected:
+    MainWindowOptions options() {
+        MainWindowOptions o;
+        o.settingsPath = dir.filePath(QStringLiteral("settings.ini"));
+        o.autosaveDir = dir.filePath(QStringLiteral("autosave"));
+        o.interactive = false;
+        return o;
+    }
+    QTemporaryDir dir;
+};
+
+ChartView* timeView(const MainWindow& w) {
+    for (ChartPage* p : w.chartPages())
+        if (p->spec().id == QStringLiteral("time-vs-batch")) return p->views().front();
+    return nullptr;
+}
+
+// A popup menu asks the platform to raise it and grab the keyboard, which the offscreen plugin
+// cannot do; those warnings are platform chatter, every other message still reaches the suite's
+// handler.
+class IgnoreOffscreenPopupChatter {
+public:
+    IgnoreOffscreenPopupChatter() { s_previous = qInstallMessageHandler(&filter); }
+    ~IgnoreOffscreenPopupChatter() { qInstallMessageHandler(s_previous); }
+
+private:
+    static void filter(QtMsgType type, const QMessageLogContext& context, const QString& message) {
+        if (message.contains(QStringLiteral("does not support raise()")) ||
+            message.contains(QStringLiteral("does not support grabbing")))
+            return;
+        if (s_previous) s_previous(type, context, message);
+    }
+    static inline QtMessageHandler s_previous = nullptr;
+};
+
+TEST_F(ChartWindowTest, RightClickOnAChartOpensItsMenuAndNoFileDialog) {
+    const IgnoreOffscreenPopupChatter quiet;
+    MainWindow w(options());
+    w.resize(1200, 800);
+    w.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&w));
+    w.store().add(test::fakeSweep());
+    w.refreshChartsNow();
+    ChartView* view = timeView(w);
+    ASSERT_NE(view, nullptr);
+    // Where a right click lands: the chart's viewport.
+    QWidget* viewport = view->viewport();
+    const QPoint at = viewport->rect().center();
+    QContextMenuEvent event(QContextMenuEvent::Mouse, at, viewport->mapToGlobal(at));
+    QApplication::sendEvent(viewport, &event);
+    QApplication::processEvents();
+    auto* menu = qobject_cast<QMenu*>(QApplication::activePopupWidget());
+    ASSERT_NE(menu, nullptr);
+    EXPECT_EQ(menu->objectName(), QStringLiteral("chartContextMenu"));
+    for (QWidget* top : QApplication::topLevelWidgets())
+        EXPECT_EQ(qobject_cast<QFileDialog*>(top), nullptr);
+    menu->close();
+}
+
+TEST_F(ChartWindowTest, TheTableFilterFiltersTheCharts) {
+    MainWindow w(options());
+    w.store().add(test::fakeSweep());
+    w.refreshChartsNow();
+    ASSERT_EQ(timeView(w)->chartData().series.size(), 2u);
+    auto* filter = w.resultsView()->findChild<QLineEdit*>(QStringLiteral("resultsFilter"));
+    ASSERT_NE(filter, nullptr);
+    filter->setText(QStringLiteral("slow-cpu"));
+    w.refreshChartsNow();
+    const ChartData& d = timeView(w)->chartData();
+    ASSERT_EQ(d.series.size(), 1u);
+    EXPECT_TRUE(d.series[0].name.contains(QStringLiteral("slow-cpu")));
+    filter->clear();
+    w.refreshChartsNow();
+    EXPECT_EQ(timeView(w)->chartData().series.size(), 2u);
+}
+
+TEST_F(ChartWindowTest, ALoadedBusyResultShowsTheBannerAndRunShowsAnEstimateFirst) {
+    MainWindow w(options());
+    EXPECT_TRUE(w.busyBanner()->isHidden());
+    EXPECT_TRUE(w.progressView()->text().contains(QStringLiteral("Run takes about")));
+    const QString path = dir.filePath(QStringLiteral("busy.json"));
+    saveResultJson(path.toStdString(), busyResult());
+    ASSERT_EQ(w.openFiles({path}, false), 1);
+    EXPECT_FALSE(w.busyBanner()->isHidden());
+}
+
+TEST(SweepProgressCpu, TheWindowsCpuShareIsInTheProgressTooltip) {
+    SweepProgressView view;
+    view.begin();
+    SweepProgress p;
+    p.total = 4;
+    view.update(p);
+    EXPECT_GE(view.guiCpuShare(), 0.0);
+    EXPECT_TRUE(view.bar()->toolTip().contains(QStringLiteral("of one core")));
+}
+
+} // namespace
+} // namespace rnnprof::gui
