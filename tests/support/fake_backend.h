@@ -171,8 +171,12 @@ public:
             if (firstMeasured && stageOf(ph) == m_b.gate->stage()) m_b.gate->arriveAndWait();
             for (int i = 0; i < m_b.stepsPerPhase; ++i) {
                 if (!m_b.queue && stopRequested())
-                    throw StopRequested("in " + std::string(rnnprof::toString(ph)) + ", before step " +
-                                        std::to_string(i + 1) + " of " + std::to_string(m_b.stepsPerPhase));
+                    throw StopRequested(std::string("in ")
+                                            .append(rnnprof::toString(ph))
+                                            .append(", before step ")
+                                            .append(std::to_string(i + 1))
+                                            .append(" of ")
+                                            .append(std::to_string(m_b.stepsPerPhase)));
                 StepScope step(hook, i == 0 ? "work" : "more");
                 if (ph == Phase::Forward && i == 0 && m_b.runTime.count() > 0)
                     std::this_thread::sleep_for(m_b.runTime);
