@@ -175,6 +175,7 @@ INSTANTIATE_TEST_SUITE_P(EveryPhase, StopAtPhase,
 // its forward phase); the run after them requests a stop in its forward phase, which the fake
 // session (like a CPU session) sees at its next step and abandons the run.
 struct StopAfterRuns {
+    explicit StopAfterRuns(std::vector<int> durations) : durationsMs(std::move(durations)) {}
     std::vector<int> durationsMs;
     StopToken stop;
     std::chrono::steady_clock::time_point now{};
@@ -208,7 +209,7 @@ struct StopAfterRuns {
 };
 
 TEST(SweepRunnerStop, AStopInsideRunKPlusOneKeepsTheKRunsBeforeItAndDropsThatRun) {
-    StopAfterRuns script{{40, 10, 30}};
+    StopAfterRuns script({40, 10, 30});
     const PointResult p = script.measure();
     EXPECT_EQ(script.run, 4) << "no run after the abandoned one";
     EXPECT_EQ(p.status, PointStatus::Cancelled);
@@ -230,7 +231,7 @@ TEST(SweepRunnerStop, AStopInsideRunKPlusOneKeepsTheKRunsBeforeItAndDropsThatRun
 }
 
 TEST(SweepRunnerStop, AStopInsideTheFirstMeasuredRunLeavesNoStatistics) {
-    StopAfterRuns script{{}};
+    StopAfterRuns script(std::vector<int>{});
     const PointResult p = script.measure();
     EXPECT_EQ(p.status, PointStatus::Cancelled);
     EXPECT_FALSE(p.measured());
