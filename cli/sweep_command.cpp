@@ -29,16 +29,27 @@ namespace {
 constexpr int kExitStopped = 130;
 
 std::atomic<StopToken*> g_stop{nullptr};
+std::atomic<bool> g_stderrIsTty{false};
+
+// Said at once, from the handler (write() is async-signal-safe): the stop itself may take until
+// the session's next check inside the run, or the end of a GPU run.
+constexpr char kStopping[] = "rnnprof sweep: stopping: the run in progress is abandoned (a GPU run finishes "
+                             "first), the runs measured so far are saved; Ctrl-C again quits at once (the "
+                             "journal keeps the finished points)\n";
 
 extern "C" void onInterrupt(int) {
     if (StopToken* stop = g_stop.load()) stop->requestStop();
     std::signal(SIGINT, SIG_DFL); // a second Ctrl-C ends the process; the journal stays valid
+    if (g_stderrIsTty.load())     // below the progress line, which stays as it was
+        if (::write(STDERR_FILENO, "\n", 1) < 0) return;
+    if (::write(STDERR_FILENO, kStopping, sizeof kStopping - 1) < 0) return;
 }
 
 // Installs the Ctrl-C handler for the lifetime of a sweep.
 class InterruptGuard {
 public:
     explicit InterruptGuard(StopToken& stop) {
+        g_stderrIsTty.store(::isatty(STDERR_FILENO) == 1);
         g_stop.store(&stop);
         m_previous = std::signal(SIGINT, onInterrupt);
     }

@@ -1,8 +1,8 @@
 #pragma once
 // `rnnprof sweep`: a sweep headless, from a preset, a config file and flags (see --help). Writes
 // JSON (and optionally CSV, a Chrome trace and charts), a journal while it runs, a progress line
-// on stderr and a summary table on stdout. Ctrl-C stops at the next safe point and keeps the
-// measured points.
+// on stderr and a summary table on stdout. Ctrl-C is acknowledged at once, abandons the run in
+// progress (Session::setStopToken) and keeps the measured points and runs.
 #include <string>
 #include <vector>
 

@@ -34,7 +34,7 @@ const char* const kDescription =
     "--list-presets) or a config file (--config, the preset format), then override with flags.\n"
     "Progress goes to stderr, a summary table to stdout. Each finished point is appended to a journal\n"
     "(<out>.journal) so that a crash loses nothing, and --resume continues a killed sweep from it; Ctrl-C\n"
-    "stops at the next safe point and writes what was measured. Exit status: 0 done, 1 failed (files),\n"
+    "abandons the run in progress and writes what was measured. Exit status: 0 done, 1 failed (files),\n"
     "2 bad command line (or an output in use or left by an earlier run), 130 stopped by Ctrl-C.";
 
 bool parseInt(const std::string& text, long long& out) {

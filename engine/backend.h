@@ -10,6 +10,7 @@
 #include "engine/error.h"
 #include "engine/phase_hook.h"
 #include "engine/problem.h"
+#include "engine/stop_token.h"
 
 #include <array>
 #include <cstdint>
@@ -126,6 +127,21 @@ public:
     // GPU sessions: the queue their work runs on, through which the profiling layer times phases
     // on the device and decides where to wait for it. CPU sessions: nullptr.
     [[nodiscard]] virtual DeviceQueue* deviceQueue() { return nullptr; }
+
+    // The token run() polls inside an iteration (nullptr, the default: never). When it is set,
+    // run() abandons the iteration at its next check and throws StopRequested: cpu-reference and
+    // cpu-blas check before every time step of every layer, cpu-onednn before every layer
+    // primitive (one primitive runs both directions of a layer), each of them before the update.
+    // GPU sessions do not check: their iteration is enqueued at once, and stops come between runs.
+    // After StopRequested the session's buffers hold a partial iteration; run() may be called again.
+    void setStopToken(const StopToken* stop) { m_stop = stop; }
+
+protected:
+    [[nodiscard]] bool stopRequested() const { return m_stop && m_stop->stopRequested(); }
+    [[nodiscard]] const StopToken* stopToken() const { return m_stop; }
+
+private:
+    const StopToken* m_stop = nullptr;
 };
 
 class Backend {

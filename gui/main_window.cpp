@@ -190,7 +190,9 @@ void MainWindow::createActions() {
     m_stop = make(QStringLiteral("&Stop"), QStyle::SP_MediaStop, QKeySequence(Qt::Key_Escape),
                   [this] { stopSweep(); });
     m_stop->setObjectName(QStringLiteral("actionStop"));
-    m_stop->setToolTip(QStringLiteral("Stop after the current run; what was measured is kept (Esc)"));
+    m_stop->setToolTip(
+        QStringLiteral("Stop now: the run in progress is abandoned (a GPU run finishes first), "
+                       "the runs measured so far are kept (Esc)"));
     m_open = make(QStringLiteral("&Open Results…"), QStyle::SP_DialogOpenButton, QKeySequence::Open,
                   [this] { openDialog(false); });
     m_add = make(QStringLiteral("&Add Results for Comparison…"), QStyle::SP_FileDialogNewFolder,
@@ -335,7 +337,8 @@ void MainWindow::offerLeftoverJournals() {
 void MainWindow::stopSweep() {
     if (!m_controller->isRunning()) return;
     m_controller->stop();
-    statusBar()->showMessage(QStringLiteral("Stopping after the current run…"));
+    statusBar()->showMessage(QStringLiteral("Stopping: the run in progress is abandoned (a GPU run finishes "
+                                            "first), the runs measured so far are kept…"));
 }
 
 void MainWindow::onSweepStarted(const SweepResult& header) {
@@ -449,7 +452,8 @@ void MainWindow::saveSettings() {
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
-    // Stops at the next check between runs and joins the engine thread; the journal stays on disk.
+    // Stops at the session's next check inside the run (or between runs) and joins the engine
+    // thread; the journal stays on disk.
     m_controller->shutdown();
     saveSettings();
     event->accept();

@@ -68,7 +68,7 @@ QString pointDetailsHtml(const std::vector<SweepResult>& results, const PointRef
     html += row(QStringLiteral("status"),
                 QString::fromUtf8(toString(p.status).data()) +
                     (p.reason.empty() ? QString() : QStringLiteral(": ") + QString::fromStdString(p.reason)));
-    if (p.ok()) {
+    if (p.measured()) { // ok, or cancelled after some runs: those runs
         const auto& it = p.iteration;
         html += row(
             QStringLiteral("iteration"),

@@ -1,6 +1,7 @@
 #pragma once
 // Owns the engine thread and its worker, on the GUI thread: starts a sweep, stops it (the stop
-// token is checked between runs; what was measured is kept), and on destruction or shutdown()
+// token is checked between runs and by CPU sessions inside a run; the runs measured so far are
+// kept, the one in progress is abandoned), and on destruction or shutdown()
 // stops and joins the thread so closing the window mid-sweep neither hangs nor crashes. Re-emits
 // the worker's signals on the GUI thread, dropping those of a job that is no longer current.
 #include "engine/backend.h"

@@ -30,6 +30,11 @@ void PhaseTimer::endIteration() {
     m_iterations.back().totalMs = msBetween(m_iterationStart, Clock::now());
 }
 
+void PhaseTimer::abandonIteration() {
+    if (!m_iterations.empty()) m_iterations.pop_back();
+    m_openSteps.clear();
+}
+
 void PhaseTimer::beginPhase(Phase phase) {
     m_currentPhase = phase;
     m_phaseStart[std::size_t(phase)] = Clock::now();
@@ -122,11 +127,17 @@ int PhaseTimer::medianIteration() const {
     return order[order.size() / 2];
 }
 
-double timedRun(Session& session, PhaseTimer& timer, PhaseHook& hook) {
+double timedRun(Session& session, PhaseTimer& timer, PhaseHook& hook, const RunClock& now) {
+    auto read = [&now] { return now ? now() : PhaseTimer::Clock::now(); };
     timer.beginIteration();
-    const auto start = PhaseTimer::Clock::now();
-    session.run(hook);
-    const double ms = std::chrono::duration<double, std::milli>(PhaseTimer::Clock::now() - start).count();
+    const auto start = read();
+    try {
+        session.run(hook);
+    } catch (...) {
+        timer.abandonIteration();
+        throw;
+    }
+    const double ms = std::chrono::duration<double, std::milli>(read() - start).count();
     timer.endIteration();
     return ms;
 }

@@ -7,6 +7,7 @@
 
 #include <array>
 #include <chrono>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,8 @@ public:
 
     void beginIteration();
     void endIteration();
+    // Drops the iteration begun last: a run abandoned for a stop request is no measurement.
+    void abandonIteration();
 
     void beginPhase(Phase phase) override;
     void endPhase(Phase phase) override;
@@ -65,9 +68,11 @@ private:
 class Session;
 
 // One measured run as the sweep runner performs it: opens an iteration on `timer`, times
-// session.run(hook) on the monotonic clock, closes the iteration. Returns the run's milliseconds.
+// session.run(hook) on `now` (empty: the monotonic clock), closes the iteration. Returns the run's
+// milliseconds. A run that throws (a stop request, a failure) leaves no iteration on `timer`.
 // `hook` must include `timer`. Public so that the runner's own overhead can be benchmarked.
-double timedRun(Session& session, PhaseTimer& timer, PhaseHook& hook);
+using RunClock = std::function<PhaseTimer::Clock::time_point()>;
+double timedRun(Session& session, PhaseTimer& timer, PhaseHook& hook, const RunClock& now = {});
 
 // Forwards every call to several hooks (the CPU timer and the GPU kernel tracer).
 class FanOutHook final : public PhaseHook {

@@ -173,6 +173,12 @@ struct PointResult {
     int hostIndex = 0;
 
     [[nodiscard]] bool ok() const { return status == PointStatus::Ok; }
+    // Ok, or cancelled after measuredRuns > 0 runs (a stop kept them): `iteration` and the figures
+    // derived from it hold those runs. Files and tables show them; charts, crossovers and
+    // predictions take ok() points only, measured as the plan asked.
+    [[nodiscard]] bool measured() const {
+        return ok() || (status == PointStatus::Cancelled && measuredRuns > 0);
+    }
     [[nodiscard]] bool predicted() const { return status == PointStatus::Predicted; }
     // Every member counts (result.cpp binds them all, so a new one cannot be left out). NaN, "not
     // there", equals NaN in the doubles of the point, its phases, `iteration` and `numerics`: a

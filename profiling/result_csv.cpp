@@ -16,9 +16,9 @@ namespace {
 // Which points a column has a value for; the others get an empty cell.
 enum class Shown {
     Always,
-    Measured,  // ok points
+    Measured,  // measured points: ok, or cancelled after some runs (PointResult::measured())
     Checked,   // ok points whose numerics were checked
-    Timed,     // ok and predicted points: the time, measured or predicted (status says which)
+    Timed,     // measured and predicted points: the time, measured or predicted (status says which)
     Predicted, // predicted points: the band and where it came from
 };
 
@@ -144,8 +144,8 @@ const std::vector<std::string>& csvColumns() {
 }
 
 std::vector<CsvValue> csvRow(const SweepResult& result, const PointResult& point) {
-    const bool measured = point.ok();
-    const bool checked = measured && point.numerics.checked;
+    const bool measured = point.measured();
+    const bool checked = point.ok() && point.numerics.checked;
     const bool predicted = point.predicted() && point.prediction.has_value();
     const FastPathTexts fastPath = result.fastPath();
     const Source source{result.plan.config, fastPath, point};

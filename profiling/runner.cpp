@@ -62,8 +62,20 @@ void keepBusier(std::optional<HostLoad>& kept, std::optional<HostLoad> sample) {
     if (sample && (!kept || sample->otherBusyCores > kept->otherBusyCores)) kept = std::move(sample);
 }
 
-// Thrown inside measurePoint when a stop is requested between runs.
-struct StopRequested {};
+// Thrown inside measurePoint when a stop is requested between runs (a session throws the engine's
+// StopRequested when it abandons a run).
+struct StopBetweenRuns {};
+
+// The reason of a point stopped after `measured` runs; `where` says where the run in progress was
+// abandoned, empty when the stop came between runs.
+std::string stoppedReason(int measured, int minRepeats, bool warmingUp, const std::string& where) {
+    std::string reason = "stopped by request after " + std::to_string(measured) + " of at least " +
+                         std::to_string(minRepeats) + " measured runs";
+    if (!where.empty())
+        reason += std::string("; the ") + (warmingUp ? "warm-up run" : "run") +
+                  " in progress was abandoned " + where;
+    return reason;
+}
 
 } // namespace
 
@@ -231,19 +243,25 @@ PointResult SweepRunner::measurePoint(const PointSpec& spec, const StopToken& st
     PhaseTimer tracedTimer;                 // GPU sessions: the traced runs of that pass
     int tracedRuns = 0;
     std::string mathType;
+    bool stopped = false;   // a stop request ended the point
+    bool warmingUp = false; // ... during a warm-up run
+    std::string abandoned;  // where the session abandoned the run in progress for it
     try {
         std::unique_ptr<Session> session = backend->prepare(problem, verdict);
+        session->setStopToken(&stop); // polled inside each run by the CPU sessions
         r.memory = session->memory();
         r.notes = session->notes();
         mathType = session->mathType();
         auto checkStop = [&] {
-            if (stop.stopRequested()) throw StopRequested{};
+            if (stop.stopRequested()) throw StopBetweenRuns{};
         };
         NullPhaseHook nullHook;
+        warmingUp = true;
         for (int w = 0; w < settings.warmup; ++w) {
             checkStop();
             session->run(nullHook);
         }
+        warmingUp = false;
         r.warmupRuns = settings.warmup;
 
         // The timed runs: never traced, so CPU and GPU points are measured alike.
@@ -252,12 +270,12 @@ PointResult SweepRunner::measurePoint(const PointSpec& spec, const StopToken& st
         std::vector<PhaseHook*> hooks{&timer};
         if (device) hooks.push_back(&*device);
         FanOutHook hook(hooks);
-        const auto measureStart = m_budgetClock();
+        const auto measureStart = m_clock();
         while (int(samples.size()) < settings.minRepeats ||
                (int(samples.size()) < settings.maxRepeats &&
-                secondsSince(measureStart, m_budgetClock()) * 1000.0 < settings.timeBudgetMs)) {
+                secondsSince(measureStart, m_clock()) * 1000.0 < settings.timeBudgetMs)) {
             checkStop();
-            samples.push_back(timedRun(*session, timer, hook));
+            samples.push_back(timedRun(*session, timer, hook, m_clock));
         }
 
         // GPU sessions: a pass that waits after every step (what each step costs on the device),
@@ -288,17 +306,28 @@ PointResult SweepRunner::measurePoint(const PointSpec& spec, const StopToken& st
                 gpu->untracedMedianMs = summarize(untraced).median;
             }
         }
-    } catch (const StopRequested&) {
-        if (tracer) (void)tracer->endPoint(0);
-        return finish(PointStatus::Cancelled, "stopped by request after " + std::to_string(samples.size()) +
-                                                  " of at least " + std::to_string(settings.minRepeats) +
-                                                  " measured runs");
+    } catch (const StopBetweenRuns&) {
+        stopped = true;
+    } catch (const StopRequested& e) { // the session abandoned a run: timedRun() dropped it
+        stopped = true;
+        abandoned = e.where();
     } catch (const Error& e) {
         if (tracer) (void)tracer->endPoint(0);
         return finish(statusFor(e.kind()), e.what());
     } catch (const std::exception& e) {
         if (tracer) (void)tracer->endPoint(0);
         return finish(PointStatus::Failed, std::string("unexpected error: ") + e.what());
+    }
+    if (stopped) {
+        if (tracer) (void)tracer->endPoint(0);
+        tracer = nullptr; // a stop before the traced pass ended: no kernel profile
+        if (backend->isGpu() && !gpu)
+            gpu.emplace().unavailableReason = "kernel trace not taken: the sweep was stopped";
+        const std::string reason =
+            stoppedReason(int(samples.size()), settings.minRepeats, warmingUp, abandoned);
+        if (samples.empty()) return finish(PointStatus::Cancelled, reason);
+        r.status = PointStatus::Cancelled;
+        r.reason = reason;
     }
     if (const auto memAfter = readProcessMemory(); memAfter && memBefore)
         r.peakRssGrowthBytes =
@@ -343,6 +372,10 @@ PointResult SweepRunner::measurePoint(const PointSpec& spec, const StopToken& st
         gpu->cublasWorkspaceBytes = r.memory.part(kBufferCublasWorkspace);
         gpu->mathType = mathType;
         r.gpu = std::move(gpu);
+    }
+    if (stopped) { // the runs measured before the stop, without a numeric check
+        r.measureSeconds = secondsSince(start);
+        return r;
     }
     if (settings.checkNumerics && !stop.stopRequested())
         r.numerics = checkNumerics(*backend, problem, settings.numericsMaxWork);

@@ -2,28 +2,20 @@
 // Runs a sweep plan point by point on the calling thread (the engine thread): support check,
 // memory estimate, prepare, warm-up, measured runs, numerics, derived figures. A failing or
 // ineligible point is recorded with its reason and the sweep goes on. Stop requests are honoured
-// between runs; what was measured is kept.
+// between runs and, by the CPU sessions, inside a run (Session::setStopToken); the runs measured
+// before the stop are kept, the abandoned one is not.
 #include "engine/backend.h"
+#include "engine/stop_token.h" // StopToken, the one the sessions poll
+#include "profiling/phase_timer.h"
 #include "profiling/plan.h"
 #include "profiling/result.h"
 
-#include <atomic>
 #include <chrono>
 #include <functional>
 #include <memory>
 #include <string>
 
 namespace rnnprof {
-
-class StopToken {
-public:
-    void requestStop() { m_stop.store(true, std::memory_order_relaxed); }
-    [[nodiscard]] bool stopRequested() const { return m_stop.load(std::memory_order_relaxed); }
-    void reset() { m_stop.store(false, std::memory_order_relaxed); }
-
-private:
-    std::atomic<bool> m_stop{false};
-};
 
 struct SweepProgress {
     int done = 0;
@@ -50,11 +42,12 @@ public:
     [[nodiscard]] virtual std::vector<TraceSlice> traceSlices(int /*iteration*/) const { return {}; }
 };
 
-// The clock of the time budget: past minRepeats, measured runs go on while less than timeBudgetMs
-// has passed on it since the first of them (and maxRepeats is not reached). Tests inject a fake
-// one so that the budget runs out after a known number of runs; the runs themselves are timed by
-// the phase timer either way.
-using BudgetClock = std::function<std::chrono::steady_clock::time_point()>;
+// The clock of the measured runs: each run's time (timedRun()) and the time budget, since past
+// minRepeats measured runs go on while less than timeBudgetMs has passed on it since the first of
+// them (and maxRepeats is not reached). Tests inject a fake one so that runs take known times and
+// the budget runs out after a known number of runs; phases and steps are timed by the phase timer
+// on the monotonic clock either way.
+using MeasureClock = RunClock;
 
 struct RunnerCallbacks {
     std::function<void(const SweepProgress&)> onProgress;
@@ -70,7 +63,7 @@ public:
     // The result's header (created_at, host, plan), made once when the runner is made: run()
     // returns it with the points, and a journal written alongside carries the same.
     [[nodiscard]] const SweepResult& header() const { return m_header; }
-    void setBudgetClock(BudgetClock now) { m_budgetClock = std::move(now); } // default: steady_clock
+    void setMeasureClock(MeasureClock now) { m_clock = std::move(now); } // default: steady_clock
     // Continues `earlier`, an interrupted run of this plan (a journal): run() keeps its finished
     // points in place instead of measuring them again (a cancelled one is measured), without
     // reporting them through the callbacks, and the header becomes the earlier run's (its
@@ -89,7 +82,9 @@ public:
     // Runs every point of the plan (or until `stop`); the result holds every finished point and
     // complete == !stopped. Throws Error(InvalidConfig) only when the plan itself is invalid.
     [[nodiscard]] SweepResult run(const StopToken& stop);
-    // Measures one point; never throws.
+    // Measures one point; never throws. Its session polls `stop` inside each run (CPU backends).
+    // A stop makes the point Cancelled: the runs measured before it are kept (measuredRuns and
+    // every figure derived from them, no numeric check), the run it interrupted is dropped.
     [[nodiscard]] PointResult measurePoint(const PointSpec& point, const StopToken& stop);
 
 private:
@@ -99,7 +94,7 @@ private:
     std::vector<PointResult> m_earlierPoints; // resumeFrom()
     RunnerCallbacks m_callbacks;
     KernelTracer* m_tracer = nullptr;
-    BudgetClock m_budgetClock = [] { return std::chrono::steady_clock::now(); };
+    MeasureClock m_clock = [] { return std::chrono::steady_clock::now(); };
 };
 
 } // namespace rnnprof

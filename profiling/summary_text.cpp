@@ -67,7 +67,7 @@ std::string summaryTable(const SweepResult& result) {
     for (const PointResult& p : result.points) {
         std::vector<std::string> row{p.backend, std::string(toString(p.mode)), std::to_string(p.shape.batch),
                                      std::to_string(p.shape.seqLen), std::string(toString(p.status))};
-        if (p.ok()) {
+        if (p.measured()) { // a cancelled point: the runs measured before the stop
             row.push_back(sig3(p.iteration.median));
             row.push_back(sig3(p.iteration.p10) + "-" + sig3(p.iteration.p90));
             row.push_back(sig3(p.sequencesPerSecond));
@@ -78,6 +78,7 @@ std::string summaryTable(const SweepResult& result) {
                 p.noisy ? "noisy (p10-p90 spread " + fixed(100 * relativeSpread(p.iteration), 0) + "%)" : "";
             if (p.gpu && !p.gpu->traced && !p.gpu->unavailableReason.empty())
                 note += (note.empty() ? "" : "; ") + p.gpu->unavailableReason;
+            if (!p.ok()) note += (note.empty() ? "" : "; ") + p.reason;
             row.push_back(note);
         } else if (p.predicted() && p.prediction) {
             // The predicted time and its band where the measured median and spread would be.

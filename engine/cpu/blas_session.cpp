@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <string>
 
 namespace rnnprof::cpu {
 
@@ -195,7 +196,20 @@ void BlasSession::run(PhaseHook& hook) {
     forward(hook);
     if (!m_lay.training) return;
     backward(hook);
+    if (stopRequested()) throw StopRequested("before update");
     update(hook);
+}
+
+void BlasSession::stopBeforeLayer(const char* pass, int layer) const {
+    if (stopRequested())
+        throw StopRequested("in " + std::string(pass) + ", before layer " + std::to_string(layer + 1) +
+                            " of " + std::to_string(m_lay.L));
+}
+
+void BlasSession::stoppedInRecurrence(const char* pass, int layer, int step) const {
+    throw StopRequested("in " + std::string(pass) + ", layer " + std::to_string(layer + 1) + " of " +
+                        std::to_string(m_lay.L) + ", before time step " + std::to_string(step + 1) + " of " +
+                        std::to_string(m_lay.T));
 }
 
 // ---- forward ------------------------------------------------------------------------------
@@ -203,6 +217,7 @@ void BlasSession::run(PhaseHook& hook) {
 void BlasSession::forward(PhaseHook& hook) {
     PhaseScope phase(hook, Phase::Forward);
     for (int layer = 0; layer < m_lay.L; ++layer) {
+        stopBeforeLayer("forward", layer);
         if (layer > 0 && m_lay.betweenDropout) {
             StepScope step(hook, "dropout");
             kernels::MaskKernel<float, false> k{
@@ -240,8 +255,9 @@ void BlasSession::forwardLayer(PhaseHook& hook, int layer) {
     }
     {
         StepScope step(hook, "recurrent steps");
-        StepTeam::run(m_provider, m_plan.threads, l.H,
-                      [&](StepTeam& team) { recurrentForward(team, layer, w); });
+        const int stopped = StepTeam::run(m_provider, m_plan.threads, l.H, stopToken(),
+                                          [&](StepTeam& team) { recurrentForward(team, layer, w); });
+        if (stopped >= 0) stoppedInRecurrence("forward", layer, stopped);
     }
     // Final states: the direction's last step is t = T-1 forward, t = 0 reverse.
     const float* y = layerOutput(layer);
@@ -277,6 +293,7 @@ void BlasSession::recurrentForward(StepTeam& team, int layer, const Weights& w) 
     }
     const bool resetBefore = l.resetBefore();
     for (int s = 0; s < l.T; ++s) {
+        if (team.stopBefore(s)) return; // every thread at the same step
         for (int d = 0; d < l.D; ++d)
             forwardStep(team, layer, d, s, w);
         if (resetBefore) { // the candidate's product needs r * h of every unit
@@ -448,8 +465,10 @@ void BlasSession::backward(PhaseHook& hook) {
             m_loss = sum / double(n);
         }
     }
-    for (int layer = l.L - 1; layer >= 0; --layer)
+    for (int layer = l.L - 1; layer >= 0; --layer) {
+        stopBeforeLayer("backward", layer);
         backwardLayer(hook, layer);
+    }
 }
 
 void BlasSession::backwardLayer(PhaseHook& hook, int layer) {
@@ -470,8 +489,9 @@ void BlasSession::backwardLayer(PhaseHook& hook, int layer) {
     }
     {
         StepScope step(hook, "recurrent steps (backward)");
-        StepTeam::run(m_provider, m_plan.threads, l.H,
-                      [&](StepTeam& team) { recurrentBackward(team, layer, w); });
+        const int stopped = StepTeam::run(m_provider, m_plan.threads, l.H, stopToken(),
+                                          [&](StepTeam& team) { recurrentBackward(team, layer, w); });
+        if (stopped >= 0) stoppedInRecurrence("backward", layer, stopped);
     }
     {
         StepScope step(hook, "weight-gradient GEMM");
@@ -508,6 +528,7 @@ void BlasSession::recurrentBackward(StepTeam& team, int layer, const Weights& w)
     const BlasLayout& l = m_lay;
     const bool resetBefore = l.resetBefore();
     for (int s = l.T - 1; s >= 0; --s) {
+        if (team.stopBefore(int(l.T) - 1 - s)) return; // every thread at the same step
         for (int d = 0; d < l.D; ++d)
             backwardCell(team, layer, d, s);
         team.barrier(); // the GEMMs read the gate gradients of every unit

@@ -89,6 +89,10 @@ private:
     void backwardResetBeforeTail(StepTeam& team, int layer, int d, int s, const Weights& w);
     void weightGradients(int layer);
     void update(PhaseHook& hook);
+    // The checks of a stop request (Session::setStopToken): before each layer of a pass, and the
+    // error of a recurrence whose team stopped before time step `step`.
+    void stopBeforeLayer(const char* pass, int layer) const;
+    [[noreturn]] void stoppedInRecurrence(const char* pass, int layer, int step) const;
     void gemm(const GemmArgs& args) const { sgemm(m_provider, args); }
 
     Problem m_problem;

@@ -50,6 +50,7 @@ private:
     void forward(PhaseHook& hook);
     void backward(PhaseHook& hook);
     void update(PhaseHook& hook);
+    void stopBeforeLayer(const char* pass, int layer) const; // Session::setStopToken
     void applyBetweenMask(const dnnl::memory& in, const Tensor<float>& mask, const dnnl::memory& out);
     // Reorders a parameter buffer into plain ldgoi and writes it to `out` in the canonical layout.
     void weightsToCanonical(int layer, const dnnl::memory& source, ParamKind kind,

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstring>
 #include <iterator>
+#include <string>
 
 namespace rnnprof::cpu {
 namespace {
@@ -82,7 +83,15 @@ void OneDnnSession::run(PhaseHook& hook) {
     forward(hook);
     if (!m_plan.dims().training) return;
     backward(hook);
+    if (stopRequested()) throw StopRequested("before update");
     update(hook);
+}
+
+// One primitive runs a whole layer (both directions): the stop checks go between them.
+void OneDnnSession::stopBeforeLayer(const char* pass, int layer) const {
+    if (stopRequested())
+        throw StopRequested("in " + std::string(pass) + ", before layer " + std::to_string(layer + 1) +
+                            " of " + std::to_string(m_plan.dims().L));
 }
 
 void OneDnnSession::applyBetweenMask(const Memory& in, const Tensor<float>& mask, const Memory& out) {
@@ -93,6 +102,7 @@ void OneDnnSession::forward(PhaseHook& hook) {
     const OneDnnDims& d = m_plan.dims();
     PhaseScope phase(hook, Phase::Forward);
     for (int layer = 0; layer < int(d.L); ++layer) {
+        stopBeforeLayer("forward", layer);
         if (d.betweenDropout && layer > 0) {
             StepScope step(hook, "dropout");
             applyBetweenMask(layerOutput(layer - 1), m_masks[std::size_t(layer - 1)],
@@ -119,6 +129,7 @@ void OneDnnSession::backward(PhaseHook& hook) {
                 std::memset(m->get_data_handle(), 0, m->get_desc().get_size());
     }
     for (int layer = int(d.L) - 1; layer >= 0; --layer) {
+        stopBeforeLayer("backward", layer);
         const Layer& l = m_layers[std::size_t(layer)];
         {
             StepScope step(hook, kBackwardSteps[layer]);

@@ -46,6 +46,19 @@ void StepTeam::gemm(PackedGemm& packed, const float* a, float* c) noexcept {
     guarded([&] { packed.run(a, c); });
 }
 
+bool StepTeam::stopBefore(int step) noexcept {
+    if (!m_shared.stop) return false;
+    if (m_shared.stopStep.load(std::memory_order_acquire) <= step) return true;
+    if (m_index != 0 || !m_shared.stop->stopRequested()) return false;
+    if (m_threads == 1) {
+        m_shared.stopStep.store(step, std::memory_order_relaxed);
+        return true;
+    }
+    // The others may be in this step already: all stop before the next one.
+    m_shared.stopStep.store(step + 1, std::memory_order_release);
+    return false;
+}
+
 void StepTeam::barrier() const {
     if (m_threads > 1) {
 #pragma omp barrier

@@ -11,6 +11,10 @@
 #include "engine/cpu/packed_gemm.h"
 #include "engine/cpu/recurrent_threads.h"
 
+#include "engine/stop_token.h"
+
+#include <atomic>
+#include <climits>
 #include <cstdint>
 #include <mutex>
 #include <string>
@@ -30,9 +34,19 @@ struct UnitSlice {
 class StepTeam {
 public:
     // Runs body(team) on `threads.team` threads (a team of one runs its GEMMs and loops on
-    // `threads.singleTeam` threads); a GEMM failure inside is rethrown after all joined.
+    // `threads.singleTeam` threads); a GEMM failure inside is rethrown after all joined. Returns
+    // the step before which the body stopped for `stop` (see stopBefore()), -1 when it did not.
     template <class Body>
-    static void run(GemmProvider provider, RecurrentThreads threads, std::int64_t units, Body&& body);
+    static int run(GemmProvider provider, RecurrentThreads threads, std::int64_t units, const StopToken* stop,
+                   Body&& body);
+
+    // Whether the team stops before its step `step` (0, 1, 2, ... in the order it runs them)
+    // because a stop was requested. Every thread gets the same answer at the same step, so all
+    // leave the loop together and no barrier waits for a thread that left: only thread 0 reads the
+    // token and publishes "stop before my next step"; the barrier that ends a step makes that
+    // visible to all before the next call. So call it on every thread at the start of each step,
+    // with a barrier in every step. A team of one stops at the step where it sees the request.
+    [[nodiscard]] bool stopBefore(int step) noexcept;
 
     [[nodiscard]] const UnitSlice& slice() const { return m_slice; }
     [[nodiscard]] int index() const { return m_index; }
@@ -52,6 +66,8 @@ private:
     struct Shared {
         std::mutex mutex;
         std::string error;
+        const StopToken* stop = nullptr;
+        std::atomic<int> stopStep{INT_MAX}; // the step every thread stops before
     };
     StepTeam(GemmProvider provider, int threads, int index, int loopThreads, UnitSlice slice, Shared& shared)
         : m_provider(provider), m_threads(threads), m_index(index), m_loopThreads(loopThreads),
@@ -72,8 +88,10 @@ private:
 };
 
 template <class Body>
-void StepTeam::run(GemmProvider provider, RecurrentThreads threads, std::int64_t units, Body&& body) {
+int StepTeam::run(GemmProvider provider, RecurrentThreads threads, std::int64_t units, const StopToken* stop,
+                  Body&& body) {
     Shared shared;
+    shared.stop = stop;
     if (threads.team <= 1) {
         const OmpThreadCount gemmThreads(threads.singleTeam); // oneDNN's GEMMs follow OpenMP's count
         StepTeam team(provider, 1, 0, threads.singleTeam, {0, units}, shared);
@@ -89,6 +107,8 @@ void StepTeam::run(GemmProvider provider, RecurrentThreads threads, std::int64_t
         }
     }
     rethrow(shared);
+    const int stopped = shared.stopStep.load(std::memory_order_relaxed);
+    return stopped == INT_MAX ? -1 : stopped;
 }
 
 } // namespace rnnprof::cpu

@@ -18,7 +18,7 @@ public:
         {
             PhaseScope phase(hook, Phase::Forward);
             m_fwd = reference::forward(m_problem.config, m_in.params, m_in.data.x, m_in.data.h0, m_in.data.c0,
-                                       masks);
+                                       masks, stopToken());
         }
         if (!training) return;
         {
@@ -32,8 +32,9 @@ public:
             }
             m_grads =
                 reference::backward<float>(m_problem.config, m_in.params, m_fwd, m_in.data.h0, m_in.data.c0,
-                                           masks, dy, m_in.hNGrad.get(), m_in.cNGrad.get());
+                                           masks, dy, m_in.hNGrad.get(), m_in.cNGrad.get(), stopToken());
         }
+        if (stopRequested()) throw StopRequested("before update");
         {
             PhaseScope phase(hook, Phase::Update);
             const float lr = float(m_problem.options.learningRate);

@@ -3,6 +3,7 @@
 #include "engine/kernels/act_dispatch.h"
 
 #include <algorithm>
+#include <string>
 
 namespace rnnprof::reference {
 namespace {
@@ -26,6 +27,14 @@ T maskAt(const T* mask, int i) {
     return mask ? mask[i] : T(1);
 }
 
+// The check before each time step: `s` steps of this (layer, direction) are done.
+void checkStop(const StopToken* stop, const char* pass, int layer, int layers, int dir, int s, int steps) {
+    if (!stop || !stop->stopRequested()) return;
+    throw StopRequested("in " + std::string(pass) + ", layer " + std::to_string(layer + 1) + " of " +
+                        std::to_string(layers) + (dir == 1 ? " (reverse direction)" : "") +
+                        ", before time step " + std::to_string(s + 1) + " of " + std::to_string(steps));
+}
+
 // y[r] = bias[r] + sum_k W[r, k] * v[k] for rows [r0, r1).
 template <class T>
 void matVec(const T* W, int cols, const T* bias, const T* v, int r0, int r1, T* y) {
@@ -40,7 +49,7 @@ void matVec(const T* W, int cols, const T* bias, const T* v, int r0, int r1, T* 
 template <class A, class T>
 void forwardDirection(const RnnConfig& c, const ParamSet<T>& p, int layer, int dir, const Tensor<T>& in,
                       const Tensor<T>& h0, const Tensor<T>& c0, const T* mask, ForwardPass<T>& out,
-                      Tensor<T>& layerOut, Tensor<T>& hN, Tensor<T>& cN) {
+                      Tensor<T>& layerOut, Tensor<T>& hN, Tensor<T>& cN, const StopToken* stop) {
     const Dims d{int(in.shape[0]), int(in.shape[1]),  int(in.shape[2]),
                  c.hiddenSize,     gateCount(c.cell), directionCount(c)};
     const int H = d.hidden, GH = d.gates * H;
@@ -66,6 +75,7 @@ void forwardDirection(const RnnConfig& c, const ParamSet<T>& p, int layer, int d
     std::vector<T> xg(GH), hg(GH), hRec(H), rh(H);
 
     for (int s = 0; s < d.steps; ++s) {
+        checkStop(stop, "forward", layer, c.layers, dir, s, d.steps);
         const int t = dir == 0 ? s : d.steps - 1 - s;
         for (int b = 0; b < d.batch; ++b) {
             T* hb = &h[std::size_t(b) * H];
@@ -123,7 +133,8 @@ template <class A, class T>
 void backwardDirection(const RnnConfig& c, const ParamSet<T>& p, int layer, int dir,
                        const ForwardPass<T>& fwd, const Tensor<T>& h0, const Tensor<T>& c0, const T* mask,
                        const Tensor<T>& dOut, std::type_identity_t<const Tensor<T>*> dhN,
-                       std::type_identity_t<const Tensor<T>*> dcN, Gradients<T>& grads, Tensor<T>& dIn) {
+                       std::type_identity_t<const Tensor<T>*> dcN, Gradients<T>& grads, Tensor<T>& dIn,
+                       const StopToken* stop) {
     const Tensor<T>& in = fwd.layerInputs[layer];
     const Tensor<T>& out = fwd.layerOutputs[layer];
     const Dims d{int(in.shape[0]), int(in.shape[1]),  int(in.shape[2]),
@@ -149,6 +160,7 @@ void backwardDirection(const RnnConfig& c, const ParamSet<T>& p, int layer, int 
     std::vector<T> dxg(GH), dhg(GH), hPrev(H), hRec(H), cPrev(H), dhRec(H), drh(H);
 
     for (int s = d.steps - 1; s >= 0; --s) {
+        checkStop(stop, "backward", layer, c.layers, dir, d.steps - 1 - s, d.steps);
         const int t = dir == 0 ? s : d.steps - 1 - s;
         const int tPrev = dir == 0 ? t - 1 : t + 1;
         for (int b = 0; b < d.batch; ++b) {
@@ -251,7 +263,8 @@ void backwardDirection(const RnnConfig& c, const ParamSet<T>& p, int layer, int 
 
 template <class T>
 ForwardPass<T> forward(const RnnConfig& c, const ParamSet<T>& params, const Tensor<T>& x, const Tensor<T>& h0,
-                       const Tensor<T>& c0, std::type_identity_t<const DropoutMasks<T>*> masks) {
+                       const Tensor<T>& c0, std::type_identity_t<const DropoutMasks<T>*> masks,
+                       const StopToken* stop) {
     requireValid(c);
     const int D = directionCount(c), H = c.hiddenSize;
     const std::int64_t T_ = x.shape.at(0), B = x.shape.at(1);
@@ -273,7 +286,7 @@ ForwardPass<T> forward(const RnnConfig& c, const ParamSet<T>& params, const Tens
             using A = decltype(acts);
             for (int dir = 0; dir < D; ++dir)
                 forwardDirection<A>(c, params, layer, dir, input, h0, c0,
-                                    recurrentMask(masks, layer * D + dir), fwd, out, fwd.hN, fwd.cN);
+                                    recurrentMask(masks, layer * D + dir), fwd, out, fwd.hN, fwd.cN, stop);
         });
         fwd.layerInputs.push_back(input);
         fwd.layerOutputs.push_back(out);
@@ -284,10 +297,11 @@ ForwardPass<T> forward(const RnnConfig& c, const ParamSet<T>& params, const Tens
 }
 
 template <class T>
-Gradients<T>
-backward(const RnnConfig& c, const ParamSet<T>& params, const ForwardPass<T>& fwd, const Tensor<T>& h0,
-         const Tensor<T>& c0, std::type_identity_t<const DropoutMasks<T>*> masks, const Tensor<T>& dy,
-         std::type_identity_t<const Tensor<T>*> dhN, std::type_identity_t<const Tensor<T>*> dcN) {
+Gradients<T> backward(const RnnConfig& c, const ParamSet<T>& params, const ForwardPass<T>& fwd,
+                      const Tensor<T>& h0, const Tensor<T>& c0,
+                      std::type_identity_t<const DropoutMasks<T>*> masks, const Tensor<T>& dy,
+                      std::type_identity_t<const Tensor<T>*> dhN, std::type_identity_t<const Tensor<T>*> dcN,
+                      const StopToken* stop) {
     const int D = directionCount(c);
     Gradients<T> grads;
     grads.dParams = ParamSet<T>(c);
@@ -300,7 +314,7 @@ backward(const RnnConfig& c, const ParamSet<T>& params, const ForwardPass<T>& fw
             using A = decltype(acts);
             for (int dir = 0; dir < D; ++dir)
                 backwardDirection<A>(c, params, layer, dir, fwd, h0, c0,
-                                     recurrentMask(masks, layer * D + dir), dOut, dhN, dcN, grads, dIn);
+                                     recurrentMask(masks, layer * D + dir), dOut, dhN, dcN, grads, dIn, stop);
         });
         if (layer > 0 && masks && !masks->between.empty()) {
             const Tensor<T>& m = masks->between[std::size_t(layer - 1)];
@@ -346,10 +360,11 @@ Iteration<T> runIteration(const Problem& problem) {
 
 #define RNNPROF_INSTANTIATE(T)                                                                               \
     template ForwardPass<T> forward<T>(const RnnConfig&, const ParamSet<T>&, const Tensor<T>&,               \
-                                       const Tensor<T>&, const Tensor<T>&, const DropoutMasks<T>*);          \
-    template Gradients<T> backward<T>(const RnnConfig&, const ParamSet<T>&, const ForwardPass<T>&,           \
-                                      const Tensor<T>&, const Tensor<T>&, const DropoutMasks<T>*,            \
-                                      const Tensor<T>&, const Tensor<T>*, const Tensor<T>*);                 \
+                                       const Tensor<T>&, const Tensor<T>&, const DropoutMasks<T>*,           \
+                                       const StopToken*);                                                    \
+    template Gradients<T> backward<T>(                                                                       \
+        const RnnConfig&, const ParamSet<T>&, const ForwardPass<T>&, const Tensor<T>&, const Tensor<T>&,     \
+        const DropoutMasks<T>*, const Tensor<T>&, const Tensor<T>*, const Tensor<T>*, const StopToken*);     \
     template Iteration<T> runIteration<T>(const Problem&);
 RNNPROF_INSTANTIATE(float)
 RNNPROF_INSTANTIATE(double)

@@ -5,6 +5,7 @@
 #include "engine/config.h"
 #include "engine/params.h"
 #include "engine/problem.h"
+#include "engine/stop_token.h"
 #include "engine/tensor.h"
 
 #include <type_traits>
@@ -28,18 +29,22 @@ struct ForwardPass {
     std::vector<Tensor<T>> extra; // GRU: hn (reset_after) or r*hRec (reset_before), [T, B, H]
 };
 
-// masks == nullptr (or empty masks): no dropout, as in inference.
+// masks == nullptr (or empty masks): no dropout, as in inference. `stop` (may be nullptr) is
+// checked before every time step of every (layer, direction): when set, StopRequested is thrown.
 template <class T>
 [[nodiscard]] ForwardPass<T> forward(const RnnConfig& config, const ParamSet<T>& params, const Tensor<T>& x,
                                      const Tensor<T>& h0, const Tensor<T>& c0,
-                                     std::type_identity_t<const DropoutMasks<T>*> masks);
+                                     std::type_identity_t<const DropoutMasks<T>*> masks,
+                                     const StopToken* stop = nullptr);
 
 // Gradients of sum(y * dy) + sum(hN * dhN) + sum(cN * dcN); dhN and dcN may be nullptr (zero).
+// `stop` as in forward().
 template <class T>
 [[nodiscard]] Gradients<T>
 backward(const RnnConfig& config, const ParamSet<T>& params, const ForwardPass<T>& fwd, const Tensor<T>& h0,
          const Tensor<T>& c0, std::type_identity_t<const DropoutMasks<T>*> masks, const Tensor<T>& dy,
-         std::type_identity_t<const Tensor<T>*> dhN, std::type_identity_t<const Tensor<T>*> dcN);
+         std::type_identity_t<const Tensor<T>*> dhN, std::type_identity_t<const Tensor<T>*> dcN,
+         const StopToken* stop = nullptr);
 
 // One full iteration of `mode` on makeProblemData() and initParams() of the problem's seed:
 // inference = forward; training = forward, MSE loss, backward, SGD step with the problem's

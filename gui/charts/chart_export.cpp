@@ -194,8 +194,8 @@ void exportCharts(const std::vector<ChartData>& charts, const ChartStyle& style,
         // Qt 6.4 writes title and description into the XML unescaped, and titles and footers hold
         // backend ids and host names from files: a "<script>" there would run where the SVG is opened.
         svg.setTitle(title.toHtmlEscaped());
-        svg.setDescription((QStringLiteral("rnnprof chart: ") + title +
-                            (footer.isEmpty() ? QString() : QStringLiteral("\n") + footer))
+        svg.setDescription(QString(QStringLiteral("rnnprof chart: ") + title +
+                                   (footer.isEmpty() ? QString() : QStringLiteral("\n") + footer))
                                .toHtmlEscaped());
         QPainter painter;
         if (!painter.begin(&svg)) fail(path, QStringLiteral("the SVG generator cannot start"));

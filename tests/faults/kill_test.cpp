@@ -1,7 +1,8 @@
 // `rnnprof sweep` killed in the middle of a sweep: SIGKILL gives the process no chance to clean up,
 // so only what was already on disk counts. The journal must reopen with every point whose line
 // was complete when the process died (a torn last line is dropped), in run order, and the results
-// file must not exist half-written. SIGINT (Ctrl-C) instead stops at the next safe point and saves.
+// file must not exist half-written. SIGINT (Ctrl-C) instead stops the run in progress at the
+// session's next check (acknowledged at once on stderr) and saves.
 #include "support/child_process.h"
 
 #include "engine/error.h"
@@ -12,6 +13,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <thread>
 
 namespace rnnprof {
 namespace {
@@ -155,6 +157,82 @@ TEST(SweepInterrupted, CtrlCStopsAtASafePointAndSavesWhatWasMeasured) {
         EXPECT_EQ(saved.points[i].status, PointStatus::Ok) << saved.points[i].reason;
     EXPECT_FALSE(std::filesystem::exists(journalPathFor(out)))
         << "the journal is removed once the results are saved";
+}
+
+// One cpu-reference iteration of this shape takes minutes (4 gates x 2048 units x 4096 inputs and
+// states, 33.5 M multiply-adds per sequence and time step, 16 x 200 of them, in plain loops): a
+// Ctrl-C must not wait for it.
+std::vector<std::string> oneLongIteration(const std::string& out) {
+    return {RNNPROF_EXE,
+            "sweep",
+            "--backend",
+            "cpu-reference",
+            "--cell",
+            "lstm",
+            "--input-size",
+            "2048",
+            "--hidden-size",
+            "2048",
+            "--batch",
+            "16",
+            "--seq-len",
+            "200",
+            "--mode",
+            "infer",
+            "--warmup",
+            "0",
+            "--min-repeats",
+            "1",
+            "--max-repeats",
+            "1",
+            "--no-numerics",
+            "--out",
+            out};
+}
+
+// The time step in "before time step N of 200", 0 when the reason names none.
+int abandonedAtStep(const std::string& reason) {
+    const std::string key = "before time step ";
+    const auto at = reason.find(key);
+    return at == std::string::npos ? 0 : std::stoi(reason.substr(at + key.size()));
+}
+
+TEST(SweepInterrupted, CtrlCInsideALongIterationIsAcknowledgedAtOnceAndAbandonsIt) {
+    TempDir dir;
+    const std::string out = dir.path("results.json");
+    ChildProcess sweep(oneLongIteration(out));
+    ASSERT_TRUE(sweep.started());
+    // The progress line of the point is out: the session is being prepared or already running.
+    ASSERT_TRUE(waitUntil([&] {
+        return sweep.errSoFar().find("cpu-reference infer") != std::string::npos || !sweep.running();
+    }));
+    ASSERT_TRUE(sweep.running()) << sweep.wait().err;
+    std::this_thread::sleep_for(std::chrono::seconds(2)); // aims inside the iteration; holds either way
+    sweep.kill(SIGINT);
+    const std::string ack = "rnnprof sweep: stopping: the run in progress is abandoned";
+    // A hang guard, far shorter than the iteration: the process ends without finishing it.
+    ASSERT_TRUE(waitUntil([&] { return !sweep.running(); }, std::chrono::seconds(60)))
+        << "the sweep ran on after Ctrl-C: " << sweep.errSoFar();
+    const ProcessResult r = sweep.wait();
+    EXPECT_EQ(r.status, 130) << r.err;
+    const auto acked = r.err.find(ack);
+    ASSERT_NE(acked, std::string::npos) << r.err;
+    EXPECT_LT(acked, r.err.find("rnnprof sweep: wrote")) << "acknowledged before the results were saved";
+
+    const SweepResult saved = loadResultFile(out);
+    EXPECT_FALSE(saved.complete);
+    ASSERT_EQ(saved.points.size(), 1u);
+    const PointResult& p = saved.points[0];
+    EXPECT_EQ(p.status, PointStatus::Cancelled);
+    EXPECT_EQ(p.measuredRuns, 0);
+    EXPECT_EQ(p.iteration.count, 0);
+    EXPECT_FALSE(p.measured());
+    EXPECT_EQ(p.reason.rfind("stopped by request after 0 of at least 1 measured runs", 0), 0u) << p.reason;
+    if (p.reason.find("abandoned") != std::string::npos) { // the signal came inside the run
+        EXPECT_NE(p.reason.find("in forward, layer 1 of 1"), std::string::npos) << p.reason;
+        EXPECT_GE(abandonedAtStep(p.reason), 1) << p.reason;
+        EXPECT_LT(abandonedAtStep(p.reason), 200) << p.reason;
+    }
 }
 
 } // namespace

@@ -15,6 +15,7 @@
 #include "support/fake_backend.h"
 
 #include <QAbstractSeries>
+#include <QAction>
 #include <QChart>
 #include <QDir>
 #include <QFile>
@@ -23,6 +24,7 @@
 #include <QMenu>
 #include <QSignalSpy>
 #include <QSpinBox>
+#include <QStatusBar>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
@@ -184,6 +186,40 @@ TEST_F(MainWindowTest, ClosingMidSweepStopsJoinsAndSavesWhatWasMeasured) {
     EXPECT_FALSE(kept.complete);
     EXPECT_GE(kept.points.size(), 1u);
     EXPECT_LT(kept.points.size(), 10u);
+}
+
+// The engine thread is held inside a measured run (a gate) while Stop is pressed: the status bar
+// says so at once, before the run has returned; then the run is abandoned and the point cancelled.
+TEST_F(MainWindowTest, StopIsAcknowledgedInTheStatusBarBeforeTheRunInProgressReturns) {
+    test::Gate gate(test::Stage::Forward, 0, 0);
+    test::FakeBehaviour held = test::named("fake-ok");
+    held.gate = &gate;
+    const BackendRegistry registry = test::registryOf({held});
+    auto w = std::make_unique<MainWindow>(options(&registry));
+    SweepPlan plan;
+    plan.batches = {1, 2};
+    plan.seqLens = {1};
+    plan.backends = {"fake-ok"};
+    plan.modes = {Mode::Inference};
+    plan.settings.warmup = 0;
+    plan.settings.minRepeats = plan.settings.maxRepeats = 3;
+    plan.settings.checkNumerics = false;
+    w->configPanel()->setPlan(plan);
+    QSignalSpy finished(&w->controller(), &SweepController::finished);
+    ASSERT_TRUE(w->startSweep());
+    ASSERT_TRUE(gate.waitForArrival(std::chrono::seconds(60))) << "the first run never began";
+    w->findChild<QAction*>(QStringLiteral("actionStop"))->trigger();
+    EXPECT_TRUE(w->statusBar()->currentMessage().startsWith(
+        QStringLiteral("Stopping: the run in progress is abandoned")))
+        << w->statusBar()->currentMessage().toStdString();
+    gate.release();
+    ASSERT_TRUE(finished.wait(60000));
+    const auto result = finished.at(0).at(0).value<SweepResult>();
+    EXPECT_FALSE(result.complete);
+    ASSERT_EQ(result.points.size(), 1u);
+    EXPECT_EQ(result.points[0].status, PointStatus::Cancelled);
+    EXPECT_NE(result.points[0].reason.find("abandoned in forward"), std::string::npos)
+        << result.points[0].reason;
 }
 
 TEST_F(MainWindowTest, HostileResultFilesAreRefusedOnOpenNotDrawn) {

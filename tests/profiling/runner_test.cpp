@@ -185,6 +185,77 @@ INSTANTIATE_TEST_SUITE_P(EveryPhase, StopAtPhase,
                          ::testing::Values(Phase::Forward, Phase::Backward, Phase::Update),
                          [](const auto& info) { return std::string(toString(info.param)); });
 
+// Measured runs of scripted length on the measure clock (durations[i] for the i-th run, moved in
+// its forward phase); the run after them requests a stop in its forward phase, which the fake
+// session (like a CPU session) sees at its next step and abandons the run.
+struct StopAfterRuns {
+    explicit StopAfterRuns(std::vector<int> durations) : durationsMs(std::move(durations)) {}
+    std::vector<int> durationsMs;
+    StopToken stop;
+    std::chrono::steady_clock::time_point now{};
+    int run = 0;
+
+    FakeBehaviour backend() {
+        FakeBehaviour b = named("a");
+        b.onPhase = [this](Phase ph) {
+            if (ph != Phase::Forward) return;
+            if (run < int(durationsMs.size()))
+                now += std::chrono::milliseconds(durationsMs[std::size_t(run)]);
+            else
+                stop.requestStop();
+            ++run;
+        };
+        return b;
+    }
+    PointResult measure() {
+        const auto registry = registryOf({backend()});
+        SweepPlan plan = fakePlan({"a"}, {4});
+        plan.modes = {Mode::Inference};
+        plan.settings.warmup = 0;
+        plan.settings.minRepeats = plan.settings.maxRepeats = 5;
+        SweepRunner runner(registry, plan);
+        runner.setMeasureClock([this] { return now; });
+        const SweepResult result = runner.run(stop);
+        EXPECT_FALSE(result.complete);
+        EXPECT_EQ(result.points.size(), 1u);
+        return result.points.at(0);
+    }
+};
+
+TEST(SweepRunnerStop, AStopInsideRunKPlusOneKeepsTheKRunsBeforeItAndDropsThatRun) {
+    StopAfterRuns script({40, 10, 30});
+    const PointResult p = script.measure();
+    EXPECT_EQ(script.run, 4) << "no run after the abandoned one";
+    EXPECT_EQ(p.status, PointStatus::Cancelled);
+    EXPECT_EQ(p.reason, "stopped by request after 3 of at least 5 measured runs; the run in progress was "
+                        "abandoned in forward, before step 1 of 1");
+    EXPECT_TRUE(p.measured());
+    EXPECT_EQ(p.measuredRuns, 3);
+    EXPECT_EQ(p.iteration.count, 3);
+    EXPECT_DOUBLE_EQ(p.iteration.median, 30.0); // of 40, 10, 30
+    EXPECT_DOUBLE_EQ(p.iteration.min, 10.0);
+    EXPECT_DOUBLE_EQ(p.iteration.max, 40.0);
+    EXPECT_DOUBLE_EQ(p.iteration.mean, 80.0 / 3.0);
+    EXPECT_DOUBLE_EQ(p.sequencesPerSecond, 4 * 1000.0 / 30.0); // batch 4 per median iteration
+    EXPECT_FALSE(std::isnan(p.phaseMedianMs[0]));
+    ASSERT_EQ(p.steps.size(), 1u);
+    EXPECT_EQ(p.steps[0].callsPerIteration, 1) << "the abandoned run left no partial iteration";
+    EXPECT_FALSE(p.trace.empty());
+    EXPECT_FALSE(p.numerics.checked);
+}
+
+TEST(SweepRunnerStop, AStopInsideTheFirstMeasuredRunLeavesNoStatistics) {
+    StopAfterRuns script(std::vector<int>{});
+    const PointResult p = script.measure();
+    EXPECT_EQ(p.status, PointStatus::Cancelled);
+    EXPECT_FALSE(p.measured());
+    EXPECT_EQ(p.measuredRuns, 0);
+    EXPECT_EQ(p.iteration.count, 0);
+    EXPECT_TRUE(p.trace.empty());
+    EXPECT_EQ(p.reason, "stopped by request after 0 of at least 5 measured runs; the run in progress was "
+                        "abandoned in forward, before step 1 of 1");
+}
+
 TEST(SweepRunner, AStopBeforeTheFirstPointRecordsNothing) {
     const auto registry = registryOf({named("a")});
     SweepRunner runner(registry, fakePlan({"a"}));
@@ -238,7 +309,7 @@ public:
         };
         return b;
     }
-    BudgetClock clock() {
+    MeasureClock clock() {
         return [this] { return m_now; };
     }
 
@@ -265,7 +336,7 @@ std::vector<int> measuredRunsPerPoint(const Budget& budget) {
     plan.settings.maxRepeats = budget.maxRepeats;
     plan.settings.timeBudgetMs = budget.timeBudgetMs;
     SweepRunner runner(registry, plan);
-    runner.setBudgetClock(clock.clock());
+    runner.setMeasureClock(clock.clock());
     StopToken stop;
     std::vector<int> runs;
     for (const PointResult& p : runner.run(stop).points) {

@@ -152,6 +152,8 @@ inline FakeBehaviour named(std::string id) {
 }
 
 // A run marks its phases (forward; backward and update in training), each with one step "work".
+// Like a CPU session it polls its stop token (Session::setStopToken) before every step and abandons
+// the run when it is set; a fake GPU session (with a queue) does not, like the real ones.
 class FakeSession final : public Session {
 public:
     FakeSession(FakeBehaviour b, Problem p, bool gated)
@@ -168,6 +170,13 @@ public:
             if (m_b.onPhase) m_b.onPhase(ph);
             if (firstMeasured && stageOf(ph) == m_b.gate->stage()) m_b.gate->arriveAndWait();
             for (int i = 0; i < m_b.stepsPerPhase; ++i) {
+                if (!m_b.queue && stopRequested())
+                    throw StopRequested(std::string("in ")
+                                            .append(rnnprof::toString(ph))
+                                            .append(", before step ")
+                                            .append(std::to_string(i + 1))
+                                            .append(" of ")
+                                            .append(std::to_string(m_b.stepsPerPhase)));
                 StepScope step(hook, i == 0 ? "work" : "more");
                 if (ph == Phase::Forward && i == 0 && m_b.runTime.count() > 0)
                     std::this_thread::sleep_for(m_b.runTime);
