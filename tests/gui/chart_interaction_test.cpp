@@ -176,8 +176,10 @@ TEST(ChartFilter, SamplesOfFilteredOutPointsAndEmptiedSeriesAreLeftOut) {
 
 TEST(CrossoverMarkers, InferenceAndTrainingAreDrawnWithDifferentPens) {
     ChartData d = threePointChart();
-    d.markers = {{2.0, QStringLiteral("infer crossover"), false},
-                 {2.0, QStringLiteral("train crossover"), true}};
+    ChartMarker inferMarker{2.0, QStringLiteral("infer crossover")};
+    ChartMarker trainMarker{2.0, QStringLiteral("train crossover")};
+    trainMarker.training = true;
+    d.markers = {inferMarker, trainMarker};
     QChart chart;
     (void)renderChart(chart, d, ChartStyle{});
     QPen infer, train;
