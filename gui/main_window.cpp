@@ -120,6 +120,8 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
 
     m_progress = new SweepProgressView(this);
     statusBar()->addWidget(m_progress, 1);
+    connect(statusBar(), &QStatusBar::messageChanged, m_progress,
+            [this](const QString& message) { m_progress->setCovered(!message.isEmpty()); });
     m_busy = new BusyBanner(this);
     statusBar()->addWidget(m_busy);
     const HostInfo host = currentHost();

@@ -5,6 +5,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QProgressBar>
+#include <QStatusBar>
 
 #include <cmath>
 
@@ -57,7 +58,7 @@ void SweepProgressView::begin() {
     m_bar->setRange(0, 0); // busy until the first report
     m_bar->show();
     m_label->setText(QStringLiteral("starting…"));
-    show();
+    setWanted(true);
 }
 
 void SweepProgressView::update(const SweepProgress& p) {
@@ -73,13 +74,13 @@ void SweepProgressView::update(const SweepProgress& p) {
 
 void SweepProgressView::end() {
     m_running = false;
-    hide();
+    setWanted(false);
 }
 
 void SweepProgressView::showEstimate(double seconds) {
     if (m_running) return;
     if (seconds < 0) {
-        hide();
+        setWanted(false);
         return;
     }
     m_bar->hide();
@@ -87,7 +88,17 @@ void SweepProgressView::showEstimate(double seconds) {
     m_label->setToolTip(
         QStringLiteral("The plan's FLOPs at a rough rate per backend for this machine; while the "
                        "sweep runs, the ETA uses the rates its points achieve"));
-    show();
+    setWanted(true);
+}
+
+void SweepProgressView::setCovered(bool covered) {
+    m_covered = covered;
+    setVisible(m_wanted && !m_covered);
+}
+
+void SweepProgressView::setWanted(bool wanted) {
+    m_wanted = wanted;
+    setVisible(m_wanted && !m_covered);
 }
 
 double SweepProgressView::guiCpuShare() const {

@@ -32,6 +32,9 @@ public:
     void end();
     // While no sweep runs: what Run would take (profiling/eta.h); < 0 hides it.
     void showEstimate(double seconds);
+    // While the status bar shows a message over it (QStatusBar::messageChanged): hidden, and shown
+    // again after, if it has something to say. QStatusBar's own hiding is undone by a later show().
+    void setCovered(bool covered);
     // The share of one core the GUI thread used since begin() (redraws, table, status): a sweep's
     // measurements share the machine with it, so it must stay small. In the bar's tooltip.
     [[nodiscard]] double guiCpuShare() const;
@@ -42,6 +45,9 @@ private:
     QProgressBar* m_bar = nullptr;
     QLabel* m_label = nullptr;
     bool m_running = false;
+    bool m_wanted = false;  // progress or an estimate to show
+    bool m_covered = false; // a status-bar message is shown
+    void setWanted(bool wanted);
     double m_cpuAtBegin = 0.0;
     QElapsedTimer m_wall;
 };

@@ -9,6 +9,7 @@
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QScrollArea>
 #include <QSignalBlocker>
 #include <QSplitter>
 #include <QVBoxLayout>
@@ -50,6 +51,8 @@ void setItems(QComboBox* box, const QStringList& items, const QString& current) 
 
 // Small enough for two charts side by side, or stacked above the table, on a 1024x640 screen.
 constexpr QSize kChartMinimum(200, 120);
+// Lines of notes shown under a chart before they scroll.
+constexpr int kNoteLines = 4;
 
 QStringList numbers(const std::vector<int>& values) {
     QStringList out;
@@ -103,10 +106,19 @@ ChartPage::ChartPage(const ChartPageSpec& spec, const ResultStore& store, QWidge
         notes->setWordWrap(true);
         notes->setTextInteractionFlags(Qt::TextSelectableByMouse);
         notes->setContentsMargins(8, 0, 8, 2);
+        // Notes can run long (every file a prediction was fitted on): at most a few lines below
+        // the chart, the rest scrolls, so that the chart keeps its height on a laptop screen.
+        auto* noteArea = new QScrollArea(box);
+        noteArea->setFrameShape(QFrame::NoFrame);
+        noteArea->setWidgetResizable(true);
+        noteArea->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+        noteArea->setWidget(notes);
+        noteArea->setMaximumHeight(notes->fontMetrics().lineSpacing() * kNoteLines + 4);
         boxLayout->addWidget(view, 1);
-        boxLayout->addWidget(notes);
+        boxLayout->addWidget(noteArea);
         m_views.push_back(view);
         m_notes.push_back(notes);
+        m_noteAreas.push_back(noteArea);
     }
     // The first chart is the page's main one: give it most of the room (side by side above the
     // drill-down, the second more, for its kernel names).
@@ -227,7 +239,7 @@ void ChartPage::refresh() {
         if (shown) keepShownPoints(data, *shown);
         const QString notes = data.notes.join(QLatin1Char('\n'));
         m_notes[i]->setText(notes);
-        m_notes[i]->setVisible(!notes.isEmpty());
+        m_noteAreas[i]->setVisible(!notes.isEmpty());
         m_views[i]->setChartData(std::move(data));
     }
     if (m_drill) m_drill->setPoint(results, breakdownPoint(results, m_selection));

@@ -61,6 +61,7 @@ private:
     std::vector<PairSideChoice> m_sides; // what the baseline and challenger boxes list, in order
     std::map<Selector, QComboBox*> m_selectors;
     std::vector<ChartView*> m_views;
+    std::vector<QWidget*> m_noteAreas; // the scroll area around each of m_notes
     std::vector<QLabel*> m_notes;      // one per view, below it
     BreakdownDrill* m_drill = nullptr; // pages following the selection: the selected point, drilled down
     ShownPoints m_shown;
