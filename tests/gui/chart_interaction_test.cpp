@@ -14,6 +14,7 @@
 #include "gui/result_store.h"
 #include "gui/results_view.h"
 #include "gui/sweep_progress.h"
+#include "gui/window_options.h"
 #include "profiling/result_files.h"
 
 #include <QAction>
@@ -217,13 +218,7 @@ TEST(BusyWarningBanner, AResultMeasuredOnABusyMachineIsFlagged) {
 
 class ChartWindowTest : public ::testing::Test {
 protected:
-    MainWindowOptions options() {
-        MainWindowOptions o;
-        o.settingsPath = dir.filePath(QStringLiteral("settings.ini"));
-        o.autosaveDir = dir.filePath(QStringLiteral("autosave"));
-        o.interactive = false;
-        return o;
-    }
+    MainWindowOptions options() { return test::scratchWindowOptions(dir); }
     QTemporaryDir dir;
 };
 

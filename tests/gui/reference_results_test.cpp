@@ -8,6 +8,7 @@
 #include "gui/main_window.h"
 #include "gui/reference_results.h"
 #include "gui/result_store.h"
+#include "gui/window_options.h"
 #include "profiling/crossover.h"
 
 #include <QTabWidget>
@@ -48,13 +49,7 @@ TEST(ReferenceResults, TheReferenceOfAPresetIsItsOwnFileAndAnEditedModelFindsNon
 
 class CompareWithReference : public ::testing::Test {
 protected:
-    MainWindowOptions options() {
-        MainWindowOptions o;
-        o.settingsPath = dir.filePath(QStringLiteral("settings.ini"));
-        o.autosaveDir = dir.filePath(QStringLiteral("autosave"));
-        o.interactive = false;
-        return o;
-    }
+    MainWindowOptions options() { return test::scratchWindowOptions(dir); }
     static ChartPage* speedupPage(const MainWindow& w) {
         for (ChartPage* p : w.chartPages())
             if (p->spec().id == QStringLiteral("speedup")) return p;

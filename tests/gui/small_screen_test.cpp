@@ -5,6 +5,7 @@
 #include "gui/charts/chart_view.h"
 #include "gui/config/config_panel.h"
 #include "gui/main_window.h"
+#include "gui/window_options.h"
 
 #include <QAbstractButton>
 #include <QAbstractSpinBox>
@@ -23,13 +24,7 @@ namespace {
 
 class SmallScreenTest : public ::testing::Test {
 protected:
-    MainWindowOptions options() {
-        MainWindowOptions o;
-        o.settingsPath = dir.filePath(QStringLiteral("settings.ini"));
-        o.autosaveDir = dir.filePath(QStringLiteral("autosave"));
-        o.interactive = false;
-        return o;
-    }
+    MainWindowOptions options() { return test::scratchWindowOptions(dir); }
     QTemporaryDir dir;
 };
 

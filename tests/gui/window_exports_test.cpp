@@ -7,6 +7,7 @@
 #include "gui/fake_results.h"
 #include "gui/main_window.h"
 #include "gui/result_store.h"
+#include "gui/window_options.h"
 #include "profiling/result_files.h"
 
 #include <QAction>
@@ -24,13 +25,7 @@ namespace {
 
 class WindowExportsTest : public ::testing::Test {
 protected:
-    MainWindowOptions options() {
-        MainWindowOptions o;
-        o.settingsPath = dir.filePath(QStringLiteral("settings.ini"));
-        o.autosaveDir = dir.filePath(QStringLiteral("autosave"));
-        o.interactive = false;
-        return o;
-    }
+    MainWindowOptions options() { return test::scratchWindowOptions(dir); }
     QString saved(const QString& name, const SweepResult& r) {
         const QString path = dir.filePath(name);
         saveResultJson(path.toStdString(), r);
