@@ -3,6 +3,7 @@
 // standard output and error captured.
 #include "support/child_process.h"
 
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,21 @@ inline ProcessResult runRnnprof(const Args& args) {
     std::vector<std::string> argv{RNNPROF_EXE};
     argv.insert(argv.end(), args.begin(), args.end());
     return runToEnd(std::move(argv));
+}
+
+// Leaves no display (nor a Qt platform) in this process's environment, for the children it starts.
+inline void forgetDisplay() {
+    unsetenv("DISPLAY");
+    unsetenv("WAYLAND_DISPLAY");
+    unsetenv("QT_QPA_PLATFORM");
+}
+
+// Runs `rnnprof <command> <args>` with no display: the commands that draw charts (plot, report)
+// must not need one.
+inline ProcessResult runWithoutDisplay(const std::string& command, Args args) {
+    forgetDisplay();
+    args.insert(args.begin(), command);
+    return runRnnprof(args);
 }
 
 inline ProcessResult runEval(Args args) {

@@ -19,11 +19,7 @@ using test::TempDir;
 
 // The command must not need a display: run it with none.
 ProcessResult runPlot(Args args) {
-    unsetenv("DISPLAY");
-    unsetenv("WAYLAND_DISPLAY");
-    unsetenv("QT_QPA_PLATFORM");
-    args.insert(args.begin(), "plot");
-    return test::runRnnprof(args);
+    return test::runWithoutDisplay("plot", std::move(args));
 }
 
 // fakeSweep with built-in backend ids: rnnprof plot, another process, refuses made-up ones.
@@ -272,9 +268,7 @@ TEST(NoDisplay, RunsTheDefaultPresetHeadlessAndNamesItsFolder) {
     TempDir dir;
     const fs::path before = fs::current_path();
     fs::current_path(dir.path());
-    unsetenv("DISPLAY");
-    unsetenv("WAYLAND_DISPLAY");
-    unsetenv("QT_QPA_PLATFORM");
+    test::forgetDisplay();
     const ProcessResult run = test::runRnnprof({});
     fs::current_path(before);
     ASSERT_EQ(run.status, 0) << run.err;
@@ -295,9 +289,7 @@ TEST(NoDisplay, RunsTheDefaultPresetHeadlessAndNamesItsFolder) {
 }
 
 TEST(NoDisplay, OtherArgumentsPointToThePlotCommand) {
-    unsetenv("DISPLAY");
-    unsetenv("WAYLAND_DISPLAY");
-    unsetenv("QT_QPA_PLATFORM");
+    test::forgetDisplay();
     const ProcessResult run = test::runRnnprof({"results.json"});
     EXPECT_EQ(run.status, 2);
     EXPECT_NE(run.err.find("rnnprof plot"), std::string::npos) << run.err;

@@ -22,11 +22,7 @@ using test::ProcessResult;
 using test::TempDir;
 
 ProcessResult runReport(Args args) {
-    unsetenv("DISPLAY");
-    unsetenv("WAYLAND_DISPLAY");
-    unsetenv("QT_QPA_PLATFORM");
-    args.insert(args.begin(), "report");
-    return test::runRnnprof(args);
+    return test::runWithoutDisplay("report", std::move(args));
 }
 
 // fakeSweep with built-in ids (another process refuses made-up ones): cpu-blas 1 ms per sample,
