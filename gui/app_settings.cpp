@@ -69,6 +69,31 @@ void AppSettings::setReopenLastResults(bool on) {
     setFlag(QStringLiteral("files/reopenLast"), on);
 }
 
+namespace {
+const QString kAliasesKey = QStringLiteral("files/aliases");
+}
+
+// A list of [identity, alias] pairs, newest first: identities hold host names from files, so
+// they are values here, never keys (QSettings would read their '/' as groups).
+QString AppSettings::resultAlias(const QString& identity) const {
+    if (identity.isEmpty()) return {};
+    for (const QVariant& entry : m_settings->value(kAliasesKey).toList()) {
+        const QStringList pair = entry.toStringList();
+        if (pair.size() == 2 && pair[0] == identity) return pair[1];
+    }
+    return {};
+}
+
+void AppSettings::setResultAlias(const QString& identity, const QString& alias) {
+    if (identity.isEmpty()) return;
+    QVariantList entries{QVariant(QStringList{identity, alias})};
+    for (const QVariant& entry : m_settings->value(kAliasesKey).toList()) {
+        const QStringList pair = entry.toStringList();
+        if (pair.size() == 2 && pair[0] != identity && entries.size() < kMaxAliases) entries << entry;
+    }
+    m_settings->setValue(kAliasesKey, entries);
+}
+
 QByteArray AppSettings::bytes(const QString& key) const {
     return m_settings->value(key).toByteArray();
 }

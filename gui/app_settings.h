@@ -1,8 +1,8 @@
 #pragma once
 // What the window remembers between sessions (QSettings): geometry and dock/toolbar state,
 // splitter sizes, the last configuration (as the plan JSON of presets and --config files), recent
-// files, the files open last (reopened on start) and the palette choice. Tests point it at a temporary file
-// instead of the user's settings.
+// files, the files open last (reopened on start), the results' aliases and the palette choice. Tests point it
+// at a temporary file instead of the user's settings.
 #include "profiling/plan.h"
 
 #include <QByteArray>
@@ -34,6 +34,12 @@ public:
     void setLastResults(const QStringList& paths);
     [[nodiscard]] bool reopenLastResults() const;
     void setReopenLastResults(bool on);
+
+    // The aliases the user gave results (Rename), by resultIdentity() (result_store.h), so that a
+    // result is called the same when it is opened again, from any path; the newest kMaxAliases.
+    [[nodiscard]] QString resultAlias(const QString& identity) const; // empty: none
+    void setResultAlias(const QString& identity, const QString& alias);
+    static constexpr int kMaxAliases = 200;
 
     [[nodiscard]] QByteArray bytes(const QString& key) const;
     void setBytes(const QString& key, const QByteArray& value);

@@ -30,6 +30,11 @@ BusyBanner::BusyBanner(QWidget* parent) : QLabel(parent) {
 
 BusyBanner::~BusyBanner() = default;
 
+// A result's name can be long; the whole warning is in the tooltip.
+void BusyBanner::setShortText(const QString& text) {
+    setText(fontMetrics().elidedText(text, Qt::ElideMiddle, kMaxTextWidth));
+}
+
 void BusyBanner::startWatching(int cores, int threads) {
     m_cores = cores;
     m_threads = threads;
@@ -44,7 +49,7 @@ void BusyBanner::stopWatching() {
 
 void BusyBanner::showLoad(const HostLoad& load, int cores, int threads) {
     const QString text = QString::fromStdString(busyWarning(load, cores, threads));
-    setText(QStringLiteral("⚠ ") + text.section(QStringLiteral(". "), 0, 0));
+    setShortText(QStringLiteral("⚠ ") + text.section(QStringLiteral(". "), 0, 0));
     setToolTip(text);
     setVisible(!text.isEmpty());
 }
@@ -52,8 +57,8 @@ void BusyBanner::showLoad(const HostLoad& load, int cores, int threads) {
 void BusyBanner::showResults(const std::vector<SweepResult>& results) {
     for (const SweepResult& result : results)
         if (const QString text = busyResultText(result); !text.isEmpty()) {
-            setText(QStringLiteral("⚠ Measured on a busy machine: ") +
-                    text.section(QStringLiteral(": "), 0, 0));
+            setShortText(QStringLiteral("⚠ Measured on a busy machine: ") +
+                         text.section(QStringLiteral(": "), 0, 0));
             setToolTip(text);
             show();
             return;

@@ -32,7 +32,11 @@ public:
     // Shows the warning of the first loaded result measured on a busy machine, if any.
     void showResults(const std::vector<SweepResult>& results);
 
+    // The widest the banner's text gets (it shares the status bar with messages and the host).
+    static constexpr int kMaxTextWidth = 420;
+
 private:
+    void setShortText(const QString& text);
     QTimer m_timer;
     std::unique_ptr<HostLoadMonitor> m_monitor;
     int m_cores = 0;

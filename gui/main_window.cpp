@@ -55,6 +55,17 @@ constexpr int kDockMinimumWidth = 260;
 constexpr int kHostLabelWidth = 360;
 constexpr int kDockMaxPercent = 40;
 
+// The host line of the status bar, each part elided on its own so that the GPU's state is always
+// in it, whatever the length of the CPU's name (the whole description is the label's tooltip).
+QString shortHostLine(const HostInfo& host, const QFontMetrics& metrics) {
+    constexpr int kCpuWidth = 150;
+    const QString cpu = metrics.elidedText(QString::fromStdString(host.cpuModel), Qt::ElideRight, kCpuWidth);
+    const QString cores = QStringLiteral(" · %1 cores · ").arg(host.cpuCores);
+    const QString gpu = QStringLiteral("GPU: ") + QString::fromStdString(host.gpu.summary());
+    const int gpuWidth = kHostLabelWidth - metrics.horizontalAdvance(cpu + cores);
+    return cpu + cores + metrics.elidedText(gpu, Qt::ElideRight, gpuWidth);
+}
+
 } // namespace
 
 MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
@@ -122,13 +133,13 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
     statusBar()->addWidget(m_progress, 1);
     connect(statusBar(), &QStatusBar::messageChanged, m_progress,
             [this](const QString& message) { m_progress->setCovered(!message.isEmpty()); });
+    // Permanent: a status-bar message neither hides the warning nor is drawn over it.
     m_busy = new BusyBanner(this);
-    statusBar()->addWidget(m_busy);
+    statusBar()->addPermanentWidget(m_busy);
     const HostInfo host = currentHost();
-    const QString hostLine = QString::fromStdString(hostStatusLine(host));
     m_hostLabel = new QLabel(this);
     m_hostLabel->setObjectName(QStringLiteral("hostStatus"));
-    m_hostLabel->setText(m_hostLabel->fontMetrics().elidedText(hostLine, Qt::ElideMiddle, kHostLabelWidth));
+    m_hostLabel->setText(shortHostLine(host, m_hostLabel->fontMetrics()));
     m_hostLabel->setToolTip(QString::fromStdString(describeHost(host)));
     statusBar()->addPermanentWidget(m_hostLabel);
 

@@ -71,6 +71,8 @@ int MainWindow::openFiles(const QStringList& paths, bool add) {
         try {
             SweepResult r = loadResultFile(path.toStdString());
             if (r.label.empty()) r.label = QFileInfo(path).fileName().toStdString();
+            if (const QString alias = m_settings->resultAlias(resultIdentity(r)); !alias.isEmpty())
+                r.label = alias.toStdString();
             loaded.push_back(std::move(r));
             m_settings->addRecentFile(path);
         } catch (const std::exception& e) {
@@ -239,7 +241,7 @@ bool MainWindow::exportChartFile(ChartView& view, const QString& path) {
     try {
         exportChart(view.chartData(), view.currentStyle(), path, *format,
                     view.size().expandedTo(QSize(800, 500)),
-                    exportFooter(m_store->results(), QDateTime::currentDateTimeUtc()));
+                    exportFooter(m_store->results(), QDateTime::currentDateTimeUtc()), view.viewState());
         statusBar()->showMessage(QStringLiteral("Exported %1").arg(path), 8000);
         return true;
     } catch (const std::exception& e) {
@@ -264,7 +266,8 @@ QStringList MainWindow::exportAllCharts(const QString& dir, const QString& forma
                 const QString name =
                     view->objectName().section(QLatin1Char('-'), 1) + QLatin1Char('.') + format;
                 const QString path = QDir(dir).filePath(name);
-                exportChart(view->chartData(), view->currentStyle(), path, *f, kExportSize, footer);
+                exportChart(view->chartData(), view->currentStyle(), path, *f, kExportSize, footer,
+                            view->viewState());
                 written << path;
             }
         statusBar()->showMessage(QStringLiteral("Exported %1 charts to %2").arg(written.size()).arg(dir),
@@ -356,10 +359,12 @@ bool MainWindow::exportCurrentChart(const QString& path) {
     }
     refreshChartsNow();
     std::vector<ChartData> charts;
+    std::vector<ChartViewState> states; // what the page shows: hidden series, zoom, log axes
     QSize shown(0, 0);
     const bool sideBySide = page->spec().sideBySide;
     for (ChartView* view : page->views()) {
         charts.push_back(view->chartData());
+        states.push_back(view->viewState());
         const QSize s = view->size();
         shown = sideBySide ? QSize(shown.width() + s.width(), std::max(shown.height(), s.height()))
                            : QSize(std::max(shown.width(), s.width()), shown.height() + s.height());
@@ -369,7 +374,7 @@ bool MainWindow::exportCurrentChart(const QString& path) {
     try {
         exportCharts(charts, page->views().front()->currentStyle(), path, *format, shown.expandedTo(minimum),
                      exportFooter(m_store->results(), QDateTime::currentDateTimeUtc()),
-                     sideBySide ? Qt::Horizontal : Qt::Vertical);
+                     sideBySide ? Qt::Horizontal : Qt::Vertical, states);
         statusBar()->showMessage(QStringLiteral("Exported %1").arg(path), 8000);
         return true;
     } catch (const std::exception& e) {
@@ -388,6 +393,7 @@ bool MainWindow::renameResult(int index, const QString& alias) {
         return false;
     }
     if (!m_store->setLabel(index, name.toStdString())) return false;
+    m_settings->setResultAlias(resultIdentity(m_store->results()[std::size_t(index)]), name);
     refreshChartsNow();
     return true;
 }

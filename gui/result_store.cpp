@@ -2,6 +2,12 @@
 
 namespace rnnprof::gui {
 
+QString resultIdentity(const SweepResult& result) {
+    if (result.createdAt.empty()) return {};
+    return QString::fromStdString(result.createdAt) + QStringLiteral(" on ") +
+           QString::fromStdString(result.host.hostname);
+}
+
 ResultStore::ResultStore(QObject* parent) : QObject(parent) {}
 ResultStore::~ResultStore() = default;
 

@@ -11,6 +11,10 @@
 
 namespace rnnprof::gui {
 
+// What tells results apart across sessions and paths, for remembering their aliases: when it was
+// created and on which host. Empty for a result that does not say when it was created.
+[[nodiscard]] QString resultIdentity(const SweepResult& result);
+
 class ResultStore : public QObject {
     Q_OBJECT
 public:

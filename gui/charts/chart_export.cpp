@@ -63,7 +63,7 @@ struct Panel {
 };
 
 std::vector<Panel> makePanels(const std::vector<ChartData>& charts, const ChartStyle& style,
-                              const ExportLayout& layout) {
+                              const ExportLayout& layout, const std::vector<ChartViewState>& states) {
     std::vector<Panel> panels;
     for (std::size_t i = 0; i < charts.size(); ++i) {
         Panel p{std::make_unique<ChartView>(), layout.charts[i], layout.notes[i], notesOf(charts[i])};
@@ -72,6 +72,7 @@ std::vector<Panel> makePanels(const std::vector<ChartData>& charts, const ChartS
         view.setFrameShape(QFrame::NoFrame);
         view.setFixedStyle(style);
         view.setChartData(charts[i]);
+        if (i < states.size()) view.setViewState(states[i]);
         view.resize(p.chart.size());
         view.chart()->setGeometry(QRectF(QPointF(0, 0), QSizeF(p.chart.size())));
         view.scene()->setSceneRect(0, 0, p.chart.width(), p.chart.height());
@@ -155,15 +156,16 @@ ExportLayout exportLayout(const std::vector<ChartData>& charts, QSize size, cons
 }
 
 void exportChart(const ChartData& data, const ChartStyle& style, const QString& path, ImageFormat format,
-                 QSize size, const QString& footer) {
-    exportCharts({data}, style, path, format, size, footer);
+                 QSize size, const QString& footer, const ChartViewState& state) {
+    exportCharts({data}, style, path, format, size, footer, Qt::Horizontal, {state});
 }
 
 void exportCharts(const std::vector<ChartData>& charts, const ChartStyle& style, const QString& path,
-                  ImageFormat format, QSize size, const QString& footer, Qt::Orientation orientation) {
+                  ImageFormat format, QSize size, const QString& footer, Qt::Orientation orientation,
+                  const std::vector<ChartViewState>& states) {
     if (charts.empty()) fail(path, QStringLiteral("there is no chart to write"));
     const ExportLayout layout = exportLayout(charts, size, footer, orientation);
-    std::vector<Panel> panels = makePanels(charts, style, layout);
+    std::vector<Panel> panels = makePanels(charts, style, layout, states);
     QStringList titles;
     for (const ChartData& c : charts)
         titles << c.title;

@@ -4,6 +4,7 @@
 // the same pictures. Needs a QApplication (any platform, offscreen included). Throws Error(Io).
 #include "gui/charts/chart_data.h"
 #include "gui/charts/chart_theme.h"
+#include "gui/charts/chart_view_state.h"
 
 #include <QRect>
 #include <QSize>
@@ -23,15 +24,18 @@ enum class ImageFormat { Png, Svg, Pdf };
 inline constexpr QSize kExportSize{1100, 700};
 
 // `footer` (exportFooter(): the results, hosts, CPU/GPU names and date) is written in a line or two
-// under the chart and its notes, inside `size`.
+// under the chart and its notes, inside `size`. `state`: what the user changed on the chart in the
+// window (hidden series, zoom, log axes, error bars), drawn the same way.
 void exportChart(const ChartData& data, const ChartStyle& style, const QString& path, ImageFormat format,
-                 QSize size = kExportSize, const QString& footer = {});
+                 QSize size = kExportSize, const QString& footer = {}, const ChartViewState& state = {});
 
 // Several charts in one file, as a page shows them (the speedup and the crossover chart): side by
 // side when `orientation` is Horizontal, else stacked, each with its notes, the footer under all.
+// `states[i]`, where given, is what the user changed on chart i in the window.
 void exportCharts(const std::vector<ChartData>& charts, const ChartStyle& style, const QString& path,
                   ImageFormat format, QSize size, const QString& footer = {},
-                  Qt::Orientation orientation = Qt::Horizontal);
+                  Qt::Orientation orientation = Qt::Horizontal,
+                  const std::vector<ChartViewState>& states = {});
 
 // Where exportCharts() puts things in a file of `size`: one rectangle per chart (plot, title and
 // legend), one for its notes below it, and the footer's rectangle at the bottom (empty without one).

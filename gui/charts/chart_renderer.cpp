@@ -283,7 +283,7 @@ std::vector<LegendEntry> renderBars(QChart& chart, const ChartData& d, const Cha
         set->setBorderColor(color);
         out.colors.push_back(color);
         legend.push_back(
-            {elideMiddle(b.name, kMaxLabelChars), color, LegendEntry::Swatch::Box, Qt::SolidLine, 0, -1});
+            {elideMiddle(b.name, kMaxLabelChars), color, LegendEntry::Swatch::Box, Qt::SolidLine, 0, int(i)});
         series->append(set);
         out.barSets.push_back(set);
         for (std::size_t c = 0; c < std::size_t(values.size()) && c < stacked.size(); ++c) {

@@ -1,8 +1,10 @@
 #include "gui/charts/chart_view.h"
 
 #include <QAbstractSeries>
+#include <QBarCategoryAxis>
 #include <QBarSet>
 #include <QChart>
+#include <QFontMetricsF>
 #include <QKeyEvent>
 #include <QLegend>
 #include <QLegendMarker>
@@ -38,6 +40,24 @@ QAbstractAxis* firstAxis(const QChart* chart, Qt::Orientation orientation) {
     return axes.isEmpty() ? nullptr : axes.first();
 }
 
+// Elided in the middle, but keeping more of the end: a bar's label ends with the backend and mode
+// that tell the bars apart, and starts with the result's name, the same for many bars.
+QString elideKeepingTheEnd(const QString& text, const QFontMetricsF& metrics, qreal room) {
+    if (metrics.horizontalAdvance(text) <= room) return text;
+    const QString ellipsis(QChar(0x2026));
+    constexpr qreal kHeadShare = 0.25;
+    qsizetype head = 0;
+    while (head < text.size() && metrics.horizontalAdvance(text.left(head + 1)) <= kHeadShare * room)
+        ++head;
+    if (head > 0 && text[head - 1].isHighSurrogate()) --head; // never half a character
+    const qreal tailRoom = room - metrics.horizontalAdvance(text.left(head) + ellipsis);
+    qsizetype tail = 0;
+    while (tail < text.size() - head && metrics.horizontalAdvance(text.right(tail + 1)) <= tailRoom)
+        ++tail;
+    if (tail > 0 && text[text.size() - tail].isLowSurrogate()) --tail;
+    return text.left(head) + ellipsis + text.right(tail);
+}
+
 } // namespace
 
 ChartView::ChartView(QWidget* parent) : QChartView(new QChart, parent) {
@@ -63,34 +83,67 @@ ChartStyle ChartView::currentStyle() const {
     return m_fixedStyle ? *m_fixedStyle : chartStyleFor(palette());
 }
 
+// The name of series `series` (lines) or bar set `series` (bars); empty when there is none.
+QString ChartView::seriesName(int series) const {
+    if (series < 0) return {};
+    const auto i = std::size_t(series);
+    if (m_data.kind == ChartData::Kind::Lines)
+        return i < m_data.series.size() ? m_data.series[i].name : QString();
+    return i < m_data.barSets.size() ? m_data.barSets[i].name : QString();
+}
+
+ChartData ChartView::shownData() const {
+    ChartData shown = m_data;
+    if (shown.kind == ChartData::Kind::Lines) {
+        shown.errorBars = m_state.errorBars;
+        shown.logX = m_state.logX.value_or(shown.logX);
+        shown.logY = m_state.logY.value_or(shown.logY);
+        return shown;
+    }
+    // A hidden bar set keeps its place (colour, legend entry) but draws nothing, so that the value
+    // axis fits what is left: hiding cpu-reference's 1000 ms phase shows the others' bars.
+    for (BarSet& set : shown.barSets)
+        if (m_state.hiddenSeries.contains(set.name)) {
+            std::fill(set.values.begin(), set.values.end(), 0.0);
+            std::fill(set.refs.begin(), set.refs.end(), PointRef{});
+        }
+    return shown;
+}
+
 void ChartView::rerender() {
     // A fresh QChart each time: QtCharts deletes removed axes only later (deleteLater), and their
     // grid and label items would stay visible in grabs and exports made before that.
     auto* fresh = new QChart;
     fresh->setAnimationOptions(QChart::NoAnimation);
     const bool lines = m_data.kind == ChartData::Kind::Lines;
-    if (lines && (m_errorBars || m_logX || m_logY)) {
-        ChartData shown = m_data;
-        shown.errorBars = m_errorBars;
-        shown.logX = m_logX.value_or(shown.logX);
-        shown.logY = m_logY.value_or(shown.logY);
-        m_rendered = renderChart(*fresh, shown, currentStyle());
-    } else {
-        m_rendered = renderChart(*fresh, m_data, currentStyle());
-    }
+    m_rendered = renderChart(*fresh, shownData(), currentStyle());
     setRubberBand(lines ? QChartView::RectangleRubberBand : QChartView::NoRubberBand);
     QChart* old = chart();
     setChart(fresh);
     delete old;
-    for (int i = 0; i < static_cast<int>(m_data.series.size()); ++i)
-        if (m_hiddenSeries.contains(m_data.series[std::size_t(i)].name)) setSeriesVisible(i, false);
+    const int count = static_cast<int>(lines ? m_data.series.size() : m_data.barSets.size());
+    for (int i = 0; i < count; ++i) {
+        if (!m_state.hiddenSeries.contains(seriesName(i))) continue;
+        if (lines && i < static_cast<int>(m_rendered.parts.size()))
+            for (QAbstractSeries* part : m_rendered.parts[std::size_t(i)])
+                part->setVisible(false);
+        if (m_rendered.frame.legend) m_rendered.frame.legend->setSeriesHidden(i, true);
+    }
     if (ChartLegend* legend = m_rendered.frame.legend)
-        connect(legend, &ChartLegend::toggled, this,
-                [this](int series) { setSeriesVisible(series, !isSeriesVisible(series)); });
+        connect(legend, &ChartLegend::toggled, this, [this, lines](int series) {
+            // Hiding a bar set redraws the chart, which deletes the legend whose click this is:
+            // later, from the event loop.
+            QMetaObject::invokeMethod(
+                this, [this, series] { setSeriesVisible(series, !isSeriesVisible(series)); },
+                lines ? Qt::DirectConnection : Qt::QueuedConnection);
+        });
     fitMinimumHeight();
-    if (m_zoom && lines) {
-        if (QAbstractAxis* x = firstAxis(fresh, Qt::Horizontal)) x->setRange(m_zoom->x.x(), m_zoom->x.y());
-        if (QAbstractAxis* y = firstAxis(fresh, Qt::Vertical)) y->setRange(m_zoom->y.x(), m_zoom->y.y());
+    fitCategoryLabels();
+    connect(fresh, &QGraphicsWidget::geometryChanged, this, &ChartView::fitCategoryLabels);
+    if (m_state.zoom && lines) {
+        const ChartRanges& zoom = *m_state.zoom;
+        if (QAbstractAxis* x = firstAxis(fresh, Qt::Horizontal)) x->setRange(zoom.x.x(), zoom.x.y());
+        if (QAbstractAxis* y = firstAxis(fresh, Qt::Vertical)) y->setRange(zoom.y.x(), zoom.y.y());
     }
     addHighlight();
     for (std::size_t i = 0; i < m_rendered.barSets.size() && i < m_data.barSets.size(); ++i) {
@@ -119,6 +172,34 @@ void ChartView::resizeEvent(QResizeEvent* event) {
     fitMinimumHeight();
 }
 
+// QtCharts gives the axes beside the plot at most 40 % of the chart's width (golden_ratio in its
+// CartesianChartLayout) and, with truncation off, clips longer labels at the chart's left edge
+// ("s sweep)...cpu-blas infer"): the category labels of horizontal bars are elided in the middle
+// (keeping more of the end) to what fits there. The bars' tooltips carry the full names.
+void ChartView::fitCategoryLabels() {
+    if (m_data.kind != ChartData::Kind::HorizontalBars &&
+        m_data.kind != ChartData::Kind::HorizontalStackedBars)
+        return;
+    auto* axis = qobject_cast<QBarCategoryAxis*>(firstAxis(chart(), Qt::Vertical));
+    if (!axis) return;
+    constexpr qreal kAxisShare = 0.4;  // QtCharts' golden_ratio
+    constexpr qreal kTickSpace = 16.0; // ticks and the gap between the labels and the plot
+    constexpr qreal kNarrowest = 48.0; // a label keeps a few characters at any width
+    const QMargins margins = chart()->margins();
+    const qreal room = kAxisShare * (chart()->size().width() - margins.left() - margins.right()) - kTickSpace;
+    const QFontMetricsF metrics(axis->labelsFont());
+    QStringList labels;
+    for (const QString& category : m_data.categories) {
+        QString label =
+            elideKeepingTheEnd(elideMiddle(category, kMaxLabelChars), metrics, std::max(room, kNarrowest));
+        // QBarCategoryAxis drops a repeated category (and the bars would shift): keep them apart.
+        while (labels.contains(label))
+            label += QChar(0x200B); // zero-width space
+        labels << label;
+    }
+    if (labels != axis->categories()) axis->setCategories(labels);
+}
+
 void ChartView::fitMinimumHeight() {
     const int needed = int(std::ceil(frameHeightFor(m_rendered.frame, width()))) + kMinPlotHeight;
     const int minimum = std::max(kMinHeight, needed);
@@ -126,20 +207,28 @@ void ChartView::fitMinimumHeight() {
 }
 
 void ChartView::setSeriesVisible(int series, bool visible) {
-    if (series < 0 || series >= static_cast<int>(m_rendered.parts.size()) ||
-        series >= static_cast<int>(m_data.series.size()))
+    const QString name = seriesName(series);
+    if (name.isEmpty() || isSeriesVisible(series) == visible) return;
+    m_state.hiddenSeries.removeAll(name);
+    if (!visible) m_state.hiddenSeries << name;
+    if (m_data.kind != ChartData::Kind::Lines) {
+        rerender(); // the value axis fits the bars left
         return;
-    for (QAbstractSeries* part : m_rendered.parts[std::size_t(series)])
-        part->setVisible(visible);
+    }
+    if (series < static_cast<int>(m_rendered.parts.size()))
+        for (QAbstractSeries* part : m_rendered.parts[std::size_t(series)])
+            part->setVisible(visible);
     if (m_rendered.frame.legend) m_rendered.frame.legend->setSeriesHidden(series, !visible);
-    const QString& name = m_data.series[std::size_t(series)].name;
-    m_hiddenSeries.removeAll(name);
-    if (!visible) m_hiddenSeries << name;
 }
 
 bool ChartView::isSeriesVisible(int series) const {
-    return series < 0 || series >= static_cast<int>(m_data.series.size()) ||
-           !m_hiddenSeries.contains(m_data.series[std::size_t(series)].name);
+    const QString name = seriesName(series);
+    return name.isEmpty() || !m_state.hiddenSeries.contains(name);
+}
+
+void ChartView::setViewState(ChartViewState state) {
+    m_state = std::move(state);
+    rerender();
 }
 
 QPointF ChartView::positionOf(int series, int sample) const {
@@ -270,7 +359,7 @@ ChartView::Ranges ChartView::shownRanges() const {
 }
 
 void ChartView::keepZoom() {
-    if (chart()->isZoomed() || m_zoom) m_zoom = shownRanges();
+    if (chart()->isZoomed() || m_state.zoom) m_state.zoom = shownRanges();
 }
 
 void ChartView::zoomTo(QRectF viewRect) {
@@ -287,29 +376,29 @@ void ChartView::panBy(QPointF pixels) {
 }
 
 void ChartView::resetZoom() {
-    m_zoom.reset();
+    m_state.zoom.reset();
     rerender();
 }
 
 void ChartView::setErrorBarsShown(bool shown) {
-    if (m_errorBars == shown) return;
-    m_errorBars = shown;
+    if (m_state.errorBars == shown) return;
+    m_state.errorBars = shown;
     rerender();
 }
 
 void ChartView::setLogAxes(std::optional<bool> logX, std::optional<bool> logY) {
-    m_logX = logX;
-    m_logY = logY;
-    m_zoom.reset(); // ranges of one scale mean nothing on the other
+    m_state.logX = logX;
+    m_state.logY = logY;
+    m_state.zoom.reset(); // ranges of one scale mean nothing on the other
     rerender();
 }
 
 bool ChartView::logX() const {
-    return m_logX.value_or(m_data.logX);
+    return m_state.logX.value_or(m_data.logX);
 }
 
 bool ChartView::logY() const {
-    return m_logY.value_or(m_data.logY);
+    return m_state.logY.value_or(m_data.logY);
 }
 
 void ChartView::setHighlightedPoint(const PointRef& ref) {

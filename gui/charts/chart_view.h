@@ -9,6 +9,7 @@
 #include "gui/charts/chart_data.h"
 #include "gui/charts/chart_renderer.h"
 #include "gui/charts/chart_theme.h"
+#include "gui/charts/chart_view_state.h"
 
 #include <QChartView>
 #include <QStringList>
@@ -34,8 +35,10 @@ public:
     void setFixedStyle(std::optional<ChartStyle> style);
     [[nodiscard]] ChartStyle currentStyle() const;
 
-    // Hides or shows everything drawn for series `series` of the chart data (a click on its legend
-    // entry toggles it). Kept across redraws for as long as a series of that name is drawn.
+    // Hides or shows everything drawn for series `series` of the chart data, or for bar set
+    // `series` of a bar chart (a click on its legend entry toggles it; a hidden bar set draws no
+    // bars and the value axis fits the rest). Kept across redraws for as long as a series or bar
+    // set of that name is drawn.
     void setSeriesVisible(int series, bool visible);
     [[nodiscard]] bool isSeriesVisible(int series) const;
     [[nodiscard]] const RenderedChart& rendered() const { return m_rendered; }
@@ -48,23 +51,22 @@ public:
     // The menu of the right button, built anew each time (its checks show the current state).
     [[nodiscard]] std::unique_ptr<QMenu> makeContextMenu();
     // The axis ranges shown now: x (min, max) and y (min, max); zero ranges for bar charts.
-    struct Ranges {
-        QPointF x;
-        QPointF y;
-        bool operator==(const Ranges&) const = default;
-    };
+    using Ranges = ChartRanges;
     [[nodiscard]] Ranges shownRanges() const;
     // Zooms into the rectangle `viewRect` (view pixels), as the rubber band does; line charts only.
     void zoomTo(QRectF viewRect);
     void panBy(QPointF pixels);
     void resetZoom();
-    [[nodiscard]] bool isZoomed() const { return m_zoom.has_value(); }
+    [[nodiscard]] bool isZoomed() const { return m_state.zoom.has_value(); }
     void setErrorBarsShown(bool shown);
-    [[nodiscard]] bool errorBarsShown() const { return m_errorBars; }
+    [[nodiscard]] bool errorBarsShown() const { return m_state.errorBars; }
     // Overrides the chart's own choice of a log or linear axis; nullopt: the chart's choice.
     void setLogAxes(std::optional<bool> logX, std::optional<bool> logY);
     [[nodiscard]] bool logX() const;
     [[nodiscard]] bool logY() const;
+    // Everything the user changed on this view, to draw another view (an export) the same way.
+    [[nodiscard]] const ChartViewState& viewState() const { return m_state; }
+    void setViewState(ChartViewState state);
     // Rings the sample of `ref` (none when invalid or not on this chart).
     void setHighlightedPoint(const PointRef& ref);
     [[nodiscard]] PointRef highlightedPoint() const { return m_highlight; }
@@ -85,19 +87,20 @@ protected:
 
 private:
     void rerender();
+    [[nodiscard]] QString seriesName(int series) const;
+    // m_data as drawn: the state's axis overrides and error bars, hidden bar sets emptied.
+    [[nodiscard]] ChartData shownData() const;
     // Grows the minimum height so that the title and the whole legend fit above and below a plot.
     void fitMinimumHeight();
+    // Elides the labels of a horizontal bar chart's category axis to the room QtCharts gives them.
+    void fitCategoryLabels();
     void keepZoom(); // remembers the ranges after QtCharts zoomed or scrolled
     void addHighlight();
 
     ChartData m_data;
     RenderedChart m_rendered;
     std::optional<ChartStyle> m_fixedStyle;
-    QStringList m_hiddenSeries;   // names of the series the user hid
-    std::optional<Ranges> m_zoom; // the zoomed ranges, re-applied after each render
-    std::optional<bool> m_logX;
-    std::optional<bool> m_logY;
-    bool m_errorBars = false;
+    ChartViewState m_state; // the zoom is re-applied after each render
     PointRef m_highlight;
     std::optional<QPointF> m_panFrom; // middle-button drag
 };

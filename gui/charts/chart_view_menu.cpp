@@ -26,15 +26,15 @@ std::unique_ptr<QMenu> ChartView::makeContextMenu() {
     logXAction->setCheckable(true);
     logXAction->setChecked(logX());
     logXAction->setEnabled(lines);
-    connect(logXAction, &QAction::toggled, this, [this](bool on) { setLogAxes(on, m_logY); });
+    connect(logXAction, &QAction::toggled, this, [this](bool on) { setLogAxes(on, m_state.logY); });
     QAction* logYAction = menu->addAction(QStringLiteral("Logarithmic y axis"));
     logYAction->setCheckable(true);
     logYAction->setChecked(logY());
     logYAction->setEnabled(lines);
-    connect(logYAction, &QAction::toggled, this, [this](bool on) { setLogAxes(m_logX, on); });
+    connect(logYAction, &QAction::toggled, this, [this](bool on) { setLogAxes(m_state.logX, on); });
     QAction* bars = menu->addAction(QStringLiteral("Error bars (p10–p90)"));
     bars->setCheckable(true);
-    bars->setChecked(m_errorBars);
+    bars->setChecked(m_state.errorBars);
     bars->setEnabled(lines);
     connect(bars, &QAction::toggled, this, &ChartView::setErrorBarsShown);
     return menu;

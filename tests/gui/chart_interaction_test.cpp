@@ -1,6 +1,7 @@
 // Chart interaction: the right button opens a menu (never a file dialog), zoom changes the axes and
-// reset restores them, p10-p90 error bars, the selected point ringed, the table filter applied to
-// the charts, inference and training crossovers drawn differently; and measurement honesty in the
+// reset restores them, a view's state (hidden series, zoom, log axes, error bars) draws another
+// view the same way (what exports do), p10-p90 error bars, the selected point ringed, the table filter
+// applied to the charts, inference and training crossovers drawn differently; and measurement honesty in the
 // window: the busy-machine banner and the estimate before Run.
 #include "gui/busy_banner.h"
 #include "gui/charts/chart_filter.h"
@@ -22,11 +23,13 @@
 #include <QChart>
 #include <QContextMenuEvent>
 #include <QFileDialog>
+#include <QLabel>
 #include <QLineEdit>
 #include <QLineSeries>
 #include <QMenu>
 #include <QProgressBar>
 #include <QSignalSpy>
+#include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -109,6 +112,34 @@ TEST(ChartZoom, ZoomNarrowsTheAxesSurvivesARefreshAndResetRestoresThem) {
     view.resetZoom();
     EXPECT_FALSE(view.isZoomed());
     EXPECT_EQ(view.shownRanges(), before);
+}
+
+TEST(ChartViewState, AnotherViewGivenAViewsStateDrawsTheChartTheSameWay) {
+    ChartData d = threePointChart();
+    ChartSeries second = d.series[0];
+    second.name = QStringLiteral("cpu-onednn infer");
+    d.series.push_back(second);
+    ChartView window;
+    window.setChartData(d);
+    window.setSeriesVisible(1, false);
+    window.setLogAxes(std::nullopt, true);
+    window.setErrorBarsShown(true);
+    ChartViewState state = window.viewState();
+    state.zoom = ChartRanges{QPointF(1.5, 2.5), QPointF(12.0, 25.0)};
+
+    ChartView exported; // as an export makes its off-screen view
+    exported.setChartData(d);
+    exported.setViewState(state);
+    EXPECT_EQ(exported.viewState(), state);
+    EXPECT_TRUE(exported.isSeriesVisible(0));
+    EXPECT_FALSE(exported.isSeriesVisible(1));
+    for (QAbstractSeries* part : exported.rendered().parts[1])
+        EXPECT_FALSE(part->isVisible());
+    EXPECT_TRUE(exported.logY());
+    EXPECT_FALSE(exported.logX());
+    EXPECT_TRUE(exported.errorBarsShown());
+    EXPECT_FALSE(seriesNamed(exported.chart(), QStringLiteral("errorBar")).empty());
+    EXPECT_EQ(exported.shownRanges(), *state.zoom);
 }
 
 TEST(ChartErrorBars, EachMeasuredSampleGetsASegmentFromItsP10ToItsP90) {
@@ -295,6 +326,31 @@ TEST_F(ChartWindowTest, ALoadedBusyResultShowsTheBannerAndRunShowsAnEstimateFirs
     saveResultJson(path.toStdString(), busyResult());
     ASSERT_EQ(w.openFiles({path}, false), 1);
     EXPECT_FALSE(w.busyBanner()->isHidden());
+}
+
+TEST_F(ChartWindowTest, TheBusyWarningStaysBesideAStatusMessageNotUnderIt) {
+    MainWindow w(options());
+    w.resize(1366, 768);
+    w.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&w));
+    SweepResult busy = busyResult();
+    busy.label = std::string(300, 'n'); // a long name: the warning stays short
+    const QString path = dir.filePath(QStringLiteral("busy.json"));
+    saveResultJson(path.toStdString(), busy);
+    ASSERT_EQ(w.openFiles({path}, false), 1);
+    w.statusBar()->showMessage(QStringLiteral("Selected cpu-onednn train B=64 T=100 — its phases and "
+                                              "sub-steps are in the Breakdown tab"));
+    QCoreApplication::processEvents();
+    BusyBanner* banner = w.busyBanner();
+    EXPECT_TRUE(banner->isVisible()) << "a message hid the warning";
+    EXPECT_LE(banner->fontMetrics().horizontalAdvance(banner->text()), BusyBanner::kMaxTextWidth);
+    EXPECT_TRUE(banner->toolTip().contains(QStringLiteral("stress"))); // the whole warning
+    // Beside the host line, in the status bar's permanent area on the right; a message is drawn
+    // left of that area only.
+    const auto* host = w.statusBar()->findChild<QLabel*>(QStringLiteral("hostStatus"));
+    ASSERT_NE(host, nullptr);
+    EXPECT_LE(banner->geometry().right(), host->geometry().left());
+    EXPECT_GE(banner->geometry().left(), w.statusBar()->width() / 4);
 }
 
 TEST(SweepProgressCpu, TheWindowsCpuShareIsInTheProgressTooltip) {

@@ -1,8 +1,9 @@
 // Legends, palette, titles, crossover tags and export footers (issue 15.1): every series of a
 // crowded overlay chart has a legend entry with its whole name, at the chart's minimum size and in
 // a 2200 px export; no two series keys share a colour; a click on an entry hides and shows its
-// series; the crossover batch, computed here by hand, is written on the speedup chart; exports
-// carry a footer naming the files, hosts and CPU/GPU.
+// series (a bar set too: the value axis then fits the bars left); long labels of horizontal bars
+// are elided in the middle to fit beside the plot; the crossover batch, computed here by hand,
+// is written on the speedup chart; exports carry a footer naming the files, hosts and CPU/GPU.
 #include "gui/charts/chart_export.h"
 #include "gui/charts/chart_legend.h"
 #include "gui/charts/chart_speedup.h"
@@ -13,6 +14,8 @@
 #include "gui/fake_results.h"
 
 #include <QAbstractSeries>
+#include <QBarCategoryAxis>
+#include <QBarSet>
 #include <QChart>
 #include <QFile>
 #include <QGraphicsScene>
@@ -21,6 +24,7 @@
 #include <QImage>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QValueAxis>
 #include <QXYSeries>
 
 #include <cmath>
@@ -209,6 +213,109 @@ TEST(ChartLegend, ClickingAnEntryHidesItsSeriesAndClickingAgainShowsIt) {
     EXPECT_TRUE(view.isSeriesVisible(2));
     for (QAbstractSeries* part : view.rendered().parts[2])
         EXPECT_TRUE(part->isVisible());
+}
+
+// A phase of 1000 ms and one of a few ms, stacked per backend, on a linear axis.
+ChartData hugeAndSmallPhases() {
+    ChartData d;
+    d.kind = ChartData::Kind::StackedBars;
+    d.title = QStringLiteral("phases");
+    d.categories = {QStringLiteral("cpu-reference"), QStringLiteral("cpu-blas")};
+    d.barSets.push_back({QStringLiteral("forward"), {1000.0, 2.0}, {}, {}});
+    d.barSets.push_back({QStringLiteral("backward"), {3.0, 4.0}, {}, {}});
+    return d;
+}
+
+double valueAxisMax(const ChartView& view) {
+    const auto axes = view.chart()->axes(Qt::Vertical);
+    const auto* axis = axes.isEmpty() ? nullptr : qobject_cast<const QValueAxis*>(axes.first());
+    return axis ? axis->max() : -1.0;
+}
+
+TEST(ChartLegend, ClickingABarSetsEntryHidesItsBarsAndTheValueAxisFitsTheRest) {
+    ShownView shown(hugeAndSmallPhases());
+    ChartView& view = shown.view;
+    const auto clickEntryOf = [&view](int series) {
+        const ChartLegend* legend = view.rendered().frame.legend;
+        ASSERT_NE(legend, nullptr);
+        std::size_t entry = 0;
+        while (entry < legend->entries().size() && legend->entries()[entry].series != series)
+            ++entry;
+        ASSERT_LT(entry, legend->entries().size()) << "no legend entry for bar set " << series;
+        QTest::mouseClick(view.viewport(), Qt::LeftButton, {},
+                          view.mapFromScene(legend->mapToScene(legend->entryRect(entry).center())));
+        QCoreApplication::processEvents(); // the bars are redrawn from the event loop
+    };
+    ASSERT_GE(valueAxisMax(view), 1003.0);
+
+    clickEntryOf(0);
+    EXPECT_FALSE(view.isSeriesVisible(0));
+    EXPECT_TRUE(view.isSeriesVisible(1));
+    EXPECT_TRUE(view.rendered().frame.legend->isSeriesHidden(0)); // drawn faded, still there
+    ASSERT_EQ(view.rendered().barSets.size(), 2u);
+    for (int i = 0; i < 2; ++i)
+        EXPECT_EQ(view.rendered().barSets[0]->at(i), 0.0);
+    // Only the other phase is left: the axis ends near its tallest bar, 4 ms, not at 1000.
+    EXPECT_GE(valueAxisMax(view), 4.0);
+    EXPECT_LT(valueAxisMax(view), 10.0);
+
+    clickEntryOf(0);
+    EXPECT_TRUE(view.isSeriesVisible(0));
+    EXPECT_EQ(view.rendered().barSets[0]->at(0), 1000.0);
+    EXPECT_GE(valueAxisMax(view), 1003.0);
+}
+
+// Horizontal phase bars of an overlay: labels as long as the breakdown makes them, alike but for
+// their ends (which the middle elision keeps).
+ChartData longLabelledBars() {
+    ChartData d;
+    d.kind = ChartData::Kind::HorizontalStackedBars;
+    d.title = QStringLiteral("phases");
+    for (const char* end : {"cpu-blas infer", "cpu-blas train", "cpu-onednn infer", "gpu-cudnn infer host"})
+        d.categories.push_back(QStringLiteral("H100 (NVIDIA H100 80GB HBM3, sweep of today) ") +
+                               QLatin1String(end));
+    d.barSets.push_back({QStringLiteral("forward"), {4.0, 3.0, 2.0, 1.0}, {}, {}});
+    d.barSets.push_back({QStringLiteral("backward"), {1.0, 1.0, 1.0, 1.0}, {}, {}});
+    return d;
+}
+
+TEST(BarLabels, LongCategoryLabelsFitBetweenTheChartsEdgeAndThePlotAtAnyWidth) {
+    const ChartData data = longLabelledBars();
+    ShownView shown(data);
+    ChartView& view = shown.view;
+    for (const int width : {360, 520, 900}) {
+        view.resize(width, view.height());
+        QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+        QCoreApplication::processEvents();
+        const auto axes = view.chart()->axes(Qt::Vertical);
+        auto* axis = axes.isEmpty() ? nullptr : qobject_cast<QBarCategoryAxis*>(axes.first());
+        ASSERT_NE(axis, nullptr);
+        const QStringList labels = axis->categories();
+        ASSERT_EQ(labels.size(), qsizetype(data.categories.size())) << "a label was dropped as a repeat";
+        const QFontMetricsF metrics(axis->labelsFont());
+        // Room for the labels: from the chart's left margin to the plot (QtCharts clips what is wider).
+        const qreal room = view.chart()->plotArea().left() - view.chart()->margins().left();
+        for (qsizetype i = 0; i < labels.size(); ++i) {
+            EXPECT_LE(metrics.horizontalAdvance(labels[i]), room)
+                << width << " px: " << labels[i].toStdString();
+            // Elided in the middle: a start of the name, an ellipsis, an end of it.
+            const QString& name = data.categories[std::size_t(i)];
+            const qsizetype cut = labels[i].indexOf(QChar(0x2026));
+            ASSERT_GE(cut, 0) << width << " px: not elided: " << labels[i].toStdString();
+            EXPECT_TRUE(name.startsWith(labels[i].left(cut))) << labels[i].toStdString();
+            EXPECT_TRUE(name.endsWith(labels[i].mid(cut + 1))) << labels[i].toStdString();
+            // From half a laptop screen on, what tells the bars apart, the backend and mode, is whole.
+            const QString end = name.section(QStringLiteral(") "), 1);
+            if (width >= 520) {
+                EXPECT_TRUE(labels[i].endsWith(end)) << width << " px: " << labels[i].toStdString();
+            }
+        }
+    }
+    view.resize(1400, view.height()); // room enough: whole names
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+    QCoreApplication::processEvents();
+    auto* axis = qobject_cast<QBarCategoryAxis*>(view.chart()->axes(Qt::Vertical).first());
+    EXPECT_EQ(axis->categories().first(), data.categories.front());
 }
 
 // The CPU takes 1 ms per sequence, the GPU a constant 6 ms: the speedup B / 6 is 1 at B = 6

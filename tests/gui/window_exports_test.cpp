@@ -1,7 +1,9 @@
 // The window's exports and start (issue 15.7 and 15.8): Export CSV with two files open writes
 // both in one file with a source column; Export Current Chart on the Speedup tab writes both of its
 // charts; the empty state says what to do at start and after Close Results; the files open at the
-// last close are reopened on start while that setting is on; a result's alias reaches the legend.
+// last close are reopened on start while that setting is on; a result's alias reaches the legend
+// and is remembered for the next time the result is opened, from any path; Export Current Chart
+// draws what the page shows (a series hidden there is not in the file).
 #include "gui/charts/chart_page.h"
 #include "gui/charts/chart_view.h"
 #include "gui/fake_results.h"
@@ -11,7 +13,9 @@
 #include "profiling/result_files.h"
 
 #include <QAction>
+#include <QDir>
 #include <QFile>
+#include <QImage>
 #include <QLabel>
 #include <QMenu>
 #include <QTabWidget>
@@ -158,6 +162,53 @@ TEST_F(WindowExportsTest, AnAliasRenamesAResultInTheLegend) {
     EXPECT_TRUE(w.lastMessage().contains(QStringLiteral("1 to 40 characters")));
     EXPECT_FALSE(w.renameResult(0, QString(41, QLatin1Char('x'))));
     EXPECT_FALSE(w.renameResult(7, QStringLiteral("B")));
+}
+
+TEST_F(WindowExportsTest, AnAliasIsRememberedWhenTheSameResultIsOpenedAgainFromAnotherPath) {
+    const QString a = saved(QStringLiteral("laptop.json"), test::fakeSweep("laptop"));
+    {
+        MainWindow w(options());
+        ASSERT_EQ(w.openFiles({a}, false), 1);
+        ASSERT_TRUE(w.renameResult(0, QStringLiteral("my laptop")));
+        w.close();
+    }
+    ASSERT_TRUE(QDir().mkpath(dir.filePath(QStringLiteral("moved"))));
+    const QString moved = dir.filePath(QStringLiteral("moved/copy.json"));
+    ASSERT_TRUE(QFile::copy(a, moved));
+    MainWindow again(options());
+    ASSERT_EQ(again.openFiles({moved}, false), 1);
+    EXPECT_EQ(again.store().results()[0].label, "my laptop");
+    // Another result (another host, another time) keeps its own name.
+    SweepResult other = test::fakeSweep("laptop");
+    other.createdAt = "2026-02-02T00:00:00Z";
+    ASSERT_EQ(again.openFiles({saved(QStringLiteral("other.json"), other)}, true), 1);
+    EXPECT_EQ(again.store().results()[1].label, "other.json (laptop)");
+}
+
+TEST_F(WindowExportsTest, ExportCurrentChartLeavesOutASeriesHiddenInTheWindow) {
+    MainWindow w(options());
+    w.resize(1366, 768);
+    ASSERT_EQ(w.openFiles({saved(QStringLiteral("laptop.json"), test::fakeSweep("laptop"))}, false), 1);
+    ChartView* time = w.chartPages().front()->views().front();
+    ASSERT_GE(time->chartData().series.size(), 2u);
+    const QColor hiddenColour = time->rendered().colors[0];
+    const auto pixelsOf = [&](const QString& path) {
+        const QImage image(path);
+        int n = 0;
+        for (int y = 0; y < image.height(); ++y)
+            for (int x = 0; x < image.width(); ++x)
+                n += image.pixelColor(x, y).rgb() == hiddenColour.rgb() ? 1 : 0;
+        return n;
+    };
+    const QString shown = dir.filePath(QStringLiteral("shown.png"));
+    ASSERT_TRUE(w.exportCurrentChart(shown));
+    time->setSeriesVisible(0, false);
+    const QString hidden = dir.filePath(QStringLiteral("hidden.png"));
+    ASSERT_TRUE(w.exportCurrentChart(hidden));
+    // The line and markers of the series are hundreds of pixels of its colour; hidden, only its
+    // faded legend swatch remains, in a blend of that colour.
+    EXPECT_GT(pixelsOf(shown), 300);
+    EXPECT_LT(pixelsOf(hidden), pixelsOf(shown) / 10);
 }
 
 } // namespace
