@@ -59,8 +59,8 @@ void addPredictedLines(const std::vector<SweepResult>& results, const LineSpec& 
             const std::tuple<int, int, int> key{rank, static_cast<int>(p.mode), r};
             auto& series = grouped[key];
             if (series.name.isEmpty()) {
-                series.name = QString::fromStdString(p.backend + " " + std::string(toString(p.mode)) + ", " +
-                                                     predictedFromText(*p.prediction));
+                series.name = QString::fromStdString(p.backend + " " + std::string(toString(p.mode)) + ", ") +
+                              predictedLegendText(*p.prediction);
                 series.colorIndex = rank + r * static_cast<int>(options.backends.size());
                 series.dashed = true;
                 series.predicted = true;
@@ -79,7 +79,10 @@ void addPredictedLines(const std::vector<SweepResult>& results, const LineSpec& 
     for (auto& [key, series] : grouped) {
         std::stable_sort(series.samples.begin(), series.samples.end(),
                          [](const ChartSample& a, const ChartSample& b) { return a.x < b.x; });
-        data.notes << predictionNote(series.name, *fits[key]);
+        const Prediction& fit = *fits[key];
+        const QString fullName = series.name.section(QStringLiteral(", "), 0, 0) + QStringLiteral(", ") +
+                                 QString::fromStdString(predictedFromText(fit));
+        data.notes << predictionNote(fullName, fit);
         data.series.push_back(std::move(series));
     }
 }
@@ -97,6 +100,19 @@ QString predictionNote(const QString& seriesName, const Prediction& p) {
     if (p.unreliable)
         note += QStringLiteral(" — UNRELIABLE: wrong by more than ±30 % on more than a fifth of the points");
     return note;
+}
+
+QString predictedLegendText(const Prediction& p) {
+    // The fit joins its files' names with ", " (a name holding one is counted as two: a legend's
+    // count, the note has the names).
+    const std::string separator = ", ";
+    std::size_t files = 1;
+    for (auto at = p.from.find(separator); at != std::string::npos; at = p.from.find(separator, at + 1))
+        ++files;
+    if (files <= 1) return QString::fromStdString(predictedFromText(p));
+    Prediction shortened = p;
+    shortened.from = p.from.substr(0, p.from.find(separator)) + " and " + std::to_string(files - 1) + " more";
+    return QString::fromStdString(predictedFromText(shortened));
 }
 
 void noteWhenEmpty(ChartData& data, const QString& what) {

@@ -30,6 +30,10 @@ void addPredictedLines(const std::vector<SweepResult>& results, const LineSpec& 
 // the fit is unreliable "— UNRELIABLE: wrong by more than ±30 % on more than a fifth of the points".
 [[nodiscard]] QString predictionNote(const QString& seriesName, const Prediction& prediction);
 
+// "predicted from <file> (<GPU>) — not measured" for a legend: a fit on several files names the
+// first and counts the rest ("h100-bilstm-relu.json and 4 more"); the note lists them all.
+[[nodiscard]] QString predictedLegendText(const Prediction& prediction);
+
 // The series of a shape-filtered chart have nothing to show: say why ("no ok points at T=100 yet").
 void noteWhenEmpty(ChartData& data, const QString& what);
 

@@ -160,7 +160,7 @@ ChartData speedupVsBatch(const std::vector<SweepResult>& results, const ChartSel
             // The pair is in the title; the legend only tells modes (and results) apart, and says
             // when the challenger's times are predicted.
             series.name = pre + modeName(mode);
-            if (fit) series.name += QStringLiteral(", ") + QString::fromStdString(predictedFromText(*fit));
+            if (fit) series.name += QStringLiteral(", ") + predictedLegendText(*fit);
             if (predicted) addPredictedNotes(cr, m, mode, d.notes);
             for (const MatchedPoint& mp : m.points) {
                 if (mp.mode != mode || mp.seqLen != s.seqLen) continue;

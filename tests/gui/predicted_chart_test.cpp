@@ -63,6 +63,16 @@ SweepResult predictedResult(bool unreliable) {
     return r;
 }
 
+// The same, fitted on three files.
+SweepResult predictedFromThreeFiles() {
+    SweepResult r = predictedResult(false);
+    for (PointResult& p : r.points) {
+        p.prediction->from = "h100-bilstm-relu.json, h100-cpu-gpu-crossover.json, h100-quick-start.json";
+        p.reason = predictedFromText(*p.prediction);
+    }
+    return r;
+}
+
 ChartSelection cpuAgainstPredicted() {
     ChartSelection s;
     s.seqLen = 10;
@@ -162,6 +172,29 @@ TEST(PredictedCharts, TheResultsTableShowsPredictedRowsWithTheirBandAndLabel) {
     EXPECT_TRUE(cell(0, "p10_ms").isEmpty()) << "nothing a measurement gives";
     EXPECT_TRUE(model.index(0, 0).data(Qt::ToolTipRole).toString().contains(QStringLiteral("not measured")));
     EXPECT_TRUE(model.index(0, 1).data(Qt::ForegroundRole).isValid()) << "greyed as not measured";
+}
+
+TEST(PredictedCharts, ALegendNamesTheFirstOfSeveralFittedFilesAndCountsTheRestTheNoteNamesAll) {
+    for (const ChartData& d :
+         {timeVsBatch({cpuResult(), predictedFromThreeFiles()}, cpuAgainstPredicted()),
+          speedupVsBatch({cpuResult(), predictedFromThreeFiles()}, cpuAgainstPredicted())}) {
+        bool sawPredicted = false;
+        for (const ChartSeries& s : d.series) {
+            if (!s.predicted) continue;
+            sawPredicted = true;
+            EXPECT_TRUE(
+                s.name.contains(QStringLiteral("predicted from h100-bilstm-relu.json and 2 more (NVIDIA H100 "
+                                               "80GB HBM3) \u2014 not measured")))
+                << s.name.toStdString();
+            EXPECT_FALSE(s.name.contains(QStringLiteral("crossover.json"))) << s.name.toStdString();
+        }
+        EXPECT_TRUE(sawPredicted) << d.title.toStdString();
+        const QString notes = d.notes.join(QLatin1Char('\n'));
+        for (const char* file :
+             {"h100-bilstm-relu.json", "h100-cpu-gpu-crossover.json", "h100-quick-start.json"})
+            EXPECT_TRUE(notes.contains(QLatin1String(file)))
+                << file << " not in the notes of " << d.title.toStdString();
+    }
 }
 
 } // namespace
