@@ -12,6 +12,7 @@
 #include <QMenu>
 #include <QMouseEvent>
 #include <QScatterSeries>
+#include <QSet>
 #include <QToolTip>
 #include <QValueAxis>
 #include <QWheelEvent>
@@ -40,14 +41,14 @@ QAbstractAxis* firstAxis(const QChart* chart, Qt::Orientation orientation) {
     return axes.isEmpty() ? nullptr : axes.first();
 }
 
-// Elided in the middle, but keeping more of the end: a bar's label ends with the backend and mode
-// that tell the bars apart, and starts with the result's name, the same for many bars.
-QString elideKeepingTheEnd(const QString& text, const QFontMetricsF& metrics, qreal room) {
+// Elided in the middle, keeping up to `headShare` of `room` for the start: a bar's label ends with
+// the backend and mode that tell the bars apart, and starts with the result's name, the same for
+// many bars.
+QString elideKeepingTheEnd(const QString& text, const QFontMetricsF& metrics, qreal room, qreal headShare) {
     if (metrics.horizontalAdvance(text) <= room) return text;
     const QString ellipsis(QChar(0x2026));
-    constexpr qreal kHeadShare = 0.25;
     qsizetype head = 0;
-    while (head < text.size() && metrics.horizontalAdvance(text.left(head + 1)) <= kHeadShare * room)
+    while (head < text.size() && metrics.horizontalAdvance(text.left(head + 1)) <= headShare * room)
         ++head;
     if (head > 0 && text[head - 1].isHighSurrogate()) --head; // never half a character
     const qreal tailRoom = room - metrics.horizontalAdvance(text.left(head) + ellipsis);
@@ -56,6 +57,23 @@ QString elideKeepingTheEnd(const QString& text, const QFontMetricsF& metrics, qr
         ++tail;
     if (tail > 0 && text[text.size() - tail].isLowSurrogate()) --tail;
     return text.left(head) + ellipsis + text.right(tail);
+}
+
+// The labels of `names` elided to `room`, with as much of their start as leaves them distinct.
+QStringList elideApart(const QStringList& names, const QFontMetricsF& metrics, qreal room) {
+    QStringList labels;
+    for (const qreal headShare : {0.25, 0.1, 0.0}) {
+        labels.clear();
+        for (const QString& name : names)
+            labels << elideKeepingTheEnd(name, metrics, room, headShare);
+        if (QSet<QString>(labels.begin(), labels.end()).size() == labels.size()) return labels;
+    }
+    // Still alike (names that differ only in the middle): QBarCategoryAxis drops a repeated
+    // category and the bars would shift, so they are kept apart invisibly.
+    for (qsizetype i = 1; i < labels.size(); ++i)
+        while (labels.indexOf(labels[i]) < i)
+            labels[i] += QChar(0x200B); // zero-width space
+    return labels;
 }
 
 } // namespace
@@ -175,7 +193,8 @@ void ChartView::resizeEvent(QResizeEvent* event) {
 // QtCharts gives the axes beside the plot at most 40 % of the chart's width (golden_ratio in its
 // CartesianChartLayout) and, with truncation off, clips longer labels at the chart's left edge
 // ("s sweep)...cpu-blas infer"): the category labels of horizontal bars are elided in the middle
-// (keeping more of the end) to what fits there. The bars' tooltips carry the full names.
+// (keeping more of the end, and apart from each other) to what fits there. The bars' tooltips carry the full
+// names.
 void ChartView::fitCategoryLabels() {
     if (m_data.kind != ChartData::Kind::HorizontalBars &&
         m_data.kind != ChartData::Kind::HorizontalStackedBars)
@@ -188,15 +207,10 @@ void ChartView::fitCategoryLabels() {
     const QMargins margins = chart()->margins();
     const qreal room = kAxisShare * (chart()->size().width() - margins.left() - margins.right()) - kTickSpace;
     const QFontMetricsF metrics(axis->labelsFont());
-    QStringList labels;
-    for (const QString& category : m_data.categories) {
-        QString label =
-            elideKeepingTheEnd(elideMiddle(category, kMaxLabelChars), metrics, std::max(room, kNarrowest));
-        // QBarCategoryAxis drops a repeated category (and the bars would shift): keep them apart.
-        while (labels.contains(label))
-            label += QChar(0x200B); // zero-width space
-        labels << label;
-    }
+    QStringList names;
+    for (const QString& category : m_data.categories)
+        names << elideMiddle(category, kMaxLabelChars);
+    const QStringList labels = elideApart(names, metrics, std::max(room, kNarrowest));
     if (labels != axis->categories()) axis->setCategories(labels);
 }
 

@@ -27,6 +27,7 @@
 #include <QLineEdit>
 #include <QLineSeries>
 #include <QMenu>
+#include <QMouseEvent>
 #include <QProgressBar>
 #include <QSignalSpy>
 #include <QStatusBar>
@@ -112,6 +113,58 @@ TEST(ChartZoom, ZoomNarrowsTheAxesSurvivesARefreshAndResetRestoresThem) {
     view.resetZoom();
     EXPECT_FALSE(view.isZoomed());
     EXPECT_EQ(view.shownRanges(), before);
+}
+
+// A mouse event on the chart's viewport, with the buttons held during it.
+void sendMouse(ChartView& view, QEvent::Type type, QPointF at, Qt::MouseButton button,
+               Qt::MouseButtons held) {
+    QWidget* viewport = view.viewport();
+    QMouseEvent event(type, at, viewport->mapToGlobal(at), button, held, Qt::NoModifier);
+    QApplication::sendEvent(viewport, &event);
+}
+
+TEST(ChartZoom, ADraggedRectangleZoomsInTheMiddleButtonAndTheArrowKeysPan) {
+    ChartView view;
+    view.resize(640, 480);
+    view.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&view));
+    view.setChartData(threePointChart());
+    QApplication::processEvents();
+    const ChartView::Ranges before = view.shownRanges();
+    const QRectF plot = view.chart()->plotArea();
+    // A rectangle over the upper-left quarter of the plot (no sample there to click instead).
+    const QPointF from =
+        view.mapFromScene(plot.topLeft() + QPointF(plot.width() * 0.05, plot.height() * 0.05));
+    const QPointF to = view.mapFromScene(plot.center());
+    sendMouse(view, QEvent::MouseButtonPress, from, Qt::LeftButton, Qt::LeftButton);
+    sendMouse(view, QEvent::MouseMove, (from + to) / 2, Qt::NoButton, Qt::LeftButton);
+    sendMouse(view, QEvent::MouseMove, to, Qt::NoButton, Qt::LeftButton);
+    sendMouse(view, QEvent::MouseButtonRelease, to, Qt::LeftButton, Qt::NoButton);
+    const ChartView::Ranges zoomed = view.shownRanges();
+    ASSERT_TRUE(view.isZoomed());
+    // The left half of x and the upper half of y, give or take the rectangle's edges.
+    const double xMid = (before.x.x() + before.x.y()) / 2, yMid = (before.y.x() + before.y.y()) / 2;
+    EXPECT_GE(zoomed.x.x(), before.x.x());
+    EXPECT_NEAR(zoomed.x.y(), xMid, 0.02 * (before.x.y() - before.x.x()));
+    EXPECT_NEAR(zoomed.y.x(), yMid, 0.02 * (before.y.y() - before.y.x()));
+    EXPECT_LE(zoomed.y.y(), before.y.y());
+
+    // Middle-drag to the right: the content follows the mouse, smaller x come into view.
+    const QPointF centre = view.mapFromScene(view.chart()->plotArea().center());
+    sendMouse(view, QEvent::MouseButtonPress, centre, Qt::MiddleButton, Qt::MiddleButton);
+    sendMouse(view, QEvent::MouseMove, centre + QPointF(40, 0), Qt::NoButton, Qt::MiddleButton);
+    sendMouse(view, QEvent::MouseButtonRelease, centre + QPointF(40, 0), Qt::MiddleButton, Qt::NoButton);
+    const ChartView::Ranges panned = view.shownRanges();
+    EXPECT_LT(panned.x.x(), zoomed.x.x());
+    EXPECT_LT(panned.x.y(), zoomed.x.y());
+    EXPECT_NEAR(panned.x.y() - panned.x.x(), zoomed.x.y() - zoomed.x.x(), 1e-9); // moved, not scaled
+    EXPECT_NEAR(panned.y.x(), zoomed.y.x(), 1e-9);
+
+    // The right arrow key moves the other way; the view keeps what it was panned to.
+    QTest::keyClick(&view, Qt::Key_Right);
+    const ChartView::Ranges keyed = view.shownRanges();
+    EXPECT_GT(keyed.x.x(), panned.x.x());
+    EXPECT_EQ(view.viewState().zoom, keyed);
 }
 
 TEST(ChartViewState, AnotherViewGivenAViewsStateDrawsTheChartTheSameWay) {
