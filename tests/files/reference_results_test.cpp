@@ -6,6 +6,7 @@
 #include "profiling/crossover.h"
 #include "profiling/presets.h"
 #include "profiling/result_files.h"
+#include "profiling/statistics.h"
 
 #include <gtest/gtest.h>
 
@@ -48,6 +49,25 @@ TEST(ReferenceResults, EveryShippedFileLoadsWithThisBuildsReader) {
         // A loaded file saves to the same JSON it was read from (the reader loses nothing).
         EXPECT_EQ(resultFromJson(toJson(r), "again"), r);
     }
+}
+
+// Issue 15.4: the noisy flag must flag the noisy, so on a quiet host most points are not. The
+// H100 host was quiet (one sweep at a time, nothing else running); its untraced points are the
+// calibration set of kDefaultNoiseThreshold (profiling/statistics.h).
+TEST(ReferenceResults, TheNoisyRuleFlagsFewPointsMeasuredOnTheQuietHost) {
+    int ok = 0, noisy = 0;
+    for (const fs::path& f : referenceFiles()) {
+        if (f.filename().string().find("traced") != std::string::npos) continue; // tracing adds spread
+        for (const PointResult& p : loadResultFile(f.string()).points) {
+            if (p.status != PointStatus::Ok) continue;
+            ++ok;
+            noisy += isNoisy(p.iteration, kDefaultNoiseThreshold) ? 1 : 0;
+        }
+    }
+    ASSERT_GE(ok, 300);
+    const double share = double(noisy) / ok;
+    std::printf("noisy on the quiet H100 host: %d of %d points (%.0f %%)\n", noisy, ok, 100 * share);
+    EXPECT_LT(share, 0.2) << "the noisy marker would be on most points and say nothing";
 }
 
 TEST(ReferenceResults, EveryPresetHasAReferenceOfTheSameModel) {
