@@ -22,6 +22,7 @@
 #include <QApplication>
 #include <QChart>
 #include <QContextMenuEvent>
+#include <QElapsedTimer>
 #include <QFileDialog>
 #include <QLabel>
 #include <QLineEdit>
@@ -404,6 +405,47 @@ TEST_F(ChartWindowTest, TheBusyWarningStaysBesideAStatusMessageNotUnderIt) {
     ASSERT_NE(host, nullptr);
     EXPECT_LE(banner->geometry().right(), host->geometry().left());
     EXPECT_GE(banner->geometry().left(), w.statusBar()->width() / 4);
+}
+
+// Issue 15.4: the window's own work must not disturb what a sweep measures, so points arriving
+// every few milliseconds redraw the charts at most every 250 ms (kRefreshMs), not once per point.
+TEST_F(ChartWindowTest, PointsArrivingFastRedrawTheChartsAtMostFourTimesASecond) {
+    MainWindow w(options());
+    w.resize(1200, 800);
+    w.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&w));
+    SweepResult running = test::fakeSweep();
+    running.plan.batches.clear();
+    for (int b = 1; b <= 60; ++b)
+        running.plan.batches.push_back(b);
+    running.plan.seqLens = {10};
+    running.plan.backends = {"slow-cpu"};
+    running.points.clear();
+    running.complete = false;
+    w.store().add(running);
+    w.refreshChartsNow();
+    const auto shownSamples = [&w] {
+        const ChartData& d = timeView(w)->chartData();
+        return d.series.empty() ? std::size_t(0) : d.series.front().samples.size();
+    };
+    QElapsedTimer clock;
+    clock.start();
+    int redraws = 0;
+    std::size_t seen = shownSamples();
+    for (int b = 1; b <= 60; ++b) {
+        w.store().appendPoint(0, test::okPoint("slow-cpu", Mode::Inference, b, 10, 1.0 * b));
+        QTest::qWait(10); // the event loop runs between points, as during a sweep
+        if (const std::size_t now = shownSamples(); now != seen) {
+            ++redraws;
+            seen = now;
+        }
+    }
+    const double seconds = double(clock.elapsed()) / 1000.0;
+    EXPECT_GE(redraws, 1) << "the chart never showed the points";
+    // Every redraw waits for the 250 ms timer: at most one per started quarter second, plus one.
+    EXPECT_LE(redraws, int(seconds / 0.25) + 2) << redraws << " redraws in " << seconds << " s for 60 points";
+    QTest::qWait(400);
+    EXPECT_EQ(shownSamples(), 60u) << "the last points are drawn once the timer fires";
 }
 
 TEST(SweepProgressCpu, TheWindowsCpuShareIsInTheProgressTooltip) {
