@@ -5,6 +5,10 @@
 
 #include <gtest/gtest.h>
 
+#include <csignal>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <chrono>
 #include <cmath>
 #include <filesystem>
@@ -141,6 +145,45 @@ TEST(SweepRunner, RecordsHowBusyTheMachineWasBeforeTheSweep) {
     ASSERT_TRUE(result.host.loadBefore.has_value());
     EXPECT_GT(result.host.loadBefore->windowSeconds, 0.05);
     EXPECT_GE(result.host.loadBefore->otherBusyCores, 0.0);
+}
+
+// Another process that keeps one core busy while it lives (/bin/sh spinning), killed at the end.
+class OtherBusyProcess {
+public:
+    OtherBusyProcess() : m_pid(::fork()) {
+        if (m_pid == 0) {
+            ::execl("/bin/sh", "sh", "-c", "while :; do :; done", static_cast<char*>(nullptr));
+            ::_exit(127);
+        }
+    }
+    ~OtherBusyProcess() {
+        if (m_pid <= 0) return;
+        ::kill(m_pid, SIGKILL);
+        ::waitpid(m_pid, nullptr, 0);
+    }
+    OtherBusyProcess(const OtherBusyProcess&) = delete;
+    OtherBusyProcess& operator=(const OtherBusyProcess&) = delete;
+    [[nodiscard]] bool started() const { return m_pid > 0; }
+
+private:
+    pid_t m_pid;
+};
+
+TEST(SweepRunner, RecordsHowBusyOtherProcessesKeptTheMachineDuringTheSweep) {
+    if (!std::filesystem::exists("/proc/stat")) GTEST_SKIP() << "no /proc here";
+    FakeBehaviour slow = named("a");
+    slow.runTime = std::chrono::milliseconds(50); // 4 points x 4 runs: 0.8 s of sweep
+    const auto registry = registryOf({slow});
+    SweepRunner runner(registry, fakePlan({"a"}));
+    const OtherBusyProcess spinner;
+    ASSERT_TRUE(spinner.started());
+    StopToken stop;
+    const SweepResult result = runner.run(stop);
+    ASSERT_TRUE(result.host.loadDuring.has_value()) << "no load sampled while the sweep ran";
+    EXPECT_GE(result.host.loadDuring->windowSeconds, 0.25);
+    // The spinning shell is another process: a good part of a core at least, whatever else runs.
+    EXPECT_GE(result.host.loadDuring->otherBusyCores, 0.3);
+    EXPECT_FALSE(result.host.loadDuring->busiest.empty());
 }
 
 TEST(SweepRunner, DeliversEachPointAsItFinishes) {
