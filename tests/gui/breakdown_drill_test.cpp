@@ -170,6 +170,9 @@ TEST(KernelTable, HoldsTheTracedKernelsAndSortsByTotalTime) {
     }
     EXPECT_EQ(model->index(1, KernelTableModel::Total).data().toString(), QStringLiteral("50.0 µs"));
     EXPECT_EQ(model->index(1, KernelTableModel::Share).data().toString(), QStringLiteral("54.9 %"));
+    // The mean is the total over the calls: 50.0 us / 20 = 2.5 us; the phase is the kernel's.
+    EXPECT_EQ(model->index(1, KernelTableModel::Mean).data().toString(), QStringLiteral("2.5 µs"));
+    EXPECT_EQ(model->index(1, KernelTableModel::Phase).data().toString(), QStringLiteral("forward"));
 
     // Totals 37.5, 50.0, 3.5 us: largest first by default, then ascending on request.
     QTableView* table = drill.kernelTable();
@@ -183,6 +186,14 @@ TEST(KernelTable, HoldsTheTracedKernelsAndSortsByTotalTime) {
     EXPECT_EQ(nameAt(0), QStringLiteral("sm80_xmma_gemm_f32f32"));
     EXPECT_EQ(nameAt(1), QStringLiteral("elemWiseRNNcell<float>"));
     EXPECT_EQ(nameAt(2), QStringLiteral("gemvx::kernel<int, int, float>"));
+    // Any column sorts: by calls (1, 20, 20) and by mean time (3.5, 2.5, 1.875 us, largest first).
+    table->sortByColumn(KernelTableModel::Calls, Qt::AscendingOrder);
+    EXPECT_EQ(nameAt(0), QStringLiteral("sm80_xmma_gemm_f32f32"));
+    table->sortByColumn(KernelTableModel::Mean, Qt::DescendingOrder);
+    EXPECT_EQ(nameAt(0), QStringLiteral("sm80_xmma_gemm_f32f32"));
+    EXPECT_EQ(nameAt(1), QStringLiteral("gemvx::kernel<int, int, float>"));
+    EXPECT_EQ(nameAt(2), QStringLiteral("elemWiseRNNcell<float>"));
+    table->sortByColumn(KernelTableModel::Total, Qt::AscendingOrder);
     EXPECT_TRUE(table->model()
                     ->index(0, KernelTableModel::Name)
                     .data(Qt::ToolTipRole)
