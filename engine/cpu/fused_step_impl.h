@@ -78,27 +78,37 @@ inline void blockProducts(const float* w, Index hidden, const float* h, Index ld
         }
 }
 
-// Every block of the slice, batch rows kRows at a time (then one by one): the products, then
-// tail(acc, bias, row, jBlock, units) for the block's `units` real lanes.
+// Rows [b, b + R) of one block: the products, then tail(acc, bias, b, jBlock, units) for the
+// block's `units` real lanes.
+template <int G, int R, class Tail>
+inline void rowsPass(const float* w, Index b, Index jb, int units, const FusedStepArgs& a, Tail& tail) {
+    Vec acc[R][G];
+    blockProducts<G, R>(w, a.hidden, a.h + b * a.ldh, a.ldh, acc);
+    tail(acc, w + a.hidden * G * kLanes, b, jb, units);
+}
+
+// The rows left after the full passes (rows < kRows) in one pass too, so that W_hh is streamed
+// once more rather than once per row.
+template <int G, int R, class Tail>
+inline void lastRows(Index rows, const float* w, Index b, Index jb, int units, const FusedStepArgs& a,
+                     Tail& tail) {
+    if constexpr (R > 0) {
+        if (rows == R) return rowsPass<G, R>(w, b, jb, units, a, tail);
+        lastRows<G, R - 1>(rows, w, b, jb, units, a, tail);
+    }
+}
+
+// Every block of the slice, batch rows kRows at a time.
 template <int G, class Tail>
 void forEachBlock(const FusedSlice& slice, const FusedStepArgs& a, Tail&& tail) {
-    const Index H = a.hidden;
-    const Index blockFloats = rnnprof::cpu::fusedBlockFloats(H, G, kLanes);
+    const Index blockFloats = rnnprof::cpu::fusedBlockFloats(a.hidden, G, kLanes);
     for (Index jb = slice.j0, blk = 0; jb < slice.j1; jb += kLanes, ++blk) {
         const float* w = slice.packed + blk * blockFloats;
-        const float* bias = w + H * G * kLanes;
         const int units = int(slice.j1 - jb < kLanes ? slice.j1 - jb : kLanes);
         Index b = 0;
-        for (; b + kRows <= a.batch; b += kRows) {
-            Vec acc[kRows][G];
-            blockProducts<G, kRows>(w, H, a.h + b * a.ldh, a.ldh, acc);
-            tail(acc, bias, b, jb, units);
-        }
-        for (; b < a.batch; ++b) {
-            Vec acc[1][G];
-            blockProducts<G, 1>(w, H, a.h + b * a.ldh, a.ldh, acc);
-            tail(acc, bias, b, jb, units);
-        }
+        for (; b + kRows <= a.batch; b += kRows)
+            rowsPass<G, kRows>(w, b, jb, units, a, tail);
+        lastRows<G, kRows - 1>(a.batch - b, w, b, jb, units, a, tail);
     }
 }
 
