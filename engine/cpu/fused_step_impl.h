@@ -33,8 +33,9 @@ inline Vec load(const float* p) {
 }
 
 // acc[r][g] = sum over k of h[r, k] * (gate g's weights of this block at k): the block's share of
-// h_{t-1} * W_hh^T for R batch rows, streaming the block's weights once. With few accumulators
-// (B=1) every one gets two partial sums, so that enough FMA chains run to hide their latency.
+// h_{t-1} * W_hh^T for R batch rows, streaming the block's weights once. With fewer than 8
+// accumulators (one row; two rows of GRU) every one gets two partial sums, so that enough
+// independent FMA chains run to hide their latency.
 template <int G, int R>
 inline void blockProducts(const float* w, Index hidden, const float* h, Index ldh, Vec (&acc)[R][G]) {
     constexpr int S = R * G < 8 ? 2 : 1;
