@@ -2,8 +2,8 @@
 // kFusedMaxBatch runs instead of a GEMM and a cell kernel per step: its outputs and final states
 // must be the double reference's, for every cell it covers, unit counts that are and are not a
 // multiple of the vector width (padded blocks), batches that fill a pass over W_hh and leave rows
-// over, and teams of one and two threads (each thread its own slice of units). The engine tests run
-// once per vector ISA (tests/CMakeLists.txt), so every compiled copy of the step is checked.
+// over, and teams of one and two threads (each thread its own slice of units). ctest runs these tests
+// once more per vector ISA (tests/CMakeLists.txt), so every compiled copy of the step is checked.
 #include "engine/backend.h"
 #include "engine/cpu/blas_session.h"
 #include "engine/cpu/cpu_libraries.h"
