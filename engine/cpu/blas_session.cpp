@@ -1,6 +1,7 @@
 #include "engine/cpu/blas_session.h"
 
 #include "engine/cpu/cpu_libraries.h"
+#include "engine/cpu/fused_step.h"
 #include "engine/cpu/kernel_runner.h"
 #include "engine/cpu/onednn_support.h"
 #include "engine/cpu/row_loops.h"
@@ -52,6 +53,7 @@ BlasSession::BlasSession(const Problem& problem)
         createPackedProducts();
         packRecurrentWeights();
     }
+    if (m_plan.fused) packFusedSlices();
 }
 
 RecurrentPlan recurrentPlan(const BlasLayout& l, GemmProvider provider, int threads) {
@@ -61,6 +63,14 @@ RecurrentPlan recurrentPlan(const BlasLayout& l, GemmProvider provider, int thre
     plan.threads = recurrentThreads(2.0 * double(l.D * l.B * l.GH() * l.H), l.H, resolveThreads(threads));
     const int team = plan.threads.team;
     plan.gemmThreads = team > 1 ? 1 : plan.threads.singleTeam;
+    // Inference at small batch: the fused step (fused_step.h) on the team's slices streams W_hh
+    // once per step with no GEMM call and no gate buffer. A team of one that would run its GEMMs
+    // on several threads keeps them, and so does --gemm openblas (returned above).
+    if (!l.training && (l.lstm || l.resetAfter) && l.B <= kFusedMaxBatch &&
+        (team > 1 || plan.threads.singleTeam == 1)) {
+        plan.fused = true;
+        return plan;
+    }
     // The packed products cover the recurrent GEMMs of LSTM and reset-after GRU, whose operands
     // keep one row stride for the whole sequence (the reset-before GRU's products read strided
     // column blocks, and a bidirectional inference reads h0 and y with different strides).
@@ -84,8 +94,25 @@ RecurrentPlan recurrentPlan(const BlasLayout& l, GemmProvider provider, int thre
     return plan;
 }
 
+namespace {
+
+// Floats of the fused step's copy of W_hh for team thread `index` (one layer and direction).
+Index fusedFloats(const BlasLayout& l, const RecurrentPlan& plan, int index) {
+    const UnitSlice u = unitSlice(l.H, index, plan.threads.team);
+    return fusedSliceFloats(l.H, int(l.G), u.j0, u.j1, kernelIsa());
+}
+
+} // namespace
+
 MemoryFootprint packedProductsFootprint(const BlasLayout& l, const RecurrentPlan& plan) {
     MemoryFootprint m;
+    if (plan.fused) {
+        std::uint64_t floats = 0;
+        for (int i = 0; i < plan.threads.team; ++i)
+            floats += std::uint64_t(fusedFloats(l, plan, i));
+        m.addNamed("packed W_hh", BufferCategory::Weights, floats * sizeof(float) * std::uint64_t(l.L * l.D));
+        return m;
+    }
     if (plan.slices.empty()) return m;
     const dnnl::engine engine =
         oneDnnCall("CPU engine", [] { return dnnl::engine(dnnl::engine::kind::cpu, 0); });
@@ -152,6 +179,39 @@ void BlasSession::packRecurrentWeights() {
                 if (p.backward) p.backward->pack(whh + u.j0, l.H, 1);
             }
         }
+}
+
+void BlasSession::packFusedSlices() {
+    const BlasLayout& l = m_lay;
+    const int team = teamSize();
+    m_fused.resize(std::size_t(l.L * l.D * team));
+    std::uint64_t floats = 0;
+    for (int layer = 0; layer < l.L; ++layer) {
+        const Weights w = weights(layer);
+        for (int d = 0; d < l.D; ++d)
+            for (int i = 0; i < team; ++i) {
+                const UnitSlice u = unitSlice(l.H, i, team);
+                std::vector<float>& packed = m_fused[std::size_t((layer * l.D + d) * team + i)];
+                packed.resize(std::size_t(fusedFloats(l, m_plan, i)));
+                packFusedSlice({.whh = w.whh[d],
+                                .bih = w.bih[d],
+                                .bhh = w.bhh[d],
+                                .hidden = l.H,
+                                .gates = int(l.G),
+                                .j0 = u.j0,
+                                .j1 = u.j1},
+                               kernelIsa(), packed.data());
+                floats += packed.size();
+            }
+    }
+    m_memory.addNamed("packed W_hh", BufferCategory::Weights, floats * sizeof(float));
+}
+
+const std::vector<float>* BlasSession::fusedSlice(const StepTeam& team, int layer, int d) const {
+    // OpenMP may give a team fewer threads than asked: the slices then differ from the packed ones.
+    const int n = teamSize();
+    if (m_fused.empty() || team.size() != n) return nullptr;
+    return &m_fused[std::size_t((layer * m_lay.D + d) * n + team.index())];
 }
 
 BlasSession::SliceProducts* BlasSession::products(StepTeam& team, int layer, int d) {
@@ -363,6 +423,28 @@ void BlasSession::forwardStep(StepTeam& team, int layer, int d, int s, const Wei
     const Rows<float> hOut{y + t * B * l.DH() + d * H, l.DH()};
     const Rows<float> hRecNext{
         kept && s + 1 < l.T ? kept->hrec[d].data() + tNext * B * H : m_b.scratchRec[d].data(), H};
+    // LSTM's cell state, row stride H.
+    const float* cPrev = !l.lstm  ? nullptr
+                         : s == 0 ? m_b.in.data.c0.ptr() + slot * B * H
+                         : kept   ? kept->cells[d].data() + tPrev * B * H
+                                  : m_b.cstate[d][(s - 1) & 1].data();
+    float* c = !l.lstm ? nullptr : kept ? kept->cells[d].data() + t * B * H : m_b.cstate[d][s & 1].data();
+    if (const std::vector<float>* fused = fusedSlice(team, layer, d)) { // inference: hRec is hPrev
+        const FusedStepArgs args{.batch = B,
+                                 .hidden = H,
+                                 .h = hPrev.p,
+                                 .ldh = hPrev.ld,
+                                 .xp = xp.p,
+                                 .ldxp = xp.ld,
+                                 .cPrev = cPrev,
+                                 .c = c,
+                                 .hOut = hOut.p,
+                                 .ldhOut = hOut.ld};
+        kernels::withCellActs(m_problem.config, [&](auto acts) {
+            fusedStep<decltype(acts)>(l.lstm, {fused->data(), u.j0, u.j1}, args);
+        });
+        return;
+    }
     float* hp = m_b.hp[d].data();
     const bool resetBefore = l.resetBefore();
     gateGemm(team, products(team, layer, d), resetBefore ? 2 : int(l.G), hRec.p, hRec.ld, w.whh[d], hp);
@@ -370,17 +452,17 @@ void BlasSession::forwardStep(StepTeam& team, int layer, int d, int s, const Wei
     kernels::withCellActs(m_problem.config, [&](auto acts) {
         using A = decltype(acts);
         if (l.lstm) {
-            const CRows<float> cPrev = s == 0 ? crows(m_b.in.data.c0.ptr() + slot * B * H, H)
-                                              : crows(kept ? kept->cells[d].data() + tPrev * B * H
-                                                           : m_b.cstate[d][(s - 1) & 1].data(),
-                                                      H);
-            float* c = kept ? kept->cells[d].data() + t * B * H : m_b.cstate[d][s & 1].data();
             kernels::LstmForwardKernel<A, float, false> k{
-                xp,       crows(hp, GH),
-                w.bih[d], w.bhh[d],
-                cPrev,    {c, H},
-                hOut,     {kept ? kept->saved[d].data() + t * B * 4 * H : m_b.scratchSaved[d].data(), 4 * H},
-                hRecNext, crows(mask, H),
+                xp,
+                crows(hp, GH),
+                w.bih[d],
+                w.bhh[d],
+                crows(cPrev, H),
+                {c, H},
+                hOut,
+                {kept ? kept->saved[d].data() + t * B * 4 * H : m_b.scratchSaved[d].data(), 4 * H},
+                hRecNext,
+                crows(mask, H),
                 H};
             runKernel(k, B, u.j0, u.j1, team.loopThreads());
         } else if (l.resetAfter) {
@@ -812,6 +894,9 @@ std::vector<std::string> BlasSession::notes() const {
             (*kernelIsaNote() ? std::string(" (") + kernelIsaNote() + ")" : std::string()) +
             ", recurrence on " + std::to_string(stepThreads) + " thread" + (stepThreads == 1 ? "" : "s") +
             (r.team > 1 ? " (units split across the team)" : "")};
+    if (m_plan.fused)
+        notes.push_back("recurrent steps fused (batch <= " + std::to_string(kFusedMaxBatch) +
+                        ", inference): W_hh row-blocked once, product and gate math in one pass");
     if (!m_products.empty())
         for (const SliceProducts& p : m_products)
             if (p.forward) {

@@ -26,7 +26,10 @@ struct RecurrentPlan {
     RecurrentThreads threads;
     int gemmThreads = 1;       // the threads each packed product runs with
     std::vector<Slice> slices; // one per team thread; empty: no packed products (sgemm per step)
+    bool fused = false;        // the fused step (fused_step.h) on each team thread's slice instead
 };
+// The largest batch that runs the fused step (inference, LSTM and reset-after GRU).
+inline constexpr std::int64_t kFusedMaxBatch = 4;
 [[nodiscard]] RecurrentPlan recurrentPlan(const BlasLayout& l, GemmProvider provider, int threads);
 // The named part "packed W_hh" (weights) and the team's dense results (workspace) of all layers.
 [[nodiscard]] MemoryFootprint packedProductsFootprint(const BlasLayout& l, const RecurrentPlan& plan);
@@ -71,6 +74,10 @@ private:
     };
     void createPackedProducts();
     void packRecurrentWeights();
+    // W_hh of every (layer, direction, team thread) row-blocked for the fused step, once.
+    void packFusedSlices();
+    // The fused step's copy for this team thread; null where the step runs GEMM and cell kernel.
+    [[nodiscard]] const std::vector<float>* fusedSlice(const StepTeam& team, int layer, int d) const;
     [[nodiscard]] SliceProducts* products(StepTeam& team, int layer, int d);
     [[nodiscard]] int teamSize() const { return m_plan.threads.team; }
     void forward(PhaseHook& hook);
@@ -101,8 +108,9 @@ private:
     int m_threads;
     int m_loopThreads = 1;
     RecurrentPlan m_plan;
-    std::vector<SliceProducts> m_products; // [(layer * D + d) * team + thread], as m_plan says
-    BlasBuffers m_b;                       // every buffer, from declareBlasBuffers()
+    std::vector<SliceProducts> m_products;   // [(layer * D + d) * team + thread], as m_plan says
+    std::vector<std::vector<float>> m_fused; // the same index; only with m_plan.fused
+    BlasBuffers m_b;                         // every buffer, from declareBlasBuffers()
     MemoryFootprint m_memory; // what the constructor allocated (and resolve() built), by category
     double m_loss = 0.0;
 };

@@ -1,0 +1,126 @@
+// cpu-blas's fused recurrent step (engine/cpu/fused_step.h), which inference at batch <=
+// kFusedMaxBatch runs instead of a GEMM and a cell kernel per step: its outputs and final states
+// must be the double reference's, for every cell it covers, unit counts that are and are not a
+// multiple of the vector width (padded blocks), batches that fill a pass over W_hh and leave rows
+// over, and teams of one and two threads (each thread its own slice of units). ctest runs these tests
+// once more per vector ISA (tests/CMakeLists.txt), so every compiled copy of the step is checked.
+#include "engine/backend.h"
+#include "engine/cpu/blas_session.h"
+#include "engine/cpu/cpu_libraries.h"
+#include "engine/forced_isa.h"
+#include "engine/reference/reference_rnn.h"
+#include "support/compare.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <tuple>
+#include <vector>
+
+namespace rnnprof::test {
+namespace {
+
+bool hasNote(const std::vector<std::string>& notes, const std::string& text) {
+    return std::any_of(notes.begin(), notes.end(),
+                       [&](const std::string& n) { return n.find(text) != std::string::npos; });
+}
+
+Problem fusedProblem(CellType cell, int hidden, int batch, int threads) {
+    Problem p;
+    p.config.cell = cell;
+    p.config.inputSize = 24;
+    p.config.hiddenSize = hidden;
+    p.config.seed = 11;
+    p.shape = {.batch = batch, .seqLen = 6};
+    p.mode = Mode::Inference;
+    p.options.threads = threads;
+    return p;
+}
+
+// Runs cpu-blas on `p` and checks y, h_n and c_n against the double reference; returns its notes.
+std::vector<std::string> expectMatchesReference(const Problem& p) {
+    const Backend* blas = builtinBackends().find("cpu-blas");
+    EXPECT_NE(blas, nullptr);
+    if (!blas) return {};
+    auto session = blas->prepare(p);
+    NullPhaseHook hook;
+    session->run(hook);
+    const RunOutputs out = session->outputs();
+    const auto ref = reference::runIteration<double>(p);
+    EXPECT_TRUE(tensorsClose(out.y.cast<double>(), ref.y, 1e-5, "output y"));
+    EXPECT_TRUE(tensorsClose(out.hN.cast<double>(), ref.hN, 1e-5, "final h"));
+    if (p.config.cell == CellType::Lstm) {
+        EXPECT_TRUE(tensorsClose(out.cN.cast<double>(), ref.cN, 1e-5, "final c"));
+    }
+    return session->notes();
+}
+
+constexpr const char* kFusedNote = "recurrent steps fused";
+
+class FusedStepTest : public testing::TestWithParam<std::tuple<CellType, int, int, int>> {};
+
+TEST_P(FusedStepTest, InferenceEqualsTheReference) {
+    if (const auto missing = forcedIsaMissing()) GTEST_SKIP() << *missing;
+    const auto [cell, hidden, batch, threads] = GetParam();
+    const std::vector<std::string> notes = expectMatchesReference(fusedProblem(cell, hidden, batch, threads));
+    EXPECT_TRUE(hasNote(notes, kFusedNote)) << "this problem is meant to run the fused step";
+}
+
+// H = 37 is no multiple of any vector width (4, 8, 16); 100 splits into slices of 48 and 52 units
+// on a team of two; 256 is the benchmark's size. B = 2 and 3 are short passes on AVX-512 (4 rows a
+// pass); 3 leaves a row over after a pass of 2 on AVX2 and SSE2.
+INSTANTIATE_TEST_SUITE_P(Shapes, FusedStepTest,
+                         testing::Combine(testing::Values(CellType::Lstm, CellType::Gru),
+                                          testing::Values(37, 100, 256), testing::Values(1, 2, 3, 4),
+                                          testing::Values(1, 2)));
+
+// With two threads, a step large enough for a team of two splits its units: each thread runs the
+// fused step on its own slice.
+TEST(FusedStep, TwoThreadTeamSplitsTheUnits) {
+    if (const auto missing = forcedIsaMissing()) GTEST_SKIP() << *missing;
+    if (availableCpuCores() < 2) GTEST_SKIP() << "one core: OpenMP gives a team of one";
+    for (CellType cell : {CellType::Lstm, CellType::Gru}) {
+        SCOPED_TRACE(cell == CellType::Lstm ? "LSTM" : "GRU");
+        const std::vector<std::string> notes = expectMatchesReference(fusedProblem(cell, 256, 4, 2));
+        EXPECT_TRUE(hasNote(notes, kFusedNote));
+        EXPECT_TRUE(hasNote(notes, "units split across the team"));
+    }
+}
+
+// Every layer and direction has its own packed copy, read with the strides of a bidirectional
+// layer's output; the other activations go through the same gate math.
+TEST(FusedStep, StackedBidirectionalWithOtherActivationsEqualsTheReference) {
+    if (const auto missing = forcedIsaMissing()) GTEST_SKIP() << *missing;
+    for (CellType cell : {CellType::Lstm, CellType::Gru}) {
+        SCOPED_TRACE(cell == CellType::Lstm ? "LSTM" : "GRU");
+        Problem p = fusedProblem(cell, 40, 2, 1);
+        p.config.layers = 2;
+        p.config.bidirectional = true;
+        p.config.activation = Activation::Relu;
+        p.config.recurrentActivation = RecurrentActivation::HardSigmoid;
+        p.config.bias = false;
+        EXPECT_TRUE(hasNote(expectMatchesReference(p), kFusedNote));
+    }
+}
+
+// Where the fused step does not apply, the session keeps the GEMM and the cell kernel.
+TEST(FusedStep, OnlyInferenceAtSmallBatchOfLstmAndResetAfterGru) {
+    const Backend* blas = builtinBackends().find("cpu-blas");
+    ASSERT_NE(blas, nullptr);
+    const auto fused = [&](const Problem& p) { return hasNote(blas->prepare(p)->notes(), kFusedNote); };
+    EXPECT_TRUE(fused(fusedProblem(CellType::Lstm, 64, int(cpu::kFusedMaxBatch), 1)));
+    EXPECT_FALSE(fused(fusedProblem(CellType::Lstm, 64, int(cpu::kFusedMaxBatch) + 1, 1)));
+    Problem training = fusedProblem(CellType::Lstm, 64, 1, 1);
+    training.mode = Mode::Training;
+    EXPECT_FALSE(fused(training));
+    Problem resetBefore = fusedProblem(CellType::Gru, 64, 1, 1);
+    resetBefore.config.resetAfter = false;
+    EXPECT_FALSE(fused(resetBefore));
+    Problem openBlas = fusedProblem(CellType::Lstm, 64, 1, 1);
+    openBlas.options.gemm = GemmProvider::OpenBlas;
+    EXPECT_FALSE(fused(openBlas));
+}
+
+} // namespace
+} // namespace rnnprof::test
