@@ -13,6 +13,7 @@
 #include "gui/fake_results.h"
 #include "gui/main_window.h"
 #include "gui/result_store.h"
+#include "gui/results_model.h"
 #include "gui/results_view.h"
 #include "gui/sweep_progress.h"
 #include "gui/window_options.h"
@@ -21,6 +22,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QChart>
+#include <QClipboard>
 #include <QContextMenuEvent>
 #include <QElapsedTimer>
 #include <QFileDialog>
@@ -32,6 +34,7 @@
 #include <QProgressBar>
 #include <QSignalSpy>
 #include <QStatusBar>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -353,6 +356,36 @@ TEST_F(ChartWindowTest, RightClickOnAChartOpensItsMenuAndNoFileDialog) {
     for (QWidget* top : QApplication::topLevelWidgets())
         EXPECT_EQ(qobject_cast<QFileDialog*>(top), nullptr);
     menu->close();
+}
+
+TEST_F(ChartWindowTest, ARowChosenInTheTableIsRingedOnTheCharts) {
+    MainWindow w(options());
+    w.store().add(test::fakeSweep());
+    w.refreshChartsNow();
+    QTableView* table = w.resultsView()->table();
+    const QModelIndex row = table->model()->index(2, 0);
+    const auto ref = row.data(ResultsModel::PointRefRole).value<PointRef>();
+    ASSERT_TRUE(ref.valid());
+    table->setCurrentIndex(row); // as a click or the arrow keys do
+    EXPECT_EQ(timeView(w)->highlightedPoint(), ref);
+}
+
+TEST_F(ChartWindowTest, CopyImagePutsTheChartOnTheClipboard) {
+    const IgnoreOffscreenPopupChatter quiet;
+    MainWindow w(options());
+    w.resize(1200, 800);
+    w.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&w));
+    w.store().add(test::fakeSweep());
+    w.refreshChartsNow();
+    ChartView* view = timeView(w);
+    QGuiApplication::clipboard()->clear();
+    const auto menu = view->makeContextMenu();
+    for (QAction* action : menu->actions())
+        if (action->text() == QStringLiteral("Copy image")) action->trigger();
+    const QImage copied = QGuiApplication::clipboard()->image();
+    ASSERT_FALSE(copied.isNull());
+    EXPECT_EQ(copied.size(), view->grab().toImage().size());
 }
 
 TEST_F(ChartWindowTest, TheTableFilterFiltersTheCharts) {
