@@ -10,6 +10,7 @@
 #include "gui/charts/chart_selection.h"
 #include "gui/charts/chart_time.h"
 #include "gui/charts/chart_view.h"
+#include "gui/config/config_panel.h"
 #include "gui/fake_results.h"
 #include "gui/main_window.h"
 #include "gui/result_store.h"
@@ -32,6 +33,7 @@
 #include <QMenu>
 #include <QMouseEvent>
 #include <QProgressBar>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QStatusBar>
 #include <QTableView>
@@ -304,6 +306,18 @@ TEST(BusyWarningBanner, AResultMeasuredOnABusyMachineIsFlagged) {
     EXPECT_TRUE(banner.isHidden());
 }
 
+// While a sweep runs the banner shows each sample of the load (BusyBanner::startWatching's timer):
+// other processes keeping 1.8 of 2 cores busy take more than the one core a one-thread sweep
+// leaves free (with half a core of margin).
+TEST(BusyWarningBanner, ALiveSampleOfABusyMachineShowsTheWarningAndAQuietOneHidesIt) {
+    BusyBanner banner;
+    banner.showLoad(HostLoad{2.4, 1.8, 3.0, {{"stress", 42, 0.97}}}, 2, 1);
+    EXPECT_FALSE(banner.isHidden());
+    EXPECT_TRUE(banner.toolTip().contains(QStringLiteral("stress"))) << banner.toolTip().toStdString();
+    banner.showLoad(HostLoad{0.3, 0.05, 3.0, {}}, 2, 1);
+    EXPECT_TRUE(banner.isHidden());
+}
+
 class ChartWindowTest : public ::testing::Test {
 protected:
     MainWindowOptions options() { return test::scratchWindowOptions(dir); }
@@ -403,6 +417,35 @@ TEST_F(ChartWindowTest, TheTableFilterFiltersTheCharts) {
     filter->clear();
     w.refreshChartsNow();
     EXPECT_EQ(timeView(w)->chartData().series.size(), 2u);
+}
+
+// "Run takes about 1:05 here ..." in seconds; -1 when the text holds no duration.
+double estimatedSeconds(const QString& text) {
+    const QRegularExpressionMatch m =
+        QRegularExpression(QStringLiteral("about (\\d+):(\\d\\d)(?::(\\d\\d))? here")).match(text);
+    if (!m.hasMatch()) return -1;
+    if (m.captured(3).isEmpty()) return m.captured(1).toDouble() * 60 + m.captured(2).toDouble();
+    return m.captured(1).toDouble() * 3600 + m.captured(2).toDouble() * 60 + m.captured(3).toDouble();
+}
+
+TEST_F(ChartWindowTest, TheEstimateBeforeRunFollowsThePlan) {
+    MainWindow w(options());
+    SweepPlan plan = w.configPanel()->plan();
+    plan.backends = {"cpu-reference"};
+    plan.modes = {Mode::Inference};
+    plan.batches = {1};
+    plan.seqLens = {10};
+    w.configPanel()->setPlan(plan);
+    const double small = estimatedSeconds(w.progressView()->text());
+    ASSERT_GE(small, 0) << w.progressView()->text().toStdString();
+    // 64 times the sequences, 10 times the steps, training too: far more work.
+    plan.batches = {64};
+    plan.seqLens = {100};
+    plan.modes = {Mode::Inference, Mode::Training};
+    w.configPanel()->setPlan(plan);
+    const double large = estimatedSeconds(w.progressView()->text());
+    EXPECT_GT(large, small) << w.progressView()->text().toStdString();
+    EXPECT_GT(large, 10 * std::max(small, 1.0)) << w.progressView()->text().toStdString();
 }
 
 TEST_F(ChartWindowTest, ALoadedBusyResultShowsTheBannerAndRunShowsAnEstimateFirst) {
