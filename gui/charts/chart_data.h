@@ -65,6 +65,7 @@ struct ChartData {
     QString title;
     QString xTitle;
     QString yTitle;
+    QString yTitleShort; // what the y axis says when the plot is too short for yTitle (empty: cut it)
     bool logX = false;
     bool logY = false;
     int logBaseX = 2;

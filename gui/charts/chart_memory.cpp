@@ -32,6 +32,7 @@ ChartData memoryVsBatch(const std::vector<SweepResult>& results, const ChartSele
         QStringLiteral("Memory of %1 %2 by category vs batch size (T=%3)").arg(s.backend, mode).arg(s.seqLen);
     d.xTitle = QStringLiteral("batch size");
     d.yTitle = QStringLiteral("memory [MiB]");
+    d.yTitleShort = QStringLiteral("MiB");
     d.logX = d.logY = true;
     const std::string backend = s.backend.toStdString();
     const ChartOptions options = chartOptions(results);

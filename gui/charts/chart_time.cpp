@@ -9,6 +9,7 @@ ChartData timeVsBatch(const std::vector<SweepResult>& results, const ChartSelect
     d.title = QStringLiteral("Time per iteration vs batch size (sequence length %1)").arg(s.seqLen);
     d.xTitle = QStringLiteral("batch size");
     d.yTitle = QStringLiteral("time per iteration [ms], median");
+    d.yTitleShort = QStringLiteral("ms, median");
     d.logX = d.logY = true;
     const LineSpec spec{[&](const PointResult& p) { return p.shape.seqLen == s.seqLen; },
                         [](const PointResult& p) { return double(p.shape.batch); },
@@ -25,6 +26,7 @@ ChartData timeVsSeqLen(const std::vector<SweepResult>& results, const ChartSelec
     d.title = QStringLiteral("Time per iteration vs sequence length (batch size %1)").arg(s.batch);
     d.xTitle = QStringLiteral("sequence length");
     d.yTitle = QStringLiteral("time per iteration [ms], median");
+    d.yTitleShort = QStringLiteral("ms, median");
     d.logX = d.logY = true;
     const LineSpec spec{[&](const PointResult& p) { return p.shape.batch == s.batch; },
                         [](const PointResult& p) { return double(p.shape.seqLen); },
@@ -41,6 +43,7 @@ ChartData throughputVsBatch(const std::vector<SweepResult>& results, const Chart
     d.title = QStringLiteral("Throughput vs batch size (sequence length %1)").arg(s.seqLen);
     d.xTitle = QStringLiteral("batch size");
     d.yTitle = QStringLiteral("sequences per second");
+    d.yTitleShort = QStringLiteral("seq/s");
     d.logX = d.logY = true;
     d.series =
         linesPerBackendAndMode(results, {[&](const PointResult& p) { return p.shape.seqLen == s.seqLen; },

@@ -158,6 +158,7 @@ void ChartView::rerender() {
     fitMinimumHeight();
     fitCategoryLabels();
     connect(fresh, &QGraphicsWidget::geometryChanged, this, &ChartView::fitCategoryLabels);
+    connect(fresh, &QChart::plotAreaChanged, this, &ChartView::fitValueAxisTitle);
     if (m_state.zoom && lines) {
         const ChartRanges& zoom = *m_state.zoom;
         if (QAbstractAxis* x = firstAxis(fresh, Qt::Horizontal)) x->setRange(zoom.x.x(), zoom.x.y());
@@ -212,6 +213,21 @@ void ChartView::fitCategoryLabels() {
         names << elideMiddle(category, kMaxLabelChars);
     const QStringList labels = elideApart(names, metrics, std::max(room, kNarrowest));
     if (labels != axis->categories()) axis->setCategories(labels);
+}
+
+// QtCharts cuts an axis title to the plot's height ("time per it..."): a chart that has a short
+// form of its y title says that instead where the whole one does not fit.
+void ChartView::fitValueAxisTitle() {
+    const bool valueAxisVertical =
+        m_data.kind == ChartData::Kind::Lines || m_data.kind == ChartData::Kind::StackedBars;
+    if (!valueAxisVertical || m_data.yTitleShort.isEmpty()) return;
+    QAbstractAxis* axis = firstAxis(chart(), Qt::Vertical);
+    if (!axis) return;
+    const QString whole = elideMiddle(m_data.yTitle, kMaxLabelChars);
+    const bool fits =
+        QFontMetricsF(axis->titleFont()).horizontalAdvance(whole) <= chart()->plotArea().height();
+    const QString title = fits ? whole : m_data.yTitleShort;
+    if (axis->titleText() != title) axis->setTitleText(title);
 }
 
 void ChartView::fitMinimumHeight() {

@@ -94,6 +94,8 @@ private:
     void fitMinimumHeight();
     // Elides the labels of a horizontal bar chart's category axis to the room QtCharts gives them.
     void fitCategoryLabels();
+    // Puts the short y title (ChartData::yTitleShort) on a plot too short for the whole one.
+    void fitValueAxisTitle();
     void keepZoom(); // remembers the ranges after QtCharts zoomed or scrolled
     void addHighlight();
 

@@ -13,6 +13,7 @@
 #include "gui/charts/export_footer.h"
 #include "gui/fake_results.h"
 
+#include <QAbstractAxis>
 #include <QAbstractSeries>
 #include <QBarCategoryAxis>
 #include <QBarSet>
@@ -388,6 +389,31 @@ TEST(ChartTitle, ALongTitleIsWrappedToTheChartWidthNotCut) {
     EXPECT_EQ(title->toPlainText(), data.title);
     EXPECT_LE(title->boundingRect().width(), shown.view.width());
     EXPECT_GT(title->boundingRect().height(), 1.5 * QFontMetricsF(title->font()).height()); // wrapped
+}
+
+TEST(ChartTitle, AShortPlotSaysTheShortYTitleInsteadOfACutOne) {
+    ChartData data = crowdedChart();
+    ASSERT_FALSE(data.yTitleShort.isEmpty());
+    ShownView shown(data);
+    ChartView& view = shown.view;
+    const auto yTitle = [&view] { return view.chart()->axes(Qt::Vertical).first()->titleText(); };
+    for (const int height : {view.minimumHeight(), 900}) {
+        view.resize(900, height);
+        QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+        QCoreApplication::processEvents();
+        const QAbstractAxis* axis = view.chart()->axes(Qt::Vertical).first();
+        const qreal plot = view.chart()->plotArea().height();
+        const qreal whole = QFontMetricsF(axis->titleFont()).horizontalAdvance(data.yTitle);
+        // Whichever is shown fits along the plot; the whole title wherever it fits.
+        EXPECT_EQ(yTitle(), whole <= plot ? data.yTitle : data.yTitleShort) << height << " px";
+        EXPECT_LE(QFontMetricsF(axis->titleFont()).horizontalAdvance(yTitle()), plot) << height << " px";
+    }
+    EXPECT_EQ(yTitle(), data.yTitle) << "a 900 px view has room for the whole title";
+    view.resize(900, view.minimumHeight());
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+    QCoreApplication::processEvents();
+    EXPECT_EQ(yTitle(), data.yTitleShort)
+        << "the crowded legend leaves the plot too short for " << data.yTitle.toStdString();
 }
 
 TEST(ExportFooter, NamesEveryFileHostCpuAndGpuAndTheDate) {
