@@ -1,5 +1,8 @@
 #include "cli/path_arguments.h"
 
+#include <filesystem>
+#include <system_error>
+
 namespace rnnprof::cli {
 namespace {
 
@@ -58,18 +61,18 @@ void appendUtf8(std::string& out, char32_t c) {
     }
 }
 
-} // namespace
-
-QString argumentFromBytes(std::string_view bytes) {
+// `bytes` decoded as UTF-8; each byte that is not part of a valid sequence is handed to
+// `invalidByte(out, byte)`, which appends what stands for it.
+template <class InvalidByte>
+QString decodeUtf8(std::string_view bytes, InvalidByte invalidByte) {
     QString out;
     out.reserve(qsizetype(bytes.size()));
     while (!bytes.empty()) {
         char32_t c = 0;
         std::size_t length = utf8SequenceAt(bytes, c);
-        if (length == 0) { // not UTF-8: keep the byte itself
-            c = kEscapeBase + static_cast<unsigned char>(bytes.front());
+        if (length == 0) {
+            invalidByte(out, static_cast<unsigned char>(bytes.front()));
             length = 1;
-            out.append(QChar(char16_t(c)));
         } else {
             const char32_t ucs4[1] = {c};
             out.append(QString::fromUcs4(ucs4, 1));
@@ -77,6 +80,13 @@ QString argumentFromBytes(std::string_view bytes) {
         bytes.remove_prefix(length);
     }
     return out;
+}
+
+} // namespace
+
+QString argumentFromBytes(std::string_view bytes) {
+    return decodeUtf8(bytes,
+                      [](QString& out, unsigned char b) { out.append(QChar(char16_t(kEscapeBase + b))); });
 }
 
 QStringList rawArguments(int argc, char** argv) {
@@ -103,6 +113,19 @@ std::string pathFromArgument(const QString& argument) {
         }
     }
     return out;
+}
+
+QString absoluteArgument(const QString& argument) {
+    std::error_code error;
+    const std::filesystem::path absolute = std::filesystem::absolute(pathFromArgument(argument), error);
+    if (error) return argument; // no working directory to resolve it against: as given
+    return argumentFromBytes(absolute.lexically_normal().native());
+}
+
+QString readableArgument(const QString& argument) {
+    return decodeUtf8(pathFromArgument(argument), [](QString& out, unsigned char b) {
+        out += QStringLiteral("\\x%1").arg(int(b), 2, 16, QLatin1Char('0'));
+    });
 }
 
 } // namespace rnnprof::cli

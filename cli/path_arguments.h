@@ -4,7 +4,8 @@
 // byte \xff could not be opened (issue 16). Here such a byte becomes the lone surrogate
 // U+DC80 + byte (Python's "surrogateescape"), which pathFromArgument() turns back into the byte;
 // everything else decodes and encodes as UTF-8. For the headless commands' flags and file
-// arguments; not for text shown in the GUI.
+// arguments and the desktop application's file names (argv, recent files); text shown to people
+// goes through readableArgument().
 #include <QString>
 #include <QStringList>
 
@@ -18,5 +19,11 @@ namespace rnnprof::cli {
 [[nodiscard]] QStringList rawArguments(int argc, char** argv);
 // The bytes of an argument: UTF-8, with every escaped byte restored.
 [[nodiscard]] std::string pathFromArgument(const QString& argument);
+// The argument as an absolute, lexically normal path (relative to the working directory), every
+// byte kept: QDir::absolutePath() would pass it through the locale's encoding and lose them.
+[[nodiscard]] QString absoluteArgument(const QString& argument);
+// The argument as text for people (messages, menus, labels): each escaped byte shows as "\xff",
+// everything else as it is. Never for opening the file.
+[[nodiscard]] QString readableArgument(const QString& argument);
 
 } // namespace rnnprof::cli

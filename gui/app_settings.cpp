@@ -1,10 +1,34 @@
 #include "gui/app_settings.h"
 
+#include "cli/path_arguments.h"
 #include "profiling/presets.h"
 
-#include <QDir>
-
 namespace rnnprof::gui {
+namespace {
+
+// File lists are stored as the names' bytes, so that a name that is not UTF-8 comes back as the
+// same file (as a string, its bytes would be saved as U+FFFD). Paths are absolute.
+QVariant pathsSetting(const QStringList& paths) {
+    QVariantList bytes;
+    for (const QString& path : paths)
+        bytes << QByteArray::fromStdString(cli::pathFromArgument(cli::absoluteArgument(path)));
+    return bytes;
+}
+
+// Reads what pathsSetting() stored; also strings, as settings written before it held them.
+QStringList pathsFromSetting(const QVariant& value) {
+    if (!value.isValid()) return {};
+    const bool list = value.typeId() == QMetaType::QVariantList || value.typeId() == QMetaType::QStringList;
+    QStringList paths;
+    for (const QVariant& item : list ? value.toList() : QVariantList{value})
+        paths << (item.typeId() == QMetaType::QByteArray
+                      ? cli::argumentFromBytes(item.toByteArray().toStdString())
+                      : item.toString());
+    paths.removeAll(QString());
+    return paths;
+}
+
+} // namespace
 
 AppSettings::AppSettings(const QString& path)
     : m_settings(path.isEmpty()
@@ -31,34 +55,31 @@ void AppSettings::setLastPlan(const SweepPlan& plan) {
 }
 
 QStringList AppSettings::recentFiles() const {
-    return m_settings->value(QStringLiteral("files/recent")).toStringList();
+    return pathsFromSetting(m_settings->value(QStringLiteral("files/recent")));
 }
 
 void AppSettings::addRecentFile(const QString& path) {
-    const QString absolute = QDir(path).absolutePath();
+    const QString absolute = cli::absoluteArgument(path);
     QStringList files = recentFiles();
     files.removeAll(absolute);
     files.prepend(absolute);
     while (files.size() > kMaxRecentFiles)
         files.removeLast();
-    m_settings->setValue(QStringLiteral("files/recent"), files);
+    m_settings->setValue(QStringLiteral("files/recent"), pathsSetting(files));
 }
 
 void AppSettings::removeRecentFile(const QString& path) {
     QStringList files = recentFiles();
     files.removeAll(path);
-    m_settings->setValue(QStringLiteral("files/recent"), files);
+    m_settings->setValue(QStringLiteral("files/recent"), pathsSetting(files));
 }
 
 QStringList AppSettings::lastResults() const {
-    return m_settings->value(QStringLiteral("files/lastResults")).toStringList();
+    return pathsFromSetting(m_settings->value(QStringLiteral("files/lastResults")));
 }
 
 void AppSettings::setLastResults(const QStringList& paths) {
-    QStringList absolute;
-    for (const QString& path : paths)
-        absolute << QDir(path).absolutePath();
-    m_settings->setValue(QStringLiteral("files/lastResults"), absolute);
+    m_settings->setValue(QStringLiteral("files/lastResults"), pathsSetting(paths));
 }
 
 bool AppSettings::reopenLastResults() const {

@@ -23,6 +23,8 @@ public:
     [[nodiscard]] std::optional<SweepPlan> lastPlan() const; // nullopt when absent or unreadable
     void setLastPlan(const SweepPlan& plan);
 
+    // File lists hold absolute paths that keep every byte of a name, as cli::argumentFromBytes()
+    // gives them (also names that are not UTF-8); newest first.
     [[nodiscard]] QStringList recentFiles() const;
     void addRecentFile(const QString& path);
     void removeRecentFile(const QString& path);

@@ -1,6 +1,7 @@
 #include "gui/desktop_app.h"
 
 #include "cli/headless_commands.h"
+#include "cli/path_arguments.h"
 #include "gui/main_window.h"
 
 #include <QApplication>
@@ -24,6 +25,12 @@ const char* usageText() {
     return text.c_str();
 }
 
+QStringList fileArguments(int argc, char** argv) {
+    QStringList files = cli::rawArguments(argc, argv);
+    if (!files.isEmpty()) files.removeFirst();
+    return files;
+}
+
 int runDesktopApp(int argc, char** argv) {
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("rnnprof"));
@@ -34,8 +41,8 @@ int runDesktopApp(int argc, char** argv) {
     window.show();
     // After the window is up, so the question has a parent on screen.
     QTimer::singleShot(0, &window, [&window] { window.offerLeftoverJournals(); });
-    QStringList files = QApplication::arguments();
-    files.removeFirst();
+    // QApplication has taken its own options (-style, -platform, ...) out of argc and argv.
+    const QStringList files = fileArguments(argc, argv);
     if (!files.isEmpty()) QTimer::singleShot(0, &window, [&window, files] { window.openFiles(files, true); });
     return QApplication::exec();
 }

@@ -3,6 +3,7 @@
 // leave the window usable.
 #include "gui/main_window.h"
 
+#include "cli/path_arguments.h"
 #include "gui/app_settings.h"
 #include "gui/charts/chart_export.h"
 #include "gui/charts/chart_page.h"
@@ -30,7 +31,9 @@
 #include <QTabWidget>
 
 #include <algorithm>
+#include <filesystem>
 #include <optional>
+#include <system_error>
 
 namespace rnnprof::gui {
 namespace {
@@ -56,6 +59,21 @@ int firstOtherWithFastestCpu(const ResultStore& store, int except) {
     return -1;
 }
 
+// Whether the file named by `path` (cli/path_arguments.h: every byte of its name kept) exists;
+// QFileInfo would look for the name with its bytes that are not UTF-8 replaced.
+bool fileExists(const QString& path) {
+    std::error_code error;
+    return std::filesystem::exists(cli::pathFromArgument(path), error);
+}
+
+// Text for people: a message naming `path` or carrying bytes of it (an exception's what()).
+QString readable(const QString& path) {
+    return QDir::toNativeSeparators(cli::readableArgument(path));
+}
+QString readable(const char* bytes) {
+    return cli::readableArgument(cli::argumentFromBytes(bytes));
+}
+
 } // namespace
 
 int MainWindow::openFiles(const QStringList& paths, bool add) {
@@ -66,28 +84,24 @@ int MainWindow::openFiles(const QStringList& paths, bool add) {
         return 0;
     }
     std::vector<SweepResult> loaded;
+    QStringList opened;
     QStringList problems;
     for (const QString& path : paths) {
         try {
-            SweepResult r = loadResultFile(path.toStdString());
-            if (r.label.empty()) r.label = QFileInfo(path).fileName().toStdString();
+            SweepResult r = loadResultFile(cli::pathFromArgument(path));
+            // The label holds the file name's bytes; legends, tables and exports need text.
+            r.label = readable(r.label.c_str()).toStdString();
             if (const QString alias = m_settings->resultAlias(resultIdentity(r)); !alias.isEmpty())
                 r.label = alias.toStdString();
             loaded.push_back(std::move(r));
+            opened << path;
             m_settings->addRecentFile(path);
         } catch (const std::exception& e) {
-            problems << QStringLiteral("%1: %2").arg(QDir::toNativeSeparators(path),
-                                                     QString::fromStdString(e.what()));
+            problems << QStringLiteral("%1: %2").arg(readable(path), readable(e.what()));
         }
     }
     rebuildRecentMenu();
     if (!loaded.empty()) {
-        QStringList opened;
-        for (const QString& path : paths)
-            if (!std::any_of(problems.begin(), problems.end(), [&](const QString& p) {
-                    return p.startsWith(QDir::toNativeSeparators(path) + QLatin1Char(':'));
-                }))
-                opened << path;
         if (add) {
             std::vector<SweepResult> all = m_store->results();
             for (auto& r : loaded)
@@ -283,12 +297,12 @@ void MainWindow::rebuildRecentMenu() {
     m_recentMenu->clear();
     const QStringList files = m_settings->recentFiles();
     for (const QString& path : files) {
-        m_recentMenu->addAction(QDir::toNativeSeparators(path), this, [this, path] {
-            if (!QFileInfo::exists(path)) {
+        m_recentMenu->addAction(readable(path), this, [this, path] {
+            if (!fileExists(path)) {
                 m_settings->removeRecentFile(path);
                 rebuildRecentMenu();
                 report(QStringLiteral("Could not open results"),
-                       QStringLiteral("%1 no longer exists").arg(path));
+                       QStringLiteral("%1 no longer exists").arg(readable(path)));
                 return;
             }
             openFiles({path}, false);
@@ -421,7 +435,7 @@ int MainWindow::reopenLastResults() {
     if (!m_settings->reopenLastResults()) return 0;
     QStringList existing;
     for (const QString& path : m_settings->lastResults())
-        if (QFileInfo::exists(path)) existing << path;
+        if (fileExists(path)) existing << path;
     return existing.isEmpty() ? 0 : openFiles(existing, false);
 }
 

@@ -75,7 +75,7 @@ QString pointDetailsHtml(const std::vector<SweepResult>& results, const PointRef
             QStringLiteral("median %1, p10 %2, p90 %3, min %4, max %5, CV %6% over %7 runs (+%8 warm-up)%9")
                 .arg(formatMs(it.median), formatMs(it.p10), formatMs(it.p90), formatMs(it.min),
                      formatMs(it.max))
-                .arg(it.cv * 100.0, 0, 'f', 1)
+                .arg(formatFixed(it.cv * 100.0, 1))
                 .arg(p.measuredRuns)
                 .arg(p.warmupRuns)
                 .arg(p.noisy ? QStringLiteral(" — noisy") : QString()));

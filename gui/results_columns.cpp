@@ -35,7 +35,7 @@ QString formatResultCell(const QString& column, const QVariant& value) {
     if (column == QStringLiteral("sequences_per_s")) return formatNumber(v) + QStringLiteral(" seq/s");
     if (column == QStringLiteral("tokens_per_s")) return formatNumber(v) + QStringLiteral(" tok/s");
     if (column == QStringLiteral("gflops")) return formatNumber(v) + QStringLiteral(" GFLOP/s");
-    if (column == QStringLiteral("cv")) return QStringLiteral("%1 %").arg(v * 100.0, 0, 'f', 1);
+    if (column == QStringLiteral("cv")) return QStringLiteral("%1 %").arg(formatFixed(v * 100.0, 1));
     if (column.startsWith(QStringLiteral("max_")) && column.endsWith(QStringLiteral("_err")))
         return QString::number(v, 'g', 3);
     if (value.typeId() == QMetaType::Double || v >= 1e4) return formatNumber(v);

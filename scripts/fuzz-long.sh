@@ -6,7 +6,7 @@
 # fails the script (exit 1) and leaves the input under <build>/fuzz-artifacts/.
 # Usage: scripts/fuzz-long.sh [RUNS] [CAP_SECONDS] [TARGET...]
 #   targets default to the file readers: npy results_json journal csv plan_json results_charts.
-# Environment: as scripts/fuzz.sh (RNNPROF_FUZZ_BUILD_DIR, RNNPROF_JOBS).
+# Environment: as scripts/fuzz.sh (RNNPROF_FUZZ_BUILD_DIR, RNNPROF_JOBS, RNNPROF_FUZZ_TIMEOUT).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/fuzz-common.sh"
 runs="${1:-10000000}"

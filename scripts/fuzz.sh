@@ -5,7 +5,8 @@
 # script and leaves the input under <build>/fuzz-artifacts/ (reproduce: <build>/tests/fuzz/fuzz_<target> FILE).
 # Usage: scripts/fuzz.sh [SECONDS] [TARGET...]      SECONDS defaults to 60; all targets by default.
 # Environment: RNNPROF_FUZZ_BUILD_DIR (default build-fuzz), RNNPROF_JOBS (build jobs and how many
-# targets run at once; default every core). Longer, nightly-style runs: scripts/fuzz-long.sh.
+# targets run at once; default every core), RNNPROF_FUZZ_TIMEOUT (seconds one input may take before
+# it fails as a hang; default 10). Longer, nightly-style runs: scripts/fuzz-long.sh.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/fuzz-common.sh"
 seconds="${1:-60}"

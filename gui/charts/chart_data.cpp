@@ -101,21 +101,30 @@ QString elideMiddle(const QString& text, int maxChars) {
     return text.left(head) + ellipsis + text.right(keep - head);
 }
 
+QString formatFixed(double v, int decimals) {
+    if (std::fabs(v) < 1e6) return QString::number(v, 'f', decimals);
+    return QString::number(v, 'e', 2);
+}
+
 QString formatMs(double ms) {
     if (!std::isfinite(ms)) return QStringLiteral("n/a");
-    if (ms >= 1000.0) return QString::number(ms / 1000.0, 'f', 2) + QStringLiteral(" s");
-    if (ms >= 1.0) return QString::number(ms, 'f', ms >= 100 ? 1 : 3) + QStringLiteral(" ms");
-    return QString::number(ms * 1000.0, 'f', ms * 1000.0 >= 100 ? 0 : 1) + QStringLiteral(" µs");
+    const double a = std::fabs(ms);
+    if (a >= 1000.0) return formatFixed(ms / 1000.0, 2) + QStringLiteral(" s");
+    if (a >= 1.0) return formatFixed(ms, a >= 100 ? 1 : 3) + QStringLiteral(" ms");
+    return formatFixed(ms * 1000.0, a * 1000.0 >= 100 ? 0 : 1) + QStringLiteral(" µs");
 }
 
 QString formatBytesQ(double bytes) {
     if (!std::isfinite(bytes) || bytes < 0) return QStringLiteral("n/a");
+    // Beyond what 64 bits count (16 EiB) the conversion below would be undefined.
+    if (bytes >= 0x1p64) return formatFixed(bytes, 0) + QStringLiteral(" B");
     return QString::fromStdString(formatBytes(static_cast<std::uint64_t>(bytes)));
 }
 
 QString formatNumber(double v) {
     if (!std::isfinite(v)) return QStringLiteral("n/a");
     const double a = std::fabs(v);
+    if (a >= 1e12) return formatFixed(v, 2); // with an exponent
     if (a >= 1e9) return QString::number(v / 1e9, 'f', 2) + QLatin1Char('G');
     if (a >= 1e6) return QString::number(v / 1e6, 'f', 2) + QLatin1Char('M');
     if (a >= 1e4) return QString::number(v / 1e3, 'f', 1) + QLatin1Char('k');

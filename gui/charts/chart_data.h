@@ -111,11 +111,15 @@ void dropUndrawable(ChartData& data);
 // ends of a long name stay readable.
 [[nodiscard]] QString elideMiddle(const QString& text, int maxChars);
 
-// "3.21 ms", "850 µs", "1.20 s"
+// Numbers in tooltips, labels and notes stay short whatever a file holds (1e300 has 301 digits in
+// fixed point): beyond a bound, each of these writes an exponent.
+// `v` with `decimals` decimals below 1e6 ("12.3"), else "1.23e+07".
+[[nodiscard]] QString formatFixed(double v, int decimals);
+// "3.21 ms", "850 µs", "1.20 s", "1.00e+12 s"
 [[nodiscard]] QString formatMs(double ms);
 // "12.4 GiB"
 [[nodiscard]] QString formatBytesQ(double bytes);
-// "1.23k", "45.6", "0.123": a compact number for tooltips
+// "1.23k", "45.6", "0.123", "1.00e+300": a compact number for tooltips
 [[nodiscard]] QString formatNumber(double v);
 
 } // namespace rnnprof::gui

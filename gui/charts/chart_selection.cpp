@@ -199,7 +199,7 @@ QString pointTooltip(const std::vector<SweepResult>& results, const PointRef& re
                       p.memory.onDevice ? QStringLiteral(" on device") : QString());
     if (p.noisy)
         lines << QStringLiteral("noisy: p10–p90 spread %1% of the median, above %2%")
-                     .arg(relativeSpread(it) * 100.0, 0, 'f', 1)
+                     .arg(formatFixed(relativeSpread(it) * 100.0, 1))
                      .arg(p.noiseThreshold * 100.0, 0, 'f', 0);
     if (p.numerics.checked)
         lines << QStringLiteral("vs cpu-reference: max rel. error %1").arg(p.numerics.maxRelErr, 0, 'g', 3);

@@ -180,7 +180,7 @@ ChartData speedupVsBatch(const std::vector<SweepResult>& results, const ChartSel
                                      .arg(pairName(results, s) + QLatin1Char(' ') + series.name)
                                      .arg(mp.batch)
                                      .arg(s.seqLen)
-                                     .arg(mp.speedup(), 0, 'f', 2)
+                                     .arg(formatFixed(mp.speedup(), 2))
                                      .arg(sideTime(base, s.baseline, mp.baseline),
                                           sideTime(chal, s.challenger, mp.challenger),
                                           sample.noisy ? QStringLiteral("\nnoisy measurement") : QString());

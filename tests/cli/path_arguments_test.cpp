@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <string>
 
 namespace rnnprof::cli {
@@ -31,6 +32,21 @@ TEST(PathArguments, AByteThatIsNotUtf8BecomesOneEscapeCharacter) {
     const QString a = argumentFromBytes("r\xff.json");
     ASSERT_EQ(a.size(), 7);
     EXPECT_EQ(a.at(1).unicode(), 0xDCFF);
+}
+
+TEST(PathArguments, ReadableTextShowsEachByteThatIsNotUtf8AsAnEscape) {
+    EXPECT_EQ(readableArgument(argumentFromBytes("r\xff\xc3\xa9.json")), QStringLiteral("r\\xff\u00e9.json"));
+    EXPECT_EQ(readableArgument(argumentFromBytes("\xf0\x9f\x98\x80\x80")),
+              QString(QString::fromUtf8("\xf0\x9f\x98\x80") + QStringLiteral("\\x80")))
+        << "a character outside the BMP is a surrogate pair, not two escaped bytes";
+    EXPECT_EQ(readableArgument(QStringLiteral("plain/r.json")), QStringLiteral("plain/r.json"));
+}
+
+TEST(PathArguments, AbsoluteArgumentsResolveAgainstTheWorkingDirectoryKeepingEveryByte) {
+    const std::string relative = "r\xff.json";
+    EXPECT_EQ(pathFromArgument(absoluteArgument(argumentFromBytes(relative))),
+              (std::filesystem::current_path() / relative).string());
+    EXPECT_EQ(pathFromArgument(absoluteArgument(argumentFromBytes("/a/./b/../c\xfe.json"))), "/a/c\xfe.json");
 }
 
 } // namespace

@@ -30,7 +30,7 @@ void requireReadsBack(const std::string& text, T value) {
     T back{};
     const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), back);
     fuzz::require(ec == std::errc() && end == text.data() + text.size() && back == value,
-                  "CSV number '" + text + "' does not read back as its value");
+                  [&] { return "CSV number '" + text + "' does not read back as its value"; });
 }
 
 double anyDouble(FuzzedDataProvider& in) {
@@ -77,20 +77,21 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     for (int i = 0; i < count; ++i)
         result.points.push_back(anyPoint(in));
     const auto rows = readCsv(toCsv(result));
-    fuzz::require(rows.size() == result.points.size() + 1,
-                  "toCsv() has " + std::to_string(rows.size()) + " rows for " +
-                      std::to_string(result.points.size()) + " points");
+    fuzz::require(rows.size() == result.points.size() + 1, [&] {
+        return "toCsv() has " + std::to_string(rows.size()) + " rows for " +
+               std::to_string(result.points.size()) + " points";
+    });
     fuzz::require(rows.front() == csvColumns(), "the CSV header is not csvColumns()");
     for (std::size_t r = 0; r < result.points.size(); ++r) {
         const std::vector<CsvValue> cells = csvRow(result, result.points[r]);
         const Row& row = rows[r + 1];
-        fuzz::require(row.size() == csvColumns().size() && cells.size() == csvColumns().size(),
-                      "a CSV row has " + std::to_string(row.size()) + " fields and " +
-                          std::to_string(cells.size()) + " cells, the header " +
-                          std::to_string(csvColumns().size()));
+        fuzz::require(row.size() == csvColumns().size() && cells.size() == csvColumns().size(), [&] {
+            return "a CSV row has " + std::to_string(row.size()) + " fields and " +
+                   std::to_string(cells.size()) + " cells, the header " + std::to_string(csvColumns().size());
+        });
         for (std::size_t c = 0; c < row.size(); ++c) {
             fuzz::require(row[c] == csvText(cells[c]),
-                          "CSV field " + csvColumns()[c] + " is not its cell's text");
+                          [&] { return "CSV field " + csvColumns()[c] + " is not its cell's text"; });
             if (const auto* v = std::get_if<double>(&cells[c])) {
                 fuzz::require(std::isfinite(*v), "a non-finite number in a cell (it must be empty)");
                 requireReadsBack(row[c], *v);

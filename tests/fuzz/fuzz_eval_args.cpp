@@ -37,7 +37,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         if (problems.empty())
             fuzz::require(validate(config).empty(), "flags without problems gave an invalid model");
         for (const std::string& p : problems)
-            fuzz::require(p.rfind("--", 0) == 0, "a problem that does not name its flag: " + p);
+            fuzz::require(p.rfind("--", 0) == 0,
+                          [&] { return "a problem that does not name its flag: " + p; });
     } catch (const std::exception& e) {
         fuzz::propertyFailed(std::string("ModelOptions::read threw: ") + e.what());
     }

@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 namespace rnnprof::fuzz {
@@ -25,8 +26,16 @@ inline std::string_view asText(const std::uint8_t* data, std::size_t size) {
     std::abort();
 }
 
-inline void require(bool condition, const std::string& what) {
-    if (!condition) propertyFailed(what);
+// `what` is the message, or a function that builds it: either is turned into text only when the
+// property fails. Checks run for every field of millions of inputs, and building a message each
+// time (a heap allocation or several) cost more than the check itself.
+template <class What>
+void require(bool condition, What&& what) {
+    if (condition) return;
+    if constexpr (std::is_invocable_v<What>)
+        propertyFailed(what());
+    else
+        propertyFailed(what);
 }
 
 // Rejected inputs must be rejected with rnnprof::Error (a message for the user), never with a

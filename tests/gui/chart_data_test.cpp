@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 #include <map>
 
 namespace rnnprof::gui {
@@ -391,6 +392,24 @@ TEST(Formatting, PicksReadableUnits) {
     EXPECT_EQ(formatMs(1500), QStringLiteral("1.50 s"));
     EXPECT_EQ(formatMs(std::nan("")), QStringLiteral("n/a"));
     EXPECT_EQ(formatNumber(12345), QStringLiteral("12.3k"));
+}
+
+TEST(Formatting, HugeValuesAreWrittenWithAnExponentAndStayShort) {
+    // Legal in a file up to kMaxRecordedValue, and anything in results that bypassed the loader.
+    EXPECT_EQ(formatMs(kMaxRecordedValue), QStringLiteral("1.00e+12 s"));
+    EXPECT_EQ(formatMs(1e300), QStringLiteral("1.00e+297 s"));
+    EXPECT_EQ(formatMs(-1e300), QStringLiteral("-1.00e+297 s"));
+    EXPECT_EQ(formatMs(999999.0 * 1000.0), QStringLiteral("999999.00 s")) << "fixed point up to a million";
+    EXPECT_EQ(formatNumber(1e300), QStringLiteral("1.00e+300"));
+    EXPECT_EQ(formatNumber(-std::numeric_limits<double>::max()), QStringLiteral("-1.80e+308"));
+    EXPECT_EQ(formatNumber(5e11), QStringLiteral("500.00G"));
+    EXPECT_EQ(formatBytesQ(1e300), QStringLiteral("1.00e+300 B"))
+        << "beyond 64 bits, no overflowing conversion";
+    EXPECT_EQ(formatFixed(123.456, 1), QStringLiteral("123.5"));
+    EXPECT_EQ(formatFixed(1e17, 1), QStringLiteral("1.00e+17"));
+    for (double v : {1e6, 1e15, 1e100, 1e300, std::numeric_limits<double>::max()})
+        for (const QString& text : {formatMs(v), formatNumber(v), formatBytesQ(v), formatFixed(v, 3)})
+            EXPECT_LE(text.size(), 12) << text.toStdString();
 }
 
 } // namespace

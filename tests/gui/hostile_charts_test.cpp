@@ -17,12 +17,14 @@
 #include <QLegend>
 #include <QLegendMarker>
 #include <QLogValueAxis>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QValueAxis>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -171,6 +173,42 @@ TEST(HostileCharts, EveryChartOfTheCatalogKeepsOnlyDrawableSamplesAndFiniteRange
                 QChart drawn;
                 (void)renderChart(drawn, d, lightChartStyle());
                 expectAxesUsable(drawn);
+            }
+    }
+}
+
+// The longest run of digits (decimal points and separators included) in `text`.
+qsizetype longestNumber(const QString& text) {
+    qsizetype longest = 0;
+    auto it = QRegularExpression(QStringLiteral("[0-9][0-9.,]*")).globalMatch(text);
+    while (it.hasNext())
+        longest = std::max(longest, it.next().capturedLength());
+    return longest;
+}
+
+TEST(HostileCharts, NumbersInTooltipsNotesAndLabelsStayShortWhateverTheirSize) {
+    // The largest legal value (kMaxRecordedValue ms is 1e12 s: 16 digits in fixed point) and 1e300,
+    // as results that bypassed the loader (301 digits); bars keep their tooltips when their value
+    // cannot be drawn.
+    for (const double factor : {kMaxRecordedValue, 1e300}) {
+        const std::vector<SweepResult> results{scaled(test::fakeSweep(), factor)};
+        ChartSelection s;
+        fitSelection(s, chartOptions(results));
+        for (const ChartPageSpec& page : chartCatalog())
+            for (const ChartSpec& chart : page.charts) {
+                const ChartData d = chart.build(results, s);
+                QStringList texts = d.notes;
+                for (const ChartSeries& series : d.series)
+                    for (const ChartSample& p : series.samples)
+                        texts << p.tooltip;
+                for (const BarSet& set : d.barSets)
+                    for (const QString& tip : set.tooltips)
+                        texts << tip;
+                for (const ChartMarker& m : d.markers)
+                    texts << m.label;
+                for (const QString& text : texts)
+                    EXPECT_LE(longestNumber(text), 10)
+                        << chart.id.toStdString() << ": " << text.toStdString();
             }
     }
 }
