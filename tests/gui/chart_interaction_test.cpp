@@ -98,13 +98,21 @@ TEST(ChartContextMenu, TheLogActionsSwitchTheAxes) {
     EXPECT_FALSE(view.logX());
 }
 
-TEST(ChartZoom, ZoomNarrowsTheAxesSurvivesARefreshAndResetRestoresThem) {
+// threePointChart() in a shown 640x480 view, laid out.
+struct ShownChart {
     ChartView view;
-    view.resize(640, 480);
-    view.show();
-    ASSERT_TRUE(QTest::qWaitForWindowExposed(&view));
-    view.setChartData(threePointChart());
-    QApplication::processEvents();
+    ShownChart() {
+        view.resize(640, 480);
+        view.show();
+        EXPECT_TRUE(QTest::qWaitForWindowExposed(&view));
+        view.setChartData(threePointChart());
+        QApplication::processEvents();
+    }
+};
+
+TEST(ChartZoom, ZoomNarrowsTheAxesSurvivesARefreshAndResetRestoresThem) {
+    ShownChart shown;
+    ChartView& view = shown.view;
     const ChartView::Ranges before = view.shownRanges();
     const QRectF plot = view.chart()->plotArea();
     view.zoomTo(QRectF(plot.center() - QPointF(plot.width() / 4, plot.height() / 4),
@@ -130,12 +138,8 @@ void sendMouse(ChartView& view, QEvent::Type type, QPointF at, Qt::MouseButton b
 }
 
 TEST(ChartZoom, ADraggedRectangleZoomsInTheMiddleButtonAndTheArrowKeysPan) {
-    ChartView view;
-    view.resize(640, 480);
-    view.show();
-    ASSERT_TRUE(QTest::qWaitForWindowExposed(&view));
-    view.setChartData(threePointChart());
-    QApplication::processEvents();
+    ShownChart shown;
+    ChartView& view = shown.view;
     const ChartView::Ranges before = view.shownRanges();
     const QRectF plot = view.chart()->plotArea();
     // A rectangle over the upper-left quarter of the plot (no sample there to click instead).
