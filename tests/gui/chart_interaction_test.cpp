@@ -325,6 +325,14 @@ TEST(BusyWarningBanner, ALiveSampleOfABusyMachineShowsTheWarningAndAQuietOneHide
 class ChartWindowTest : public ::testing::Test {
 protected:
     MainWindowOptions options() { return test::scratchWindowOptions(dir); }
+    // Shows `w` at 1200x800 holding test::fakeSweep(), its charts drawn.
+    static void showWithASweep(MainWindow& w) {
+        w.resize(1200, 800);
+        w.show();
+        EXPECT_TRUE(QTest::qWaitForWindowExposed(&w));
+        w.store().add(test::fakeSweep());
+        w.refreshChartsNow();
+    }
     QTemporaryDir dir;
 };
 
@@ -355,11 +363,7 @@ private:
 TEST_F(ChartWindowTest, RightClickOnAChartOpensItsMenuAndNoFileDialog) {
     const IgnoreOffscreenPopupChatter quiet;
     MainWindow w(options());
-    w.resize(1200, 800);
-    w.show();
-    ASSERT_TRUE(QTest::qWaitForWindowExposed(&w));
-    w.store().add(test::fakeSweep());
-    w.refreshChartsNow();
+    showWithASweep(w);
     ChartView* view = timeView(w);
     ASSERT_NE(view, nullptr);
     // Where a right click lands: the chart's viewport.
@@ -391,11 +395,7 @@ TEST_F(ChartWindowTest, ARowChosenInTheTableIsRingedOnTheCharts) {
 TEST_F(ChartWindowTest, CopyImagePutsTheChartOnTheClipboard) {
     const IgnoreOffscreenPopupChatter quiet;
     MainWindow w(options());
-    w.resize(1200, 800);
-    w.show();
-    ASSERT_TRUE(QTest::qWaitForWindowExposed(&w));
-    w.store().add(test::fakeSweep());
-    w.refreshChartsNow();
+    showWithASweep(w);
     ChartView* view = timeView(w);
     QGuiApplication::clipboard()->clear();
     const auto menu = view->makeContextMenu();
