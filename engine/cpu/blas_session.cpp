@@ -56,6 +56,10 @@ BlasSession::BlasSession(const Problem& problem)
     if (m_plan.fused) packFusedSlices();
 }
 
+bool fusedStepFits(const BlasLayout& l) {
+    return l.B <= kFusedMaxBatch || fusedBlockInL1(l.H, int(l.G), kernelIsa());
+}
+
 RecurrentPlan recurrentPlan(const BlasLayout& l, GemmProvider provider, int threads) {
     RecurrentPlan plan;
     // With OpenBLAS, its own pool runs the step's GEMMs and our loops stay on one thread.
@@ -66,7 +70,7 @@ RecurrentPlan recurrentPlan(const BlasLayout& l, GemmProvider provider, int thre
     // Inference at small batch: the fused step (fused_step.h) on the team's slices streams W_hh
     // once per step with no GEMM call and no gate buffer. A team of one that would run its GEMMs
     // on several threads keeps them, and so does --gemm openblas (returned above).
-    if (!l.training && (l.lstm || l.resetAfter) && l.B <= kFusedMaxBatch &&
+    if (!l.training && (l.lstm || l.resetAfter) && fusedStepFits(l) &&
         (team > 1 || plan.threads.singleTeam == 1)) {
         plan.fused = true;
         return plan;
@@ -895,8 +899,10 @@ std::vector<std::string> BlasSession::notes() const {
             ", recurrence on " + std::to_string(stepThreads) + " thread" + (stepThreads == 1 ? "" : "s") +
             (r.team > 1 ? " (units split across the team)" : "")};
     if (m_plan.fused)
-        notes.push_back("recurrent steps fused (batch <= " + std::to_string(kFusedMaxBatch) +
-                        ", inference): W_hh row-blocked once, product and gate math in one pass");
+        notes.push_back(std::string("recurrent steps fused (inference, ") +
+                        (m_lay.B <= kFusedMaxBatch ? "batch <= " + std::to_string(kFusedMaxBatch)
+                                                   : std::string("W_hh blocks in L1")) +
+                        "): W_hh row-blocked once, product and gate math in one pass");
     if (!m_products.empty())
         for (const SliceProducts& p : m_products)
             if (p.forward) {

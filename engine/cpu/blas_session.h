@@ -28,8 +28,11 @@ struct RecurrentPlan {
     std::vector<Slice> slices; // one per team thread; empty: no packed products (sgemm per step)
     bool fused = false;        // the fused step (fused_step.h) on each team thread's slice instead
 };
-// The largest batch that runs the fused step (inference, LSTM and reset-after GRU).
+// The largest batch that runs the fused step (inference, LSTM and reset-after GRU) at any hidden
+// size; larger batches run it where a block's weights fit in L1 (fusedBlockInL1()).
 inline constexpr std::int64_t kFusedMaxBatch = 4;
+// Whether inference of this layout runs the fused step (given a team that allows it).
+[[nodiscard]] bool fusedStepFits(const BlasLayout& l);
 [[nodiscard]] RecurrentPlan recurrentPlan(const BlasLayout& l, GemmProvider provider, int threads);
 // The named part "packed W_hh" (weights) and the team's dense results (workspace) of all layers.
 [[nodiscard]] MemoryFootprint packedProductsFootprint(const BlasLayout& l, const RecurrentPlan& plan);

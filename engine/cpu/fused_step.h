@@ -29,6 +29,15 @@ namespace rnnprof::cpu {
     return isa == Isa::Avx512 ? 4 : 2;
 }
 
+// Whether one block's weights (H * gates * lanes floats) fit in 32 KiB, so that at any batch every
+// pass over the block (fusedRowsPerPass() rows) reads them from a 48 KiB L1. Larger blocks are
+// read from L2 once per pass: at batch >= 16 and H >= 256 that measured 1.1-1.5x cpu-onednn's
+// time on the 2-core machine, where the packed GEMM with a separate gate pass took 1.0-1.3x; with
+// blocks in L1 (H = 64) the fused step took 0.7-1.2x against 1.1-1.9x (README, CPU performance).
+[[nodiscard]] constexpr bool fusedBlockInL1(Index hidden, int gates, Isa isa) {
+    return hidden * gates * fusedLanes(isa) * Index(sizeof(float)) <= 32 * 1024;
+}
+
 // Floats of one block of `lanes` units: weights, then G+1 bias vectors.
 [[nodiscard]] constexpr Index fusedBlockFloats(Index hidden, int gates, int lanes) {
     return (hidden * gates + gates + 1) * lanes;

@@ -1,5 +1,6 @@
 // cpu-blas's fused recurrent step (engine/cpu/fused_step.h), which inference at batch <=
-// kFusedMaxBatch runs instead of a GEMM and a cell kernel per step: its outputs and final states
+// kFusedMaxBatch, and at any batch where a block of W_hh fits in L1, runs instead of a GEMM and a
+// cell kernel per step: its outputs and final states
 // must be the double reference's, for every cell it covers, unit counts that are and are not a
 // multiple of the vector width (padded blocks), batches that fill a pass over W_hh and leave rows
 // over, and teams of one and two threads (each thread its own slice of units). ctest runs these tests
@@ -75,6 +76,14 @@ INSTANTIATE_TEST_SUITE_P(Shapes, FusedStepTest,
                                           testing::Values(37, 100, 256), testing::Values(1, 2, 3, 4),
                                           testing::Values(1, 2)));
 
+// Larger batches where a block's weights fit in L1 (H = 37 and 100 on every ISA): many passes over
+// each block, full and short, per step (25 = 6 passes of 4 rows and one of 1 on AVX-512). At 2 threads
+// H = 37 stays on one thread and H = 100 splits into a team of two (recurrent_threads.h).
+INSTANTIATE_TEST_SUITE_P(LargeBatches, FusedStepTest,
+                         testing::Combine(testing::Values(CellType::Lstm, CellType::Gru),
+                                          testing::Values(37, 100), testing::Values(5, 16, 25),
+                                          testing::Values(1, 2)));
+
 // With two threads, a step large enough for a team of two splits its units: each thread runs the
 // fused step on its own slice.
 TEST(FusedStep, TwoThreadTeamSplitsTheUnits) {
@@ -105,12 +114,16 @@ TEST(FusedStep, StackedBidirectionalWithOtherActivationsEqualsTheReference) {
 }
 
 // Where the fused step does not apply, the session keeps the GEMM and the cell kernel.
-TEST(FusedStep, OnlyInferenceAtSmallBatchOfLstmAndResetAfterGru) {
+// Above kFusedMaxBatch only where a block of W_hh fits in 32 KiB: H = 64 does on every ISA (64 * 4
+// gates * 16 lanes * 4 bytes = 16 KiB with AVX-512), H = 1024 on none (64 KiB with SSE2's 4 lanes).
+TEST(FusedStep, OnlyInferenceOfLstmAndResetAfterGruAtSmallBatchOrWithBlocksInL1) {
     const Backend* blas = builtinBackends().find("cpu-blas");
     ASSERT_NE(blas, nullptr);
     const auto fused = [&](const Problem& p) { return hasNote(blas->prepare(p)->notes(), kFusedNote); };
-    EXPECT_TRUE(fused(fusedProblem(CellType::Lstm, 64, int(cpu::kFusedMaxBatch), 1)));
-    EXPECT_FALSE(fused(fusedProblem(CellType::Lstm, 64, int(cpu::kFusedMaxBatch) + 1, 1)));
+    EXPECT_TRUE(fused(fusedProblem(CellType::Lstm, 1024, int(cpu::kFusedMaxBatch), 1)));
+    EXPECT_FALSE(fused(fusedProblem(CellType::Lstm, 1024, int(cpu::kFusedMaxBatch) + 1, 1)));
+    EXPECT_TRUE(fused(fusedProblem(CellType::Lstm, 64, 64, 1)));
+    EXPECT_TRUE(fused(fusedProblem(CellType::Gru, 64, 256, 1)));
     Problem training = fusedProblem(CellType::Lstm, 64, 1, 1);
     training.mode = Mode::Training;
     EXPECT_FALSE(fused(training));
