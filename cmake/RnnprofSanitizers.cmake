@@ -7,7 +7,9 @@ if(RNNPROF_BUILD_FUZZERS)
         message(FATAL_ERROR "RNNPROF_BUILD_FUZZERS=ON needs clang (libFuzzer): configure with "
                             "-DCMAKE_CXX_COMPILER=clang++ -DCMAKE_C_COMPILER=clang (got ${CMAKE_CXX_COMPILER_ID})")
     endif()
-    # Fuzzers always run under ASan+UBSan, so that a memory error is a crash libFuzzer reports.
+    # Fuzzers run under ASan+UBSan unless told otherwise, so that a memory error is a crash
+    # libFuzzer reports. The preset 'fuzz-fast' (UBSan only) is for long runs whose kept inputs
+    # scripts/fuzz-long.sh then replays under ASan+UBSan.
     if(NOT RNNPROF_SANITIZE)
         set(RNNPROF_SANITIZE "address;undefined")
     endif()

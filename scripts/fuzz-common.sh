@@ -1,14 +1,22 @@
 # Shared by scripts/fuzz.sh (CI: every target for a few seconds) and scripts/fuzz-long.sh (nightly:
 # the file readers until millions of executions). Sourced, not run: defines the targets, builds
-# them (the CMake preset 'fuzz': clang, ASan + UBSan, tests/fuzz/), runs them on scratch copies of
-# their seed corpora (tests/fuzz/corpus/<target>/ is never modified) and reports executions per
-# target. The caller sets `targets` (an array) and `jobs` before calling these functions.
+# them (by default the CMake preset 'fuzz': clang, ASan + UBSan, tests/fuzz/), runs them on scratch
+# copies of their seed corpora (tests/fuzz/corpus/<target>/ is never modified) and reports
+# executions per target. The caller sets `targets` (an array) and `jobs` before calling these
+# functions, and may switch to another preset and build directory with fuzz_use_build.
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 all_targets=(npy results_json results_charts journal plan_json sweep_args eval_args csv)
-build="${RNNPROF_FUZZ_BUILD_DIR:-$root/build-fuzz}"
-work="$build/fuzz-work"
-artifacts="$build/fuzz-artifacts"
-logs="$build/fuzz-logs"
+
+# The CMake preset and build directory the functions below use; its scratch corpora, failing inputs
+# and logs live inside the build directory.
+fuzz_use_build() {
+    preset="$1"
+    build="$2"
+    work="$build/fuzz-work"
+    artifacts="$build/fuzz-artifacts"
+    logs="$build/fuzz-logs"
+}
+fuzz_use_build fuzz "${RNNPROF_FUZZ_BUILD_DIR:-$root/build-fuzz}"
 # Seconds one input may take before it counts as a hang (a failure).
 fuzz_timeout="${RNNPROF_FUZZ_TIMEOUT:-10}"
 
@@ -48,28 +56,43 @@ fuzz_build() {
     "$root/scripts/install-deps.sh" >/dev/null
     local start
     start=$(date +%s)
-    (cd "$root" && cmake --preset fuzz -B "$build" >/dev/null)
+    (cd "$root" && cmake --preset "$preset" -B "$build" >/dev/null)
     (cd "$root" && cmake --build "$build" --parallel "$jobs" --target "${targets[@]/#/fuzz_}")
-    echo "fuzz: build finished in $(($(date +%s) - start)) s"
+    echo "fuzz: $preset build finished in $(($(date +%s) - start)) s"
 }
 
-# Runs one target with the libFuzzer limits given after it (-max_total_time=..., -runs=...).
-fuzz_run_one() {
-    local t="$1" dict rc=0
-    shift
-    dict="$(dict_for "$t")"
-    mkdir -p "$work/$t" "$artifacts" "$logs"
-    cp -n "$(corpus_of "$t")"/* "$work/$t"/ # earlier runs' finds stay in the scratch copy
+# Runs target $1 of the current build with the arguments after it, logging to $logs/$2.log and
+# leaving its exit status in $logs/$2.rc.
+fuzz_exec() {
+    local t="$1" log="$2" rc=0
+    shift 2
+    mkdir -p "$artifacts" "$logs"
     # Relative paths in the command-line seeds (resources/presets/...) resolve from the root.
     # malloc_context_size=5: ASan records 5 frames per allocation instead of 30, which the
     # allocation-heavy parsers pay on every input; a report still shows where a block came from.
     (cd "$root" && ASAN_OPTIONS="abort_on_error=1:detect_leaks=1:malloc_context_size=5" \
         LSAN_OPTIONS="suppressions=$root/scripts/sanitizers/lsan.supp:print_suppressions=0" \
         UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1" \
-        "$build/tests/fuzz/fuzz_$t" "$@" -timeout="$fuzz_timeout" -rss_limit_mb=2048 \
-        -print_final_stats=1 -artifact_prefix="$artifacts/$t-" ${dict:+-dict="$dict"} "$work/$t") \
-        >"$logs/$t.log" 2>&1 || rc=$?
-    echo "$rc" >"$logs/$t.rc"
+        "$build/tests/fuzz/fuzz_$t" -timeout="$fuzz_timeout" -rss_limit_mb=2048 \
+        -artifact_prefix="$artifacts/$t-" "$@") >"$logs/$log.log" 2>&1 || rc=$?
+    echo "$rc" >"$logs/$log.rc"
+}
+
+# Runs one target with the libFuzzer limits given after it (-max_total_time=..., -runs=...).
+fuzz_run_one() {
+    local t="$1" dict
+    shift
+    dict="$(dict_for "$t")"
+    mkdir -p "$work/$t"
+    cp -n "$(corpus_of "$t")"/* "$work/$t"/ # earlier runs' finds stay in the scratch copy
+    fuzz_exec "$t" "$t" "$@" -print_final_stats=1 ${dict:+-dict="$dict"} "$work/$t"
+}
+
+# Runs every input in folder $2 once through target $1 of the current build (libFuzzer's -runs=0
+# executes the corpus it is given and stops): the inputs a faster build found, replayed under this
+# build's sanitizers. The outcome goes to $logs/$1-replay.{log,rc}.
+fuzz_replay_one() {
+    fuzz_exec "$1" "$1-replay" -runs=0 "$2"
 }
 
 # Every target of `targets` with the same limits, `jobs` at a time.
