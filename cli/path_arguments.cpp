@@ -1,6 +1,11 @@
 #include "cli/path_arguments.h"
 
+#include <QFile>
+
+#include <dirent.h>
+
 #include <filesystem>
+#include <memory>
 #include <system_error>
 
 namespace rnnprof::cli {
@@ -82,7 +87,38 @@ QString decodeUtf8(std::string_view bytes, InvalidByte invalidByte) {
     return out;
 }
 
+struct DirCloser {
+    void operator()(DIR* dir) const { closedir(dir); }
+};
+
+// The name of the one entry of folder `dir` (bytes) that Qt decodes to `shown`; `shown` in UTF-8
+// when none or several do.
+std::string entryShownAs(const std::string& dir, const QString& shown) {
+    const std::unique_ptr<DIR, DirCloser> listing(opendir(dir.c_str()));
+    std::string found;
+    int matches = 0;
+    if (listing)
+        while (const dirent* entry = readdir(listing.get()))
+            if (QFile::decodeName(entry->d_name) == shown && ++matches == 1) found = entry->d_name;
+    return matches == 1 ? found : shown.toStdString();
+}
+
 } // namespace
+
+QString argumentFromDecodedPath(const QString& path) {
+    if (!path.contains(QChar::ReplacementCharacter)) return path;
+    const QStringList names = path.split(QLatin1Char('/'));
+    std::string bytes;
+    for (qsizetype i = 0; i < names.size(); ++i) {
+        if (i > 0) bytes += '/';
+        const QString& name = names[i];
+        if (!name.contains(QChar::ReplacementCharacter))
+            bytes += name.toStdString();
+        else
+            bytes += entryShownAs(bytes.empty() ? std::string(".") : bytes, name);
+    }
+    return argumentFromBytes(bytes);
+}
 
 QString argumentFromBytes(std::string_view bytes) {
     return decodeUtf8(bytes,

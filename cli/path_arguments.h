@@ -22,6 +22,12 @@ namespace rnnprof::cli {
 // The argument as an absolute, lexically normal path (relative to the working directory), every
 // byte kept: QDir::absolutePath() would pass it through the locale's encoding and lose them.
 [[nodiscard]] QString absoluteArgument(const QString& argument);
+// A path as Qt decoded it from the file system (a file dialog's answer, a QDir listing), where every
+// byte that is not UTF-8 became U+FFFD, as an argument with those bytes back: each name with U+FFFD
+// is looked up in its folder, by the bytes of the folder's entries, and replaced by the one entry
+// that Qt decodes to it. A name no entry or several entries match (a new file's name typed with
+// U+FFFD) stays as it is. Paths without U+FFFD are returned unchanged.
+[[nodiscard]] QString argumentFromDecodedPath(const QString& path);
 // The argument as text for people (messages, menus, labels): each escaped byte shows as "\xff",
 // everything else as it is. Never for opening the file.
 [[nodiscard]] QString readableArgument(const QString& argument);

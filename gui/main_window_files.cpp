@@ -199,10 +199,10 @@ bool MainWindow::saveResult(const QString& path, int index) {
     if (i < 0) return false;
     try {
         SweepResult copy = m_store->results()[std::size_t(i)];
-        saveResultJson(path.toStdString(), copy);
+        saveResultJson(cli::pathFromArgument(path), copy);
         m_settings->addRecentFile(path);
         rebuildRecentMenu();
-        statusBar()->showMessage(QStringLiteral("Saved %1").arg(path), 8000);
+        statusBar()->showMessage(QStringLiteral("Saved %1").arg(readable(path)), 8000);
         return true;
     } catch (const std::exception& e) {
         report(QStringLiteral("Could not save"), QString::fromStdString(e.what()));
@@ -217,12 +217,12 @@ bool MainWindow::exportCsv(const QString& path, int index) {
     if (!combined && i < 0) return false;
     try {
         if (combined)
-            saveCombinedCsv(path.toStdString(), m_store->results());
+            saveCombinedCsv(cli::pathFromArgument(path), m_store->results());
         else
-            saveResultCsv(path.toStdString(), m_store->results()[std::size_t(i)]);
+            saveResultCsv(cli::pathFromArgument(path), m_store->results()[std::size_t(i)]);
         statusBar()->showMessage(
-            combined ? QStringLiteral("Exported %1 results to %2").arg(m_store->count()).arg(path)
-                     : QStringLiteral("Exported %1").arg(path),
+            combined ? QStringLiteral("Exported %1 results to %2").arg(m_store->count()).arg(readable(path))
+                     : QStringLiteral("Exported %1").arg(readable(path)),
             8000);
         return true;
     } catch (const std::exception& e) {
@@ -235,9 +235,11 @@ bool MainWindow::exportTrace(const QString& path, int index) {
     const int i = chooseResult(QStringLiteral("Export Chrome trace"), index);
     if (i < 0) return false;
     try {
-        saveChromeTrace(path.toStdString(), m_store->results()[std::size_t(i)]);
+        saveChromeTrace(cli::pathFromArgument(path), m_store->results()[std::size_t(i)]);
         statusBar()->showMessage(
-            QStringLiteral("Exported %1 (open it in ui.perfetto.dev or chrome://tracing)").arg(path), 8000);
+            QStringLiteral("Exported %1 (open it in ui.perfetto.dev or chrome://tracing)")
+                .arg(readable(path)),
+            8000);
         return true;
     } catch (const std::exception& e) {
         report(QStringLiteral("Could not export the trace"), QString::fromStdString(e.what()));
@@ -249,14 +251,14 @@ bool MainWindow::exportChartFile(ChartView& view, const QString& path) {
     const auto format = formatForPath(path);
     if (!format) {
         report(QStringLiteral("Could not export the chart"),
-               QStringLiteral("%1: the file name must end in .png, .svg or .pdf").arg(path));
+               QStringLiteral("%1: the file name must end in .png, .svg or .pdf").arg(readable(path)));
         return false;
     }
     try {
         exportChart(view.chartData(), view.currentStyle(), path, *format,
                     view.size().expandedTo(QSize(800, 500)),
                     exportFooter(m_store->results(), QDateTime::currentDateTimeUtc()), view.viewState());
-        statusBar()->showMessage(QStringLiteral("Exported %1").arg(path), 8000);
+        statusBar()->showMessage(QStringLiteral("Exported %1").arg(readable(path)), 8000);
         return true;
     } catch (const std::exception& e) {
         report(QStringLiteral("Could not export the chart"), QString::fromStdString(e.what()));
@@ -267,9 +269,13 @@ bool MainWindow::exportChartFile(ChartView& view, const QString& path) {
 QStringList MainWindow::exportAllCharts(const QString& dir, const QString& format) {
     QStringList written;
     const auto f = formatForPath(QStringLiteral("x.") + format);
-    if (!f || !QDir().mkpath(dir)) {
+    std::error_code made;
+    if (f) std::filesystem::create_directories(cli::pathFromArgument(dir), made);
+    if (!f || made) {
         report(QStringLiteral("Could not export the charts"),
-               QStringLiteral("cannot write %1 files into %2").arg(format, dir));
+               QStringLiteral("cannot write %1 files into %2%3")
+                   .arg(format, readable(dir),
+                        made ? QStringLiteral(": ") + QString::fromStdString(made.message()) : QString()));
         return written;
     }
     refreshChartsNow();
@@ -279,13 +285,13 @@ QStringList MainWindow::exportAllCharts(const QString& dir, const QString& forma
             for (ChartView* view : page->views()) {
                 const QString name =
                     view->objectName().section(QLatin1Char('-'), 1) + QLatin1Char('.') + format;
-                const QString path = QDir(dir).filePath(name);
+                const QString path = dir + QLatin1Char('/') + name;
                 exportChart(view->chartData(), view->currentStyle(), path, *f, kExportSize, footer,
                             view->viewState());
                 written << path;
             }
-        statusBar()->showMessage(QStringLiteral("Exported %1 charts to %2").arg(written.size()).arg(dir),
-                                 8000);
+        statusBar()->showMessage(
+            QStringLiteral("Exported %1 charts to %2").arg(written.size()).arg(readable(dir)), 8000);
     } catch (const std::exception& e) {
         report(QStringLiteral("Could not export the charts"), QString::fromStdString(e.what()));
     }
@@ -316,7 +322,10 @@ void MainWindow::openDialog(bool add) {
         this,
         add ? QStringLiteral("Add results for comparison") : QStringLiteral("Open results (several overlay)"),
         QString(), kResultFilter);
-    if (!paths.isEmpty()) openFiles(paths, add);
+    QStringList arguments;
+    for (const QString& path : paths)
+        arguments << cli::argumentFromDecodedPath(path);
+    if (!arguments.isEmpty()) openFiles(arguments, add);
 }
 
 void MainWindow::saveDialog() {
@@ -324,7 +333,7 @@ void MainWindow::saveDialog() {
     const QString path =
         QFileDialog::getSaveFileName(this, QStringLiteral("Save results"), QStringLiteral("results.json"),
                                      QStringLiteral("JSON (*.json)"), &filter);
-    if (!path.isEmpty()) saveResult(withSuffix(path, filter));
+    if (!path.isEmpty()) saveResult(withSuffix(cli::argumentFromDecodedPath(path), filter));
 }
 
 void MainWindow::exportCsvDialog() {
@@ -332,7 +341,7 @@ void MainWindow::exportCsvDialog() {
     const QString path =
         QFileDialog::getSaveFileName(this, QStringLiteral("Export CSV"), QStringLiteral("results.csv"),
                                      QStringLiteral("CSV (*.csv)"), &filter);
-    if (!path.isEmpty()) exportCsv(withSuffix(path, filter));
+    if (!path.isEmpty()) exportCsv(withSuffix(cli::argumentFromDecodedPath(path), filter));
 }
 
 void MainWindow::exportTraceDialog() {
@@ -340,7 +349,7 @@ void MainWindow::exportTraceDialog() {
     const QString path = QFileDialog::getSaveFileName(this, QStringLiteral("Export Chrome trace"),
                                                       QStringLiteral("trace.json"),
                                                       QStringLiteral("Chrome trace JSON (*.json)"), &filter);
-    if (!path.isEmpty()) exportTrace(withSuffix(path, filter));
+    if (!path.isEmpty()) exportTrace(withSuffix(cli::argumentFromDecodedPath(path), filter));
 }
 
 void MainWindow::exportChartDialog(ChartView* view) {
@@ -349,7 +358,7 @@ void MainWindow::exportChartDialog(ChartView* view) {
     const QString name = view->objectName().section(QLatin1Char('-'), 1) + QStringLiteral(".png");
     const QString path =
         QFileDialog::getSaveFileName(this, QStringLiteral("Export chart"), name, kImageFilter, &filter);
-    if (!path.isEmpty()) exportChartFile(*view, withSuffix(path, filter));
+    if (!path.isEmpty()) exportChartFile(*view, withSuffix(cli::argumentFromDecodedPath(path), filter));
 }
 
 void MainWindow::exportCurrentChartDialog() {
@@ -359,7 +368,7 @@ void MainWindow::exportCurrentChartDialog() {
     const QString path =
         QFileDialog::getSaveFileName(this, QStringLiteral("Export chart"),
                                      page->spec().id + QStringLiteral(".png"), kImageFilter, &filter);
-    if (!path.isEmpty()) exportCurrentChart(withSuffix(path, filter));
+    if (!path.isEmpty()) exportCurrentChart(withSuffix(cli::argumentFromDecodedPath(path), filter));
 }
 
 bool MainWindow::exportCurrentChart(const QString& path) {
@@ -368,7 +377,7 @@ bool MainWindow::exportCurrentChart(const QString& path) {
     const auto format = formatForPath(path);
     if (!format) {
         report(QStringLiteral("Could not export the chart"),
-               QStringLiteral("%1: the file name must end in .png, .svg or .pdf").arg(path));
+               QStringLiteral("%1: the file name must end in .png, .svg or .pdf").arg(readable(path)));
         return false;
     }
     refreshChartsNow();
@@ -389,7 +398,7 @@ bool MainWindow::exportCurrentChart(const QString& path) {
         exportCharts(charts, page->views().front()->currentStyle(), path, *format, shown.expandedTo(minimum),
                      exportFooter(m_store->results(), QDateTime::currentDateTimeUtc()),
                      sideBySide ? Qt::Horizontal : Qt::Vertical, states);
-        statusBar()->showMessage(QStringLiteral("Exported %1").arg(path), 8000);
+        statusBar()->showMessage(QStringLiteral("Exported %1").arg(readable(path)), 8000);
         return true;
     } catch (const std::exception& e) {
         report(QStringLiteral("Could not export the chart"), QString::fromStdString(e.what()));
@@ -466,7 +475,8 @@ void MainWindow::setUpResultFiles() {
 }
 
 void MainWindow::exportAllChartsDialog() {
-    const QString dir = QFileDialog::getExistingDirectory(this, QStringLiteral("Export all charts into"));
+    const QString dir = cli::argumentFromDecodedPath(
+        QFileDialog::getExistingDirectory(this, QStringLiteral("Export all charts into")));
     if (dir.isEmpty()) return;
     bool ok = false;
     const QString format = QInputDialog::getItem(

@@ -1,5 +1,6 @@
 #include "gui/charts/chart_export.h"
 
+#include "cli/path_arguments.h"
 #include "engine/atomic_file.h"
 #include "engine/error.h"
 #include "gui/charts/chart_view.h"
@@ -24,7 +25,9 @@ namespace rnnprof::gui {
 namespace {
 
 [[noreturn]] void fail(const QString& path, const QString& why) {
-    throw Error(ErrorKind::Io, QStringLiteral("cannot write chart %1: %2").arg(path, why).toStdString());
+    throw Error(
+        ErrorKind::Io,
+        QStringLiteral("cannot write chart %1: %2").arg(cli::readableArgument(path), why).toStdString());
 }
 
 constexpr int kNoteMargin = 24;
@@ -222,7 +225,8 @@ void exportCharts(const std::vector<ChartData>& charts, const ChartStyle& style,
     }
     buffer.close();
     if (bytes.isEmpty()) fail(path, QStringLiteral("nothing was drawn"));
-    writeFileAtomically(path.toStdString(), std::string_view(bytes.constData(), std::size_t(bytes.size())));
+    writeFileAtomically(cli::pathFromArgument(path),
+                        std::string_view(bytes.constData(), std::size_t(bytes.size())));
 }
 
 } // namespace rnnprof::gui

@@ -1,5 +1,6 @@
 #include "gui/charts/render_all.h"
 
+#include "cli/path_arguments.h"
 #include "engine/error.h"
 #include "gui/charts/chart_catalog.h"
 #include "gui/charts/export_footer.h"
@@ -104,10 +105,10 @@ QStringList renderAllCharts(const std::vector<SweepResult>& results, const QStri
                         " are written per call: plot results with fewer sequence lengths, batch sizes, "
                         "backends or modes, or fewer formats");
     std::error_code ec;
-    std::filesystem::create_directories(dir.toStdString(), ec);
+    std::filesystem::create_directories(cli::pathFromArgument(dir), ec);
     if (ec)
-        throw Error(ErrorKind::Io,
-                    "cannot create the chart folder " + dir.toStdString() + ": " + ec.message());
+        throw Error(ErrorKind::Io, "cannot create the chart folder " +
+                                       cli::readableArgument(dir).toStdString() + ": " + ec.message());
     const QString footer = exportFooter(results, QDateTime::currentDateTimeUtc());
     QStringList written;
     for (const auto& [chart, selections] : plan) {

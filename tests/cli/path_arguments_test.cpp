@@ -1,10 +1,14 @@
 // Arguments keep every byte of a file name (cli/path_arguments.h): UTF-8 decodes to its
 // characters, any other byte survives the trip to QString and back.
 #include "cli/path_arguments.h"
+#include "support/temp_dir.h"
+
+#include <QFile>
 
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 #include <string>
 
 namespace rnnprof::cli {
@@ -47,6 +51,37 @@ TEST(PathArguments, AbsoluteArgumentsResolveAgainstTheWorkingDirectoryKeepingEve
     EXPECT_EQ(pathFromArgument(absoluteArgument(argumentFromBytes(relative))),
               (std::filesystem::current_path() / relative).string());
     EXPECT_EQ(pathFromArgument(absoluteArgument(argumentFromBytes("/a/./b/../c\xfe.json"))), "/a/c\xfe.json");
+}
+
+// What Qt's file dialogs answer: the path decoded by Qt, each byte that is not UTF-8 shown as U+FFFD.
+QString decodedByQt(const std::string& bytes) {
+    return QFile::decodeName(QByteArray::fromStdString(bytes));
+}
+
+TEST(PathArguments, ADialogsPathGetsTheBytesOfItsNamesBackFromTheirFolders) {
+    const test::TempDir dir;
+    const std::string folder = dir.path("runs\xff");
+    std::filesystem::create_directories(folder);
+    const std::string file = folder + "/r\xfe.json";
+    std::ofstream(file) << "{}";
+    ASSERT_TRUE(decodedByQt(file).contains(QChar::ReplacementCharacter)) << "Qt loses the bytes";
+
+    EXPECT_EQ(pathFromArgument(argumentFromDecodedPath(decodedByQt(file))), file) << "an existing file";
+    EXPECT_EQ(pathFromArgument(argumentFromDecodedPath(decodedByQt(folder + "/new.json"))),
+              folder + "/new.json")
+        << "a new file in an existing folder, as Save answers";
+}
+
+TEST(PathArguments, ADecodedNameThatNoOrSeveralEntriesMatchStaysAsItIs) {
+    const test::TempDir dir;
+    std::filesystem::create_directories(dir.path("a\xff"));
+    std::filesystem::create_directories(dir.path("a\xfe")); // both show as "a\uFFFD"
+    const QString ambiguous = decodedByQt(dir.path("a\xff") + "/r.json");
+    EXPECT_EQ(argumentFromDecodedPath(ambiguous), ambiguous);
+    const QString typed = QString::fromStdString(dir.path()) + QStringLiteral("/new\uFFFD.json");
+    EXPECT_EQ(argumentFromDecodedPath(typed), typed) << "a new name typed with U+FFFD is that character";
+    EXPECT_EQ(argumentFromDecodedPath(QStringLiteral("/tmp/caf\u00e9.json")),
+              QStringLiteral("/tmp/caf\u00e9.json"));
 }
 
 } // namespace

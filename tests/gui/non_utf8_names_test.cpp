@@ -1,7 +1,7 @@
 // File names that are not UTF-8 (issue 16: their bytes became U+FFFD, naming no file): a results
 // file named with the byte \xff opens when named on the command line and through File > Open, a
-// problem names such a file readably, and the recent files and the files reopened on start keep
-// the name's exact bytes.
+// problem names such a file readably, the recent files and the files reopened on start keep the
+// name's exact bytes, and Save and every Export write into a folder so named.
 #include "cli/path_arguments.h"
 #include "gui/app_settings.h"
 #include "gui/desktop_app.h"
@@ -20,6 +20,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <string>
 
@@ -136,6 +137,29 @@ TEST_F(NonUtf8Names, FileListsOfOlderSettingsStillOpen) {
     EXPECT_EQ(AppSettings(settingsPath).recentFiles(), (QStringList{a, b}));
     MainWindow w(test::scratchWindowOptions(dir));
     EXPECT_EQ(w.store().count(), 1) << w.lastMessage().toStdString();
+}
+
+TEST_F(NonUtf8Names, SaveAndEveryExportWriteIntoAFolderWhoseNameIsNotUtf8) {
+    const QString result = writeResult("r.json");
+    std::filesystem::create_directories(pathBytes("out\xff"));
+    const QString folder = cli::argumentFromBytes(pathBytes("out\xff"));
+    MainWindow w(test::scratchWindowOptions(dir));
+    ASSERT_EQ(w.openFiles({result}, false), 1) << w.lastMessage().toStdString();
+
+    EXPECT_TRUE(w.saveResult(folder + QStringLiteral("/saved.json"))) << w.lastMessage().toStdString();
+    EXPECT_TRUE(w.exportCsv(folder + QStringLiteral("/points.csv"))) << w.lastMessage().toStdString();
+    EXPECT_TRUE(w.exportTrace(folder + QStringLiteral("/trace.json"))) << w.lastMessage().toStdString();
+    const QStringList charts =
+        w.exportAllCharts(folder + QStringLiteral("/charts\u00e9"), QStringLiteral("svg"));
+
+    for (const char* name : {"out\xff/saved.json", "out\xff/points.csv", "out\xff/trace.json"})
+        EXPECT_GT(std::filesystem::file_size(pathBytes(name)), 0u) << name;
+    EXPECT_EQ(loadResultFile(pathBytes("out\xff/saved.json")).points.size(), test::fakeSweep().points.size());
+    ASSERT_FALSE(charts.isEmpty()) << w.lastMessage().toStdString();
+    for (const QString& chart : charts)
+        EXPECT_TRUE(std::filesystem::exists(cli::pathFromArgument(chart)))
+            << cli::readableArgument(chart).toStdString();
+    EXPECT_TRUE(std::filesystem::is_directory(pathBytes("out\xff/charts\xc3\xa9")));
 }
 
 } // namespace
