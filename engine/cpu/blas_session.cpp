@@ -25,12 +25,19 @@ CRows<float> crows(const T* p, std::int64_t ld) {
 }
 
 // dst[r, b * blockStride + c] = src[r, b * width + c] for `blocks` blocks of `width` columns: a
-// team thread's dense product back into the columns of its units.
+// team thread's dense product back into the columns of its units. A vector loop rather than
+// std::copy_n: the blocks are a few cache lines (32 floats at H=64 on 2 threads), where a memmove
+// call per block cost more than the copy (memmove was 8-12 % of a GRU training step at H=64, B=16).
 void copyColumnBlocks(const float* src, std::int64_t rows, std::int64_t blocks, std::int64_t width,
                       float* dst, std::int64_t ldDst, std::int64_t blockStride) {
     for (std::int64_t r = 0; r < rows; ++r)
-        for (std::int64_t b = 0; b < blocks; ++b)
-            std::copy_n(src + (r * blocks + b) * width, width, dst + r * ldDst + b * blockStride);
+        for (std::int64_t b = 0; b < blocks; ++b) {
+            const float* from = src + (r * blocks + b) * width;
+            float* to = dst + r * ldDst + b * blockStride;
+#pragma omp simd
+            for (std::int64_t c = 0; c < width; ++c)
+                to[c] = from[c];
+        }
 }
 
 } // namespace
