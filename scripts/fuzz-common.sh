@@ -56,8 +56,12 @@ fuzz_build() {
     "$root/scripts/install-deps.sh" >/dev/null
     local start
     start=$(date +%s)
-    (cd "$root" && cmake --preset "$preset" -B "$build" >/dev/null)
-    (cd "$root" && cmake --build "$build" --parallel "$jobs" --target "${targets[@]/#/fuzz_}")
+    mkdir -p "$build"
+    # Two runs on the same build directory (fuzz-long.sh for different targets side by side) take
+    # turns at configuring and building it.
+    (cd "$root" && flock "$build/.fuzz-build.lock" sh -c \
+        'cmake --preset "$1" -B "$2" >/dev/null && shift 2 && cmake --build "$@"' \
+        fuzz-build "$preset" "$build" "$build" --parallel "$jobs" --target "${targets[@]/#/fuzz_}")
     echo "fuzz: $preset build finished in $(($(date +%s) - start)) s"
 }
 

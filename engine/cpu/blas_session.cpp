@@ -74,8 +74,8 @@ RecurrentPlan recurrentPlan(const BlasLayout& l, GemmProvider provider, int thre
     plan.threads = recurrentThreads(2.0 * double(l.D * l.B * l.GH() * l.H), l.H, resolveThreads(threads));
     const int team = plan.threads.team;
     plan.gemmThreads = team > 1 ? 1 : plan.threads.singleTeam;
-    // Inference at small batch: the fused step (fused_step.h) on the team's slices streams W_hh
-    // once per step with no GEMM call and no gate buffer. A team of one that would run its GEMMs
+    // Inference at small batch, or where a block of W_hh fits in L1 (fusedStepFits()): the fused
+    // step (fused_step.h) on the team's slices, with no GEMM call and no gate buffer. A team of one that would run its GEMMs
     // on several threads keeps them, and so does --gemm openblas (returned above).
     if (!l.training && (l.lstm || l.resetAfter) && fusedStepFits(l) &&
         (team > 1 || plan.threads.singleTeam == 1)) {
