@@ -63,9 +63,14 @@ BlasSession::BlasSession(const Problem& problem)
     if (m_plan.fused) packFusedSlices();
 }
 
+namespace {
+
+// Whether inference of this layout runs the fused step (given a team that allows it).
 bool fusedStepFits(const BlasLayout& l) {
     return l.B <= kFusedMaxBatch || fusedBlockInL1(l.H, int(l.G), kernelIsa());
 }
+
+} // namespace
 
 RecurrentPlan recurrentPlan(const BlasLayout& l, GemmProvider provider, int threads) {
     RecurrentPlan plan;
@@ -75,8 +80,8 @@ RecurrentPlan recurrentPlan(const BlasLayout& l, GemmProvider provider, int thre
     const int team = plan.threads.team;
     plan.gemmThreads = team > 1 ? 1 : plan.threads.singleTeam;
     // Inference at small batch, or where a block of W_hh fits in L1 (fusedStepFits()): the fused
-    // step (fused_step.h) on the team's slices, with no GEMM call and no gate buffer. A team of one that would run its GEMMs
-    // on several threads keeps them, and so does --gemm openblas (returned above).
+    // step (fused_step.h) on the team's slices, with no GEMM call and no gate buffer. A team of one that
+    // would run its GEMMs on several threads keeps them, and so does --gemm openblas (returned above).
     if (!l.training && (l.lstm || l.resetAfter) && fusedStepFits(l) &&
         (team > 1 || plan.threads.singleTeam == 1)) {
         plan.fused = true;

@@ -31,8 +31,6 @@ struct RecurrentPlan {
 // The largest batch that runs the fused step (inference, LSTM and reset-after GRU) at any hidden
 // size; larger batches run it where a block's weights fit in L1 (fusedBlockInL1()).
 inline constexpr std::int64_t kFusedMaxBatch = 4;
-// Whether inference of this layout runs the fused step (given a team that allows it).
-[[nodiscard]] bool fusedStepFits(const BlasLayout& l);
 [[nodiscard]] RecurrentPlan recurrentPlan(const BlasLayout& l, GemmProvider provider, int threads);
 // The named part "packed W_hh" (weights) and the team's dense results (workspace) of all layers.
 [[nodiscard]] MemoryFootprint packedProductsFootprint(const BlasLayout& l, const RecurrentPlan& plan);
