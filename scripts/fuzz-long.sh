@@ -2,12 +2,12 @@
 # Nightly-style fuzzing of the file readers, outside CI's time budget: each target runs until it
 # has executed RUNS inputs (default 10,000,000) or for CAP seconds (default 4 h), whichever comes
 # first, then the executions per target are printed with whether RUNS was reached.
-# For speed the executions run on the 'fuzz-fast' build (build-fuzz-fast/: UBSan only, -O2, about
-# 3-6x the inputs per second of ASan + UBSan at -O1); then every input that run kept (its corpus:
-# the seeds and each input that reached new code) is replayed through the 'fuzz' build's ASan +
-# UBSan, so that a memory error an input causes without crashing is still found. Corpora, checks and
-# reports as scripts/fuzz.sh (scripts/fuzz-common.sh); a crash, leak, timeout or violated property,
-# in the run or the replay, fails the script (exit 1) and leaves the input under
+# For speed the executions run on the 'fuzz-fast' build (build-fuzz-fast/: UBSan only, -O2; 3.5-4.2x
+# the inputs per second of ASan + UBSan at -O1 on the 2-core machine); then every input that run kept
+# (its corpus: the seeds and each input that reached new code) is replayed through the 'fuzz'
+# build's ASan + UBSan, so that a memory error an input causes without crashing is still found.
+# Corpora, checks and reports as scripts/fuzz.sh (scripts/fuzz-common.sh); a crash, leak, timeout
+# or violated property, in the run or the replay, fails the script (exit 1) and leaves the input under
 # <build>/fuzz-artifacts/.
 # Usage: scripts/fuzz-long.sh [RUNS] [CAP_SECONDS] [TARGET...]
 #   targets default to the file readers: npy results_json journal csv plan_json results_charts.
