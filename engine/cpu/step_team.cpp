@@ -20,11 +20,13 @@ RecurrentThreads recurrentThreads(double stepFlops, std::int64_t units, int thre
     const int byUnits = int(std::clamp<std::int64_t>(units / 32, 1, byWork));
     RecurrentThreads r;
     // A team when it can use every thread the work pays for; else oneDNN's GEMM splits the rows of
-    // one product over more threads than the units allow (a fork/join costs about a barrier).
+    // one product over more threads than the units allow (a fork/join costs about a barrier), on
+    // every thread: a region narrower than OpenMP's pool ends the pool's surplus threads, and the
+    // next full-width one starts them again (step_team.h).
     if (byUnits == byWork)
         r.team = byUnits;
     else
-        r.singleTeam = byWork;
+        r.singleTeam = std::max(threads, 1);
     return r;
 }
 
@@ -60,9 +62,7 @@ bool StepTeam::stopBefore(int step) noexcept {
 }
 
 void StepTeam::barrier() const {
-    if (m_threads > 1) {
-#pragma omp barrier
-    }
+    if (m_threads > 1) m_shared.barrier.wait(m_threads);
 }
 
 void StepTeam::rethrow(const Shared& shared) {
@@ -74,6 +74,9 @@ int StepTeam::currentThread() {
 }
 int StepTeam::currentTeamSize() {
     return omp_get_num_threads();
+}
+int StepTeam::poolWidth() {
+    return omp_get_max_threads();
 }
 // Inside the team every GEMM runs on its own thread (the team is the parallelism).
 void StepTeam::singleThreadedGemms() {
