@@ -19,8 +19,9 @@ struct RecurrentThreads {
 // member also needs 32 units (two cache lines of every weight row it streams). So a small step
 // runs on fewer threads, down to one: the rule keeps the step from being slower than on one
 // thread on any core count, rather than being tuned on one machine. Where units limit the team
-// below what the work pays for, a team of one runs its GEMMs on every thread instead (never on
-// some: libgomp would end and restart the rest of its pool around each such run). The all-steps
+// below what the work pays for, the team is as large as the units allow; below 64 units a team of
+// one runs its GEMMs on every thread instead (never on some: libgomp would end and restart the
+// rest of its pool around each such run). The all-steps
 // GEMMs (input projection, weight gradients) are not covered: they run on every thread.
 inline constexpr double kMinStepFlopsPerThread = 1.5e5;
 [[nodiscard]] RecurrentThreads recurrentThreads(double stepFlops, std::int64_t units, int threads);

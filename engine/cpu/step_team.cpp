@@ -19,13 +19,15 @@ RecurrentThreads recurrentThreads(double stepFlops, std::int64_t units, int thre
     const int byWork = std::clamp(int(stepFlops / kMinStepFlopsPerThread), 1, std::max(threads, 1));
     const int byUnits = int(std::clamp<std::int64_t>(units / 32, 1, byWork));
     RecurrentThreads r;
-    // A team when it can use every thread the work pays for; else oneDNN's GEMM splits the rows of
-    // one product over more threads than the units allow (a fork/join costs about a barrier), on
-    // every thread: a region narrower than OpenMP's pool ends the pool's surplus threads, and the
-    // next full-width one starts them again (step_team.h).
-    if (byUnits == byWork)
+    // A team wherever the units allow two threads, even if the work would pay for more: on the
+    // 16-core host a team of 8 at H=256, B=16 took 0.x of oneDNN's GEMM on all 16 threads per step
+    // (a fork/join for the product and another for the gate pass). Else, with work for several
+    // threads, oneDNN's GEMM splits the rows of the one product on every thread: a region
+    // narrower than OpenMP's pool ends the pool's surplus threads, and the next full-width one
+    // starts them again (step_team.h).
+    if (byUnits > 1)
         r.team = byUnits;
-    else
+    else if (byWork > 1)
         r.singleTeam = std::max(threads, 1);
     return r;
 }

@@ -46,6 +46,7 @@ TEST(RecurrentThreads, EveryTeamThreadGetsEnoughUnitsAndWork) {
                 // that would shrink OpenMP's pool, whose threads libgomp then ends and restarts.
                 if (r.singleTeam > 1) {
                     EXPECT_EQ(r.singleTeam, threads);
+                    EXPECT_LT(hidden, 64) << "units for a team of two";
                     EXPECT_GE(flops, 2 * kMinStepFlopsPerThread);
                 }
             }
@@ -58,11 +59,15 @@ TEST(RecurrentThreads, ATinyStepStaysOnOneThreadAndABigOneUsesEveryCore) {
     EXPECT_EQ(tiny.singleTeam, 1);
     const RecurrentThreads big = recurrentThreads(lstmStepFlops(64, 1024), 1024, 16);
     EXPECT_EQ(big.team, 16);
-    // Few units but many rows: 32 units each would allow a team of 2, so one team member runs
-    // its GEMMs on every core instead.
+    // Few units but many rows: 32 units each allow a team of 2, which takes them although the
+    // work would pay for more threads; with fewer than 64 units a team of one runs its GEMMs on
+    // every core instead.
     const RecurrentThreads narrow = recurrentThreads(lstmStepFlops(256, 64), 64, 16);
-    EXPECT_EQ(narrow.team, 1);
-    EXPECT_EQ(narrow.singleTeam, 16);
+    EXPECT_EQ(narrow.team, 2);
+    EXPECT_EQ(narrow.singleTeam, 1);
+    const RecurrentThreads tooFewUnits = recurrentThreads(lstmStepFlops(256, 48), 48, 16);
+    EXPECT_EQ(tooFewUnits.team, 1);
+    EXPECT_EQ(tooFewUnits.singleTeam, 16);
 }
 
 // The threads of this process, by id: a thread that ends and is started again gets a new id.
@@ -76,9 +81,9 @@ std::set<std::string> processThreads() {
 // libgomp ends the threads of its pool that a narrower parallel region leaves out and starts them
 // again at the next wide one: a run that mixed widths would start threads every time (13 per run,
 // 1.8 ms, on the 16-core host). So after its first run a session starts no thread. Each shape
-// takes another of the rule's branches at every thread count: a step team narrower than the
-// machine (H=256, B=1: three threads on 16 cores), a team of one whose GEMMs use the other cores
-// (H=64, B=16 and B=64), a full team, training. Bites only with three cores or more (two widths
+// takes another of the rule's branches: a step team narrower than the machine (H=256, B=1: three
+// threads on 16 cores; H=64, B=16 and 64: two), a team of one whose GEMMs use every core (H=48,
+// B=64), a full team, training. Bites only with three cores or more (two widths
 // other than one); CI's two cores pass it trivially, the 16-core host runs it from the bundle.
 TEST(BlasThreads, AfterItsFirstRunASessionStartsNoThread) {
     const Backend* blas = builtinBackends().find("cpu-blas");
@@ -89,7 +94,8 @@ TEST(BlasThreads, AfterItsFirstRunASessionStartsNoThread) {
     };
     for (const Shape& shape :
          {Shape{256, 1, Mode::Inference}, Shape{64, 16, Mode::Inference}, Shape{64, 64, Mode::Inference},
-          Shape{512, 4, Mode::Inference}, Shape{256, 4, Mode::Training}, Shape{64, 16, Mode::Training}}) {
+          Shape{48, 64, Mode::Inference}, Shape{512, 4, Mode::Inference}, Shape{256, 4, Mode::Training},
+          Shape{64, 16, Mode::Training}}) {
         Problem p;
         p.config.inputSize = 128;
         p.config.hiddenSize = shape.hidden;
