@@ -8,11 +8,9 @@ BlasLayout::BlasLayout(const Problem& p)
 
 void declareBlasBuffers(const BlasLayout& l, BlasBuffers& b, const DeclareBlasBuffer& declare) {
     using C = BufferCategory;
-    const auto allocate = [&](C c, std::int64_t n, std::vector<float>& v) {
-        declare(c, n, v, BlasFill::Zeros);
-    };
+    const auto allocate = [&](C c, std::int64_t n, auto& v) { declare(c, n, &v, BlasFill::Zeros); };
     const auto resolved = [&](C c, std::int64_t n, std::vector<float>& v) {
-        declare(c, n, v, BlasFill::Resolved);
+        declare(c, n, &v, BlasFill::Resolved);
     };
     const std::int64_t BH = l.B * l.H, states = l.L * l.D * BH;
     const std::vector<std::int64_t> stateShape{l.L * l.D, l.B, l.H};
@@ -76,7 +74,7 @@ void declareBlasBuffers(const BlasLayout& l, BlasBuffers& b, const DeclareBlasBu
     // workspace: the input projection, the recurrent projection per direction, the unchecked
     // kernels' stand-ins (a mask of ones, one step's gates and recurrent input).
     allocate(C::Workspace, l.TB() * l.DGH(), b.xp);
-    declare(C::Workspace, BH, b.ones, BlasFill::Ones);
+    declare(C::Workspace, BH, &b.ones, BlasFill::Ones);
     for (int d = 0; d < l.D; ++d) {
         allocate(C::Workspace, l.B * l.GH(), b.hp[d]);
         allocate(C::Workspace, l.B * l.savedWidth(), b.scratchSaved[d]);
@@ -87,7 +85,7 @@ void declareBlasBuffers(const BlasLayout& l, BlasBuffers& b, const DeclareBlasBu
         allocate(C::Workspace, l.TB() * l.DGH(), b.dxp);
         for (int d = 0; d < l.D; ++d) {
             if (!l.lstm) allocate(C::Workspace, l.TB() * 3 * l.H, b.dhp[d]);
-            for (std::vector<float>* v : {&b.dhCarry[d], &b.dhRec[d], &b.dcCarry[d], &b.drh[d]})
+            for (BlasBuffers::Buffer* v : {&b.dhCarry[d], &b.dhRec[d], &b.dcCarry[d], &b.drh[d]})
                 allocate(C::Workspace, BH, *v);
         }
     } else {
@@ -106,7 +104,7 @@ void declareBlasBuffers(const BlasLayout& l, BlasBuffers& b, const DeclareBlasBu
 MemoryFootprint blasFootprint(const BlasLayout& l) {
     MemoryFootprint m;
     BlasBuffers none; // only the list's bookkeeping: no buffer is allocated
-    declareBlasBuffers(l, none, [&](BufferCategory c, std::int64_t n, std::vector<float>&, BlasFill) {
+    declareBlasBuffers(l, none, [&](BufferCategory c, std::int64_t n, BlasBufferRef, BlasFill) {
         m.add(c, std::uint64_t(n) * sizeof(float));
     });
     return m;

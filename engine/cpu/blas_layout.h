@@ -2,12 +2,14 @@
 // Every buffer of a cpu-blas session, declared once (declareBlasBuffers): the session allocates
 // from the list and tallies what it got, estimateMemory() sums the same list without allocating.
 #include "engine/backend.h"
+#include "engine/cpu/cache_aligned.h"
 #include "engine/params.h"
 #include "engine/problem.h"
 #include "engine/recurrence_dims.h"
 
 #include <cstdint>
 #include <functional>
+#include <variant>
 #include <vector>
 
 namespace rnnprof::cpu {
@@ -21,8 +23,8 @@ struct BlasLayout : RecurrenceDims {
 
 // The buffers themselves, owned by the session. Per-direction arrays use [0, D).
 struct BlasBuffers {
-    using Buffer = std::vector<float>;
-    struct Kept { // per layer, training only
+    using Buffer = AlignedFloats; // the team's threads write slices of its rows (cache_aligned.h)
+    struct Kept {                 // per layer, training only
         Buffer saved[2], hrec[2], cells[2], rh[2];
         Buffer maskedInput; // dropout between layers
     };
@@ -51,9 +53,13 @@ struct BlasBuffers {
 // which built it from the problem before the list runs (the session only counts it).
 enum class BlasFill { Zeros, Ones, Resolved };
 
+// Where the session keeps a buffer: its own (BlasBuffers::Buffer) or one of the engine's vectors
+// (the resolved inputs and parameters, the gradients, the output tensors).
+using BlasBufferRef = std::variant<BlasBuffers::Buffer*, std::vector<float>*>;
+
 // Called once per buffer that exists for this problem, with its category, its element count and
 // where the session keeps it.
-using DeclareBlasBuffer = std::function<void(BufferCategory, std::int64_t, std::vector<float>&, BlasFill)>;
+using DeclareBlasBuffer = std::function<void(BufferCategory, std::int64_t, BlasBufferRef, BlasFill)>;
 
 // The one list of cpu-blas's buffers. Sets the shapes of b's tensors and the sizes of its
 // per-layer vectors; allocates nothing itself.

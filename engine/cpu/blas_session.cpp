@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cstring>
 #include <string>
+#include <variant>
 
 namespace rnnprof::cpu {
 
@@ -52,9 +53,14 @@ BlasSession::BlasSession(const Problem& problem)
     if (m_lay.training) m_b.grads.layout = ParamLayout(problem.config);
     // Allocates what the list declares and counts what each buffer really holds, so that memory()
     // reports the allocation and a test can compare it with the estimate (blasFootprint).
-    declareBlasBuffers(m_lay, m_b, [&](BufferCategory c, std::int64_t n, Buffer& buffer, BlasFill fill) {
-        if (fill != BlasFill::Resolved) buffer.assign(std::size_t(n), fill == BlasFill::Ones ? 1.0f : 0.0f);
-        m_memory.add(c, std::uint64_t(buffer.size()) * sizeof(float));
+    declareBlasBuffers(m_lay, m_b, [&](BufferCategory c, std::int64_t n, BlasBufferRef ref, BlasFill fill) {
+        std::visit(
+            [&](auto* buffer) {
+                if (fill != BlasFill::Resolved)
+                    buffer->assign(std::size_t(n), fill == BlasFill::Ones ? 1.0f : 0.0f);
+                m_memory.add(c, std::uint64_t(buffer->size()) * sizeof(float));
+            },
+            ref);
     });
     if (!m_plan.slices.empty()) {
         createPackedProducts();
@@ -207,7 +213,7 @@ void BlasSession::packFusedSlices() {
         for (int d = 0; d < l.D; ++d)
             for (int i = 0; i < team; ++i) {
                 const UnitSlice u = unitSlice(l.H, i, team);
-                std::vector<float>& packed = m_fused[std::size_t((layer * l.D + d) * team + i)];
+                AlignedFloats& packed = m_fused[std::size_t((layer * l.D + d) * team + i)];
                 packed.resize(std::size_t(fusedFloats(l, m_plan, i)));
                 packFusedSlice({.whh = w.whh[d],
                                 .bih = w.bih[d],
@@ -223,7 +229,7 @@ void BlasSession::packFusedSlices() {
     m_memory.addNamed("packed W_hh", BufferCategory::Weights, floats * sizeof(float));
 }
 
-const std::vector<float>* BlasSession::fusedSlice(const StepTeam& team, int layer, int d) const {
+const AlignedFloats* BlasSession::fusedSlice(const StepTeam& team, int layer, int d) const {
     // OpenMP may give a team fewer threads than asked: the slices then differ from the packed ones.
     const int n = teamSize();
     if (m_fused.empty() || team.size() != n) return nullptr;
@@ -286,6 +292,17 @@ void BlasSession::stoppedInRecurrence(const char* pass, int layer, int step) con
     throw StopRequested("in " + std::string(pass) + ", layer " + std::to_string(layer + 1) + " of " +
                         std::to_string(m_lay.L) + ", before time step " + std::to_string(step + 1) + " of " +
                         std::to_string(m_lay.T));
+}
+
+void BlasSession::gemm(const GemmArgs& args) const {
+    // OpenBLAS keeps a small GEMM on one thread by itself; oneDNN's follow OpenMP's count.
+    const double flops = 2.0 * double(args.m) * double(args.n) * double(args.k);
+    if (m_provider == GemmProvider::OneDnn && allStepsGemmThreads(flops, m_threads) == 1) {
+        const OmpThreadCount one(1);
+        sgemm(m_provider, args);
+        return;
+    }
+    sgemm(m_provider, args);
 }
 
 // ---- forward ------------------------------------------------------------------------------
@@ -445,7 +462,7 @@ void BlasSession::forwardStep(StepTeam& team, int layer, int d, int s, const Wei
                          : kept   ? kept->cells[d].data() + tPrev * B * H
                                   : m_b.cstate[d][(s - 1) & 1].data();
     float* c = !l.lstm ? nullptr : kept ? kept->cells[d].data() + t * B * H : m_b.cstate[d][s & 1].data();
-    if (const std::vector<float>* fused = fusedSlice(team, layer, d)) { // inference: hRec is hPrev
+    if (const AlignedFloats* fused = fusedSlice(team, layer, d)) { // inference: hRec is hPrev
         const FusedStepArgs args{.batch = B,
                                  .hidden = H,
                                  .h = hPrev.p,

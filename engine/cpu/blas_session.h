@@ -71,14 +71,14 @@ private:
     // cannot land in place (a team of several threads); the step copies it to its columns.
     struct SliceProducts {
         std::optional<PackedGemm> forward, backward;
-        std::vector<float> out;
+        AlignedFloats out;
     };
     void createPackedProducts();
     void packRecurrentWeights();
     // W_hh of every (layer, direction, team thread) row-blocked for the fused step, once.
     void packFusedSlices();
     // The fused step's copy for this team thread; null where the step runs GEMM and cell kernel.
-    [[nodiscard]] const std::vector<float>* fusedSlice(const StepTeam& team, int layer, int d) const;
+    [[nodiscard]] const AlignedFloats* fusedSlice(const StepTeam& team, int layer, int d) const;
     [[nodiscard]] SliceProducts* products(StepTeam& team, int layer, int d);
     [[nodiscard]] int teamSize() const { return m_plan.threads.team; }
     void forward(PhaseHook& hook);
@@ -101,7 +101,8 @@ private:
     // error of a recurrence whose team stopped before time step `step`.
     void stopBeforeLayer(const char* pass, int layer) const;
     [[noreturn]] void stoppedInRecurrence(const char* pass, int layer, int step) const;
-    void gemm(const GemmArgs& args) const { sgemm(m_provider, args); }
+    // One of the all-steps GEMMs, on the threads allStepsGemmThreads() gives it.
+    void gemm(const GemmArgs& args) const;
 
     Problem m_problem;
     BlasLayout m_lay;
@@ -109,9 +110,9 @@ private:
     int m_threads;
     int m_loopThreads = 1;
     RecurrentPlan m_plan;
-    std::vector<SliceProducts> m_products;   // [(layer * D + d) * team + thread], as m_plan says
-    std::vector<std::vector<float>> m_fused; // the same index; only with m_plan.fused
-    BlasBuffers m_b;                         // every buffer, from declareBlasBuffers()
+    std::vector<SliceProducts> m_products; // [(layer * D + d) * team + thread], as m_plan says
+    std::vector<AlignedFloats> m_fused;    // the same index; only with m_plan.fused
+    BlasBuffers m_b;                       // every buffer, from declareBlasBuffers()
     MemoryFootprint m_memory; // what the constructor allocated (and resolve() built), by category
     double m_loss = 0.0;
 };

@@ -19,11 +19,29 @@ struct RecurrentThreads {
 // member also needs 32 units (two cache lines of every weight row it streams). So a small step
 // runs on fewer threads, down to one: the rule keeps the step from being slower than on one
 // thread on any core count, rather than being tuned on one machine. Where units limit the team
-// below what the work pays for, the team is as large as the units allow; below 64 units a team of
-// one runs its GEMMs on every thread instead (never on some: libgomp would end and restart the
-// rest of its pool around each such run). The all-steps
+// below what the work pays for, the team is as large as the units allow if that leaves each
+// thread at most kMaxTeamShareFlops; else (and below 64 units) a team of one runs its GEMMs on
+// every thread (never on some: libgomp would end and restart the rest of its pool around each
+// such run). The all-steps
 // GEMMs (input projection, weight gradients) are not covered: they run on every thread.
 inline constexpr double kMinStepFlopsPerThread = 1.5e5;
+// Measured on the 16-core host (2026-11-24, cpu-blas / cpu-onednn, all 16 threads, a team of as
+// many threads as the units allow against a team of one on 16 GEMM threads): the team was faster
+// at up to 1.05 MFLOP a thread (H=256 at B=4 and 16: 0.37-1.16 against 0.85-1.92; H=64 at B=16
+// and 64, but for training at B=64: 1.17-1.50 against 1.03-1.34)
+// and slower from 4.2 MFLOP (H=256 at B=64 and 256, H=64 at B=256: 1.07-3.24 against 0.73-1.22).
+inline constexpr double kMaxTeamShareFlops = 2e6;
 [[nodiscard]] RecurrentThreads recurrentThreads(double stepFlops, std::int64_t units, int threads);
+
+// The threads of one all-steps GEMM of `flops` (input projection, weight and input gradients): all
+// of them, or one for a GEMM too small to pay for oneDNN's split (never some: step_team.h).
+// Measured on the 2-core machine (2026-11-24, medians of 3): training at H=64, B=1, T=20, whose
+// all-steps GEMMs are 0.3-1.3 MFLOP, took 3.2-3.8 us a step with them on two threads and 2.5-3.2
+// on one; raising the bound to 8 MFLOP changed no point of H in {64, 256}, B in {1, 4} beyond the
+// noise, 32 MFLOP made several 5-20 % slower.
+inline constexpr double kMinAllStepsGemmFlops = 2e6;
+[[nodiscard]] inline int allStepsGemmThreads(double flops, int threads) {
+    return flops < kMinAllStepsGemmFlops ? 1 : threads;
+}
 
 } // namespace rnnprof::cpu

@@ -19,13 +19,12 @@ RecurrentThreads recurrentThreads(double stepFlops, std::int64_t units, int thre
     const int byWork = std::clamp(int(stepFlops / kMinStepFlopsPerThread), 1, std::max(threads, 1));
     const int byUnits = int(std::clamp<std::int64_t>(units / 32, 1, byWork));
     RecurrentThreads r;
-    // A team wherever the units allow two threads, even if the work would pay for more: on the
-    // 16-core host a team of 8 at H=256, B=16 took 0.x of oneDNN's GEMM on all 16 threads per step
-    // (a fork/join for the product and another for the gate pass). Else, with work for several
-    // threads, oneDNN's GEMM splits the rows of the one product on every thread: a region
-    // narrower than OpenMP's pool ends the pool's surplus threads, and the next full-width one
-    // starts them again (step_team.h).
-    if (byUnits > 1)
+    // A team when it can use every thread the work pays for, or when the units allow at least two
+    // and each gets a small share (kMaxTeamShareFlops). Else, with work for several threads,
+    // oneDNN's GEMM splits the rows of the one product on every thread: a region narrower than
+    // OpenMP's pool ends the pool's surplus threads, and the next full-width one starts them
+    // again (step_team.h).
+    if (byUnits > 1 && (byUnits == byWork || stepFlops / byUnits <= kMaxTeamShareFlops))
         r.team = byUnits;
     else if (byWork > 1)
         r.singleTeam = std::max(threads, 1);

@@ -46,7 +46,9 @@ TEST(RecurrentThreads, EveryTeamThreadGetsEnoughUnitsAndWork) {
                 // that would shrink OpenMP's pool, whose threads libgomp then ends and restarts.
                 if (r.singleTeam > 1) {
                     EXPECT_EQ(r.singleTeam, threads);
-                    EXPECT_LT(hidden, 64) << "units for a team of two";
+                    const double teamByUnits = double(std::min<std::int64_t>(hidden / 32, threads));
+                    EXPECT_TRUE(hidden < 64 || flops / teamByUnits > cpu::kMaxTeamShareFlops)
+                        << "a team of " << teamByUnits << " threads would do";
                     EXPECT_GE(flops, 2 * kMinStepFlopsPerThread);
                 }
             }
@@ -59,12 +61,16 @@ TEST(RecurrentThreads, ATinyStepStaysOnOneThreadAndABigOneUsesEveryCore) {
     EXPECT_EQ(tiny.singleTeam, 1);
     const RecurrentThreads big = recurrentThreads(lstmStepFlops(64, 1024), 1024, 16);
     EXPECT_EQ(big.team, 16);
-    // Few units but many rows: 32 units each allow a team of 2, which takes them although the
-    // work would pay for more threads; with fewer than 64 units a team of one runs its GEMMs on
-    // every core instead.
-    const RecurrentThreads narrow = recurrentThreads(lstmStepFlops(256, 64), 64, 16);
+    // Few units: 32 units each allow a team of 2, which takes them although the work would pay
+    // for more threads while each thread's share stays small (B=16: 262 kFLOP); with many rows
+    // (B=256: 4.2 MFLOP a thread), or fewer than 64 units, a team of one runs its GEMMs on every
+    // core instead.
+    const RecurrentThreads narrow = recurrentThreads(lstmStepFlops(16, 64), 64, 16);
     EXPECT_EQ(narrow.team, 2);
     EXPECT_EQ(narrow.singleTeam, 1);
+    const RecurrentThreads narrowButTall = recurrentThreads(lstmStepFlops(256, 64), 64, 16);
+    EXPECT_EQ(narrowButTall.team, 1);
+    EXPECT_EQ(narrowButTall.singleTeam, 16);
     const RecurrentThreads tooFewUnits = recurrentThreads(lstmStepFlops(256, 48), 48, 16);
     EXPECT_EQ(tooFewUnits.team, 1);
     EXPECT_EQ(tooFewUnits.singleTeam, 16);
@@ -110,6 +116,18 @@ TEST(BlasThreads, AfterItsFirstRunASessionStartsNoThread) {
             session->run(hook);
         EXPECT_EQ(processThreads(), before) << availableCpuCores() << " cores";
     }
+}
+
+TEST(RecurrentThreads, AnAllStepsGemmRunsOnOneThreadOrOnAll) {
+    for (int threads : {1, 2, 16})
+        for (double flops : {1e3, 1e6, 1.99e6, 2e6, 1e8, 1e11}) {
+            const int n = cpu::allStepsGemmThreads(flops, threads);
+            EXPECT_TRUE(n == 1 || n == threads) << flops << " FLOP, " << threads << " threads: " << n;
+        }
+    // Input projection of LSTM H=64 at B=1, T=20 (I=128): 1.3 MFLOP, less than a fork/join pays for.
+    EXPECT_EQ(cpu::allStepsGemmThreads(2.0 * 20 * 256 * 128, 16), 1);
+    // The same at B=64: 84 MFLOP.
+    EXPECT_EQ(cpu::allStepsGemmThreads(2.0 * 20 * 64 * 256 * 128, 16), 16);
 }
 
 class BlasRepackTest : public testing::TestWithParam<std::tuple<CellType, int>> {};
