@@ -103,8 +103,8 @@ int StepTeam::run(GemmProvider provider, RecurrentThreads threads, std::int64_t 
     } else {
         // The region spans OpenMP's whole pool and the threads beyond the team leave at once:
         // libgomp ends the surplus threads of a region narrower than the one before and starts
-        // them again at the next wide one (the all-steps GEMMs), which cost about 1.8 ms per run
-        // on the 16-core host (13 threads each time).
+        // them again at the next wide one (the all-steps GEMMs). On the 16-core host that took
+        // LSTM inference at H=256, B=1, T=20 (a team of 3) from 9.3 us a step to 107.
 #pragma omp parallel num_threads(std::max(threads.team, poolWidth()))
         {
             const int n = std::min(threads.team, currentTeamSize());
