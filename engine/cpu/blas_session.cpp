@@ -82,7 +82,8 @@ RecurrentPlan recurrentPlan(const BlasLayout& l, GemmProvider provider, int thre
     RecurrentPlan plan;
     // With OpenBLAS, its own pool runs the step's GEMMs and our loops stay on one thread.
     if (provider != GemmProvider::OneDnn) return plan;
-    plan.threads = recurrentThreads(2.0 * double(l.D * l.B * l.GH() * l.H), l.H, resolveThreads(threads));
+    plan.threads =
+        recurrentThreads(2.0 * double(l.D * l.B * l.GH() * l.H), l.H, resolveThreads(threads), l.training);
     const int team = plan.threads.team;
     plan.gemmThreads = team > 1 ? 1 : plan.threads.singleTeam;
     // Inference at small batch, or where a block of W_hh fits in L1 (fusedStepFits()): the fused

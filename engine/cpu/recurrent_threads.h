@@ -31,7 +31,16 @@ inline constexpr double kMinStepFlopsPerThread = 1.5e5;
 // and 64, but for training at B=64: 1.17-1.50 against 1.03-1.34)
 // and slower from 4.2 MFLOP (H=256 at B=64 and 256, H=64 at B=256: 1.07-3.24 against 0.73-1.22).
 inline constexpr double kMaxTeamShareFlops = 2e6;
-[[nodiscard]] RecurrentThreads recurrentThreads(double stepFlops, std::int64_t units, int threads);
+// Training forms a team only from kMinTrainingTeamUnits hidden units on: its backward step
+// exchanges every unit's gate gradients between the team's threads and waits at a barrier twice
+// per step, which a small layer does not pay for. Measured on the 2-core machine (2026-11-24,
+// medians of 3, 2 threads, H=64): a team of one with its GEMMs on both threads took 0.78-0.93x the
+// team of two's time at B=16-256 (e.g. LSTM B=256 T=20: 279 against 359 us a step; the one
+// exception LSTM B=16 T=100, 1.06x), the same at B=4; at H=128 the two were within 7 %; on the
+// 16-core host at H=64, B=64 the team of two took 1.1-1.5x a team of one on 16 GEMM threads.
+inline constexpr std::int64_t kMinTrainingTeamUnits = 128;
+[[nodiscard]] RecurrentThreads recurrentThreads(double stepFlops, std::int64_t units, int threads,
+                                                bool training);
 
 // The threads of one all-steps GEMM of `flops` (input projection, weight and input gradients): all
 // of them, or one for a GEMM too small to pay for oneDNN's split (never some: step_team.h).

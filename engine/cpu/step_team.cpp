@@ -15,9 +15,10 @@ UnitSlice unitSlice(std::int64_t units, int index, int count) {
     return {j0, std::min(units, j0 + per)};
 }
 
-RecurrentThreads recurrentThreads(double stepFlops, std::int64_t units, int threads) {
+RecurrentThreads recurrentThreads(double stepFlops, std::int64_t units, int threads, bool training) {
     const int byWork = std::clamp(int(stepFlops / kMinStepFlopsPerThread), 1, std::max(threads, 1));
-    const int byUnits = int(std::clamp<std::int64_t>(units / 32, 1, byWork));
+    const int byUnits =
+        training && units < kMinTrainingTeamUnits ? 1 : int(std::clamp<std::int64_t>(units / 32, 1, byWork));
     RecurrentThreads r;
     // A team when it can use every thread the work pays for, or when the units allow at least two
     // and each gets a small share (kMaxTeamShareFlops). Else, with work for several threads,

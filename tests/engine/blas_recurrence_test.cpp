@@ -27,51 +27,57 @@ double lstmStepFlops(double batch, double hidden) {
 }
 
 TEST(RecurrentThreads, EveryTeamThreadGetsEnoughUnitsAndWork) {
-    for (int threads : {1, 2, 3, 8, 16, 64})
-        for (std::int64_t hidden : {1, 16, 31, 64, 100, 256, 512, 1024, 4096})
-            for (double batch : {1.0, 4.0, 64.0, 256.0}) {
-                const double flops = lstmStepFlops(batch, double(hidden));
-                const RecurrentThreads r = recurrentThreads(flops, hidden, threads);
-                SCOPED_TRACE(testing::Message() << threads << " threads, H=" << hidden << ", B=" << batch);
-                EXPECT_GE(r.team, 1);
-                EXPECT_LE(r.team, threads);
-                EXPECT_GE(r.singleTeam, 1);
-                EXPECT_LE(r.singleTeam, threads);
-                if (r.team > 1) {
-                    EXPECT_EQ(r.singleTeam, 1);
-                    EXPECT_GE(hidden, 32 * r.team);
-                    EXPECT_GE(flops / r.team, kMinStepFlopsPerThread);
+    for (const bool training : {false, true})
+        for (int threads : {1, 2, 3, 8, 16, 64})
+            for (std::int64_t hidden : {1, 16, 31, 64, 100, 127, 128, 256, 512, 1024, 4096})
+                for (double batch : {1.0, 4.0, 64.0, 256.0}) {
+                    const double flops = lstmStepFlops(batch, double(hidden));
+                    const RecurrentThreads r = recurrentThreads(flops, hidden, threads, training);
+                    SCOPED_TRACE(testing::Message() << threads << " threads, H=" << hidden << ", B=" << batch
+                                                    << (training ? ", training" : ", inference"));
+                    EXPECT_GE(r.team, 1);
+                    EXPECT_LE(r.team, threads);
+                    EXPECT_GE(r.singleTeam, 1);
+                    EXPECT_LE(r.singleTeam, threads);
+                    if (r.team > 1) {
+                        EXPECT_EQ(r.singleTeam, 1);
+                        EXPECT_GE(hidden, 32 * r.team);
+                        if (training) {
+                            EXPECT_GE(hidden, cpu::kMinTrainingTeamUnits);
+                        }
+                        EXPECT_GE(flops / r.team, kMinStepFlopsPerThread);
+                    }
+                    // A team of one runs its GEMMs on one thread or on all of them, never on some:
+                    // that would shrink OpenMP's pool, whose threads libgomp then ends and restarts.
+                    if (r.singleTeam > 1) {
+                        EXPECT_EQ(r.singleTeam, threads);
+                        const double teamByUnits = double(std::min<std::int64_t>(hidden / 32, threads));
+                        const std::int64_t teamUnits = training ? cpu::kMinTrainingTeamUnits : 64;
+                        EXPECT_TRUE(hidden < teamUnits || flops / teamByUnits > cpu::kMaxTeamShareFlops)
+                            << "a team of " << teamByUnits << " threads would do";
+                        EXPECT_GE(flops, 2 * kMinStepFlopsPerThread);
+                    }
                 }
-                // A team of one runs its GEMMs on one thread or on all of them, never on some:
-                // that would shrink OpenMP's pool, whose threads libgomp then ends and restarts.
-                if (r.singleTeam > 1) {
-                    EXPECT_EQ(r.singleTeam, threads);
-                    const double teamByUnits = double(std::min<std::int64_t>(hidden / 32, threads));
-                    EXPECT_TRUE(hidden < 64 || flops / teamByUnits > cpu::kMaxTeamShareFlops)
-                        << "a team of " << teamByUnits << " threads would do";
-                    EXPECT_GE(flops, 2 * kMinStepFlopsPerThread);
-                }
-            }
 }
 
 TEST(RecurrentThreads, ATinyStepStaysOnOneThreadAndABigOneUsesEveryCore) {
     // B=1, H=64: 131 kFLOP a step, a few microseconds on one core; a barrier would cost as much.
-    const RecurrentThreads tiny = recurrentThreads(lstmStepFlops(1, 64), 64, 16);
+    const RecurrentThreads tiny = recurrentThreads(lstmStepFlops(1, 64), 64, 16, false);
     EXPECT_EQ(tiny.team, 1);
     EXPECT_EQ(tiny.singleTeam, 1);
-    const RecurrentThreads big = recurrentThreads(lstmStepFlops(64, 1024), 1024, 16);
+    const RecurrentThreads big = recurrentThreads(lstmStepFlops(64, 1024), 1024, 16, false);
     EXPECT_EQ(big.team, 16);
     // Few units: 32 units each allow a team of 2, which takes them although the work would pay
     // for more threads while each thread's share stays small (B=16: 262 kFLOP); with many rows
     // (B=256: 4.2 MFLOP a thread), or fewer than 64 units, a team of one runs its GEMMs on every
     // core instead.
-    const RecurrentThreads narrow = recurrentThreads(lstmStepFlops(16, 64), 64, 16);
+    const RecurrentThreads narrow = recurrentThreads(lstmStepFlops(16, 64), 64, 16, false);
     EXPECT_EQ(narrow.team, 2);
     EXPECT_EQ(narrow.singleTeam, 1);
-    const RecurrentThreads narrowButTall = recurrentThreads(lstmStepFlops(256, 64), 64, 16);
+    const RecurrentThreads narrowButTall = recurrentThreads(lstmStepFlops(256, 64), 64, 16, false);
     EXPECT_EQ(narrowButTall.team, 1);
     EXPECT_EQ(narrowButTall.singleTeam, 16);
-    const RecurrentThreads tooFewUnits = recurrentThreads(lstmStepFlops(256, 48), 48, 16);
+    const RecurrentThreads tooFewUnits = recurrentThreads(lstmStepFlops(256, 48), 48, 16, false);
     EXPECT_EQ(tooFewUnits.team, 1);
     EXPECT_EQ(tooFewUnits.singleTeam, 16);
 }
@@ -116,6 +122,19 @@ TEST(BlasThreads, AfterItsFirstRunASessionStartsNoThread) {
         for (int i = 0; i < 3; ++i)
             session->run(hook);
         EXPECT_EQ(processThreads(), before) << availableCpuCores() << " cores";
+    }
+}
+
+TEST(RecurrentThreads, TrainingOfASmallLayerRunsNoTeam) {
+    // H=64, B=64 on 2 and 16 threads: inference splits the units over two threads, training keeps
+    // one thread for the step and splits its GEMMs over every core (backward exchanges every
+    // unit's gate gradients each step); from 128 units training forms a team too (B=16).
+    for (int threads : {2, 16}) {
+        EXPECT_EQ(recurrentThreads(lstmStepFlops(64, 64), 64, threads, false).team, 2);
+        const RecurrentThreads training = recurrentThreads(lstmStepFlops(64, 64), 64, threads, true);
+        EXPECT_EQ(training.team, 1);
+        EXPECT_EQ(training.singleTeam, threads);
+        EXPECT_GT(recurrentThreads(lstmStepFlops(16, 128), 128, threads, true).team, 1);
     }
 }
 
