@@ -8,8 +8,8 @@ namespace rnnprof::cpu {
 // How the recurrence of one step uses `threads` cores.
 struct RecurrentThreads {
     int team = 1; // threads that split the units of every step (each with single-threaded GEMMs)
-    int singleTeam =
-        1; // with a team of one: the threads of its GEMMs and loops (1 or all; a fork/join per step)
+    // With a team of one: the threads of its GEMMs and loops, 1 or all (a fork/join per step).
+    int singleTeam = 1;
 };
 
 // The threading model of a step whose recurrent products take `stepFlops` (2 * B * K * N summed
@@ -22,14 +22,14 @@ struct RecurrentThreads {
 // below what the work pays for, the team is as large as the units allow if that leaves each
 // thread at most kMaxTeamShareFlops; else (and below 64 units) a team of one runs its GEMMs on
 // every thread (never on some: libgomp would end and restart the rest of its pool around each
-// such run). The all-steps
-// GEMMs (input projection, weight gradients) are not covered: they run on every thread.
+// such run). The all-steps GEMMs (input projection, weight and input gradients) are not covered:
+// allStepsGemmThreads() below gives theirs.
 inline constexpr double kMinStepFlopsPerThread = 1.5e5;
 // Measured on the 16-core host (2026-11-24, cpu-blas / cpu-onednn, all 16 threads, a team of as
 // many threads as the units allow against a team of one on 16 GEMM threads): the team was faster
 // at up to 1.05 MFLOP a thread (H=256 at B=4 and 16: 0.37-1.16 against 0.85-1.92; H=64 at B=16
-// and 64, but for training at B=64: 1.17-1.50 against 1.03-1.34)
-// and slower from 4.2 MFLOP (H=256 at B=64 and 256, H=64 at B=256: 1.07-3.24 against 0.73-1.22).
+// and 64, but for training at B=64: 1.17-1.50 against 1.03-1.34) and slower from 4.2 MFLOP
+// (H=256 at B=64 and 256, H=64 at B=256: 1.07-3.24 against 0.73-1.22).
 inline constexpr double kMaxTeamShareFlops = 2e6;
 // Training forms a team only from kMinTrainingTeamUnits hidden units on: its backward step
 // exchanges every unit's gate gradients between the team's threads and waits at a barrier twice

@@ -3,9 +3,10 @@
 // units for the whole sequence: it computes its slice's recurrent GEMM columns (single-threaded,
 // on its own packed copy of its slice of W_hh where the session has one, else sgemm; either way
 // the slice stays in its core's cache) and runs the cell kernel on its units; one barrier per step
-// (team_barrier.h) makes the new state visible before the next step's GEMM. Compared with a multi-threaded
-// GEMM per step this saves a fork/join per step, which dominates at small batch. With one thread the team is
-// the calling thread and owns every unit. How many threads: recurrent_threads.h.
+// (team_barrier.h) makes the new state visible before the next step's GEMM. Compared with a
+// multi-threaded GEMM per step this saves a fork/join per step, which dominates at small batch.
+// With one thread the team is the calling thread and owns every unit. How many threads:
+// recurrent_threads.h.
 #include "engine/cpu/gemm.h"
 #include "engine/cpu/onednn_support.h"
 #include "engine/cpu/packed_gemm.h"
