@@ -93,11 +93,11 @@ std::set<std::string> processThreads() {
 // libgomp ends the threads of its pool that a narrower parallel region leaves out and starts them
 // again at the next wide one: a run that mixed widths would start threads every time (13 per run
 // of a team of 3 on the 16-core host, which made a step of LSTM inference at H=256, B=1 take 107
-// us instead of 9.3). So after its first run a session starts no thread. Each shape
-// takes another of the rule's branches: a step team narrower than the machine (H=256, B=1: three
-// threads on 16 cores; H=64, B=16 and 64: two), a team of one whose GEMMs use every core (H=48,
-// B=64), a full team, training. Bites only with three cores or more (two widths
-// other than one); CI's two cores pass it trivially, the 16-core host runs it from the bundle.
+// us instead of 9.3). So after its first run a session starts no thread. Each shape takes another
+// of the rule's branches: a step team narrower than the machine (H=256, B=1: three threads on 16
+// cores; H=64, B=16 and 64: two), a team of one whose GEMMs use every core (H=48, B=64; training
+// at H=64), a full team, a training team. Bites only with three cores or more (two widths other
+// than one); CI's two cores pass it trivially, the 16-core host runs it from the bundle.
 TEST(BlasThreads, AfterItsFirstRunASessionStartsNoThread) {
     const Backend* blas = builtinBackends().find("cpu-blas");
     ASSERT_NE(blas, nullptr);
