@@ -4,6 +4,8 @@
 // StepTeam::run), and OpenMP's barrier waits for all of them. A central counter with a generation
 // number; the waiting threads spin (the team has a core per thread), then yield to whatever else
 // the machine runs.
+#include "engine/cpu/cache_aligned.h"
+
 #include <atomic>
 #include <thread>
 
@@ -44,8 +46,8 @@ private:
 #endif
     }
 
-    alignas(64) std::atomic<int> m_arrived{0};
-    alignas(64) std::atomic<unsigned> m_generation{0};
+    alignas(kCacheLine) std::atomic<int> m_arrived{0};
+    alignas(kCacheLine) std::atomic<unsigned> m_generation{0};
 };
 
 } // namespace rnnprof::cpu
