@@ -72,12 +72,11 @@ void declareBlasBuffers(const BlasLayout& l, BlasBuffers& b, const DeclareBlasBu
     }
 
     // workspace: the input projection, the recurrent projection per direction, the unchecked
-    // kernels' stand-ins (a mask of ones, one step's gates and recurrent input).
+    // kernels' stand-ins (a mask of ones, one step's recurrent input).
     allocate(C::Workspace, l.TB() * l.DGH(), b.xp);
     declare(C::Workspace, BH, &b.ones, BlasFill::Ones);
     for (int d = 0; d < l.D; ++d) {
         allocate(C::Workspace, l.B * l.GH(), b.hp[d]);
-        allocate(C::Workspace, l.B * l.savedWidth(), b.scratchSaved[d]);
         allocate(C::Workspace, BH, b.scratchRec[d]);
     }
     if (l.training) {

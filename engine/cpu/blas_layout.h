@@ -34,8 +34,8 @@ struct BlasBuffers {
     Buffer zeros; // bias stand-in when bias is off
     // The kernels run unchecked (branch-free, vectorised): every optional view must be valid, so
     // outputs that are not kept go to scratch and a missing mask is a mask of ones.
-    Buffer ones;                           // [B*H]
-    Buffer scratchSaved[2], scratchRec[2]; // one step's gates and recurrent input
+    Buffer ones;          // [B*H]
+    Buffer scratchRec[2]; // one step's recurrent input: training's last step, GRU reset-before's
 
     std::vector<Buffer> y; // per layer [T*B, D*H]
     std::vector<Kept> kept;

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cstring>
 #include <string>
+#include <type_traits>
 #include <variant>
 
 namespace rnnprof::cpu {
@@ -455,8 +456,11 @@ void BlasSession::forwardStep(StepTeam& team, int layer, int d, int s, const Wei
                                       : crows(y + tPrev * B * l.DH() + d * H, l.DH());
     const CRows<float> hRec = kept ? crows(kept->hrec[d].data() + t * B * H, H) : hPrev;
     const Rows<float> hOut{y + t * B * l.DH() + d * H, l.DH()};
-    const Rows<float> hRecNext{
-        kept && s + 1 < l.T ? kept->hrec[d].data() + tNext * B * H : m_b.scratchRec[d].data(), H};
+    // Training's next recurrent input (the last step's goes to scratch); inference writes none.
+    const Rows<float> hRecNext{!kept         ? nullptr
+                               : s + 1 < l.T ? kept->hrec[d].data() + tNext * B * H
+                                             : m_b.scratchRec[d].data(),
+                               H};
     // LSTM's cell state, row stride H.
     const float* cPrev = !l.lstm  ? nullptr
                          : s == 0 ? m_b.in.data.c0.ptr() + slot * B * H
@@ -483,35 +487,28 @@ void BlasSession::forwardStep(StepTeam& team, int layer, int d, int s, const Wei
     const bool resetBefore = l.resetBefore();
     gateGemm(team, products(team, layer, d), resetBefore ? 2 : int(l.G), hRec.p, hRec.ld, w.whh[d], hp);
 
+    const Rows<float> saved{kept ? kept->saved[d].data() + t * B * 4 * H : nullptr, 4 * H};
     kernels::withCellActs(m_problem.config, [&](auto acts) {
         using A = decltype(acts);
-        if (l.lstm) {
-            kernels::LstmForwardKernel<A, float, false> k{
-                xp,
-                crows(hp, GH),
-                w.bih[d],
-                w.bhh[d],
-                crows(cPrev, H),
-                {c, H},
-                hOut,
-                {kept ? kept->saved[d].data() + t * B * 4 * H : m_b.scratchSaved[d].data(), 4 * H},
-                hRecNext,
-                crows(mask, H),
-                H};
-            runKernel(k, B, u.j0, u.j1, team.loopThreads());
-        } else if (l.resetAfter) {
-            kernels::GruForwardKernel<A, float, false> k{
-                xp,
-                crows(hp, GH),
-                w.bih[d],
-                w.bhh[d],
-                hPrev,
-                hOut,
-                {kept ? kept->saved[d].data() + t * B * 4 * H : m_b.scratchSaved[d].data(), 4 * H},
-                hRecNext,
-                crows(mask, H),
-                H};
-            runKernel(k, B, u.j0, u.j1, team.loopThreads());
+        // Inference keeps nothing for backward: its kernels write the state only (Keeps = false).
+        const auto cell = [&](auto keeps) {
+            constexpr bool Keeps = decltype(keeps)::value;
+            if (l.lstm) {
+                kernels::LstmForwardKernel<A, float, false, Keeps> k{
+                    xp,    crows(hp, GH), w.bih[d],       w.bhh[d], crows(cPrev, H), {c, H}, hOut,
+                    saved, hRecNext,      crows(mask, H), H};
+                runKernel(k, B, u.j0, u.j1, team.loopThreads());
+            } else {
+                kernels::GruForwardKernel<A, float, false, Keeps> k{
+                    xp, crows(hp, GH), w.bih[d], w.bhh[d], hPrev, hOut, saved, hRecNext, crows(mask, H), H};
+                runKernel(k, B, u.j0, u.j1, team.loopThreads());
+            }
+        };
+        if (l.lstm || l.resetAfter) {
+            if (kept)
+                cell(std::true_type{});
+            else
+                cell(std::false_type{});
         } else {
             float* gates = kept ? kept->saved[d].data() + t * B * 3 * H : m_b.stepGates[d].data();
             float* rh = kept ? kept->rh[d].data() + t * B * H : m_b.stepRh[d].data();

@@ -15,6 +15,8 @@ using ActsReluHard = gates::CellActs<gates::Act::Relu, gates::Act::HardSigmoid>;
 #define RNNPROF_CPU_CELL_KERNELS(X, A)                                                                       \
     X(kernels::LstmForwardKernel<A, float, false>)                                                           \
     X(kernels::GruForwardKernel<A, float, false>)                                                            \
+    X(kernels::LstmForwardKernel<A, float, false, false>)                                                    \
+    X(kernels::GruForwardKernel<A, float, false, false>)                                                     \
     X(kernels::GruResetBeforeGatesKernel<A, float>)                                                          \
     X(kernels::GruResetBeforeOutputKernel<A, float, false>)                                                  \
     X(kernels::LstmBackwardKernel<A, float, false>)                                                          \

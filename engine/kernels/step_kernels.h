@@ -52,7 +52,10 @@ RNNPROF_HD T loadOr(const CRows<T>& v, Index b, Index j, T fallback) {
 
 // ---- forward ---------------------------------------------------------------------------------
 
-template <class A, class T, bool Checked = true>
+// Keeps = false (CPU inference): only the state is written; gates, hRecNext and mask are ignored.
+// Inference keeps nothing for backward, and writing the gates to scratch cost a fifth of the cell
+// pass's memory traffic at large batch.
+template <class A, class T, bool Checked = true, bool Keeps = true>
 struct LstmForwardKernel {
     CRows<T> xp;      // [B, 4H] input projection of this step (without bias)
     CRows<T> hp;      // [B, 4H] recurrent projection (without bias)
@@ -74,6 +77,7 @@ struct LstmForwardKernel {
         const auto s = gates::lstmForward<A>(pi, pf, pg, po, cPrev(b, j));
         c(b, j) = s.c;
         h(b, j) = s.h;
+        if constexpr (!Keeps) return;
         if (present<Checked>(gates.p)) {
             gates(b, j) = s.i;
             gates(b, H + j) = s.f;
@@ -86,7 +90,8 @@ struct LstmForwardKernel {
 };
 
 // GRU with reset_after (cuDNN's formula). Keeps r, z, n and hn = W_hn h + b_hn.
-template <class A, class T, bool Checked = true>
+// Keeps: as LstmForwardKernel's.
+template <class A, class T, bool Checked = true, bool Keeps = true>
 struct GruForwardKernel {
     CRows<T> xp;      // [B, 3H]
     CRows<T> hp;      // [B, 3H]
@@ -107,6 +112,7 @@ struct GruForwardKernel {
         const T n = gates::gruCandidate<A>(xp(b, 2 * H + j) + bih[2 * H + j] + g.r * hn);
         const T out = gates::gruOutput(g.z, n, hPrev(b, j));
         h(b, j) = out;
+        if constexpr (!Keeps) return;
         if (present<Checked>(saved.p)) {
             saved(b, j) = g.r;
             saved(b, H + j) = g.z;
