@@ -11,9 +11,9 @@ std::vector<std::string> BlasBackend::unsupportedReasons(const RnnConfig&, Mode)
 
 MemoryFootprint BlasBackend::estimateMemory(const Problem& problem) const {
     const cpu::BlasLayout layout(problem);
-    MemoryFootprint m = cpu::blasFootprint(layout);
-    const MemoryFootprint packed = cpu::packedProductsFootprint(
-        layout, cpu::recurrentPlan(layout, problem.options.gemm, problem.options.threads));
+    const cpu::RecurrentPlan plan = cpu::recurrentPlan(layout, problem.options.gemm, problem.options.threads);
+    MemoryFootprint m = cpu::blasFootprint(layout, plan.stepInput);
+    const MemoryFootprint packed = cpu::packedProductsFootprint(layout, plan);
     m.weights += packed.weights;
     m.workspace += packed.workspace;
     m.detail.insert(m.detail.end(), packed.detail.begin(), packed.detail.end());

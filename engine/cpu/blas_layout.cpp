@@ -6,7 +6,8 @@ BlasLayout::BlasLayout(const Problem& p)
     : RecurrenceDims(RecurrenceDims::of(p)), paramCount(ParamLayout(p.config).totalSize()),
       bias(p.config.bias) {}
 
-void declareBlasBuffers(const BlasLayout& l, BlasBuffers& b, const DeclareBlasBuffer& declare) {
+void declareBlasBuffers(const BlasLayout& l, bool stepInput, BlasBuffers& b,
+                        const DeclareBlasBuffer& declare) {
     using C = BufferCategory;
     const auto allocate = [&](C c, std::int64_t n, auto& v) { declare(c, n, &v, BlasFill::Zeros); };
     const auto resolved = [&](C c, std::int64_t n, std::vector<float>& v) {
@@ -73,7 +74,7 @@ void declareBlasBuffers(const BlasLayout& l, BlasBuffers& b, const DeclareBlasBu
 
     // workspace: the input projection, the recurrent projection per direction, the unchecked
     // kernels' stand-ins (a mask of ones, one step's recurrent input).
-    allocate(C::Workspace, l.TB() * l.DGH(), b.xp);
+    allocate(C::Workspace, (stepInput ? l.B : l.TB()) * l.DGH(), b.xp);
     declare(C::Workspace, BH, &b.ones, BlasFill::Ones);
     for (int d = 0; d < l.D; ++d) {
         allocate(C::Workspace, l.B * l.GH(), b.hp[d]);
@@ -100,10 +101,10 @@ void declareBlasBuffers(const BlasLayout& l, BlasBuffers& b, const DeclareBlasBu
     }
 }
 
-MemoryFootprint blasFootprint(const BlasLayout& l) {
+MemoryFootprint blasFootprint(const BlasLayout& l, bool stepInput) {
     MemoryFootprint m;
     BlasBuffers none; // only the list's bookkeeping: no buffer is allocated
-    declareBlasBuffers(l, none, [&](BufferCategory c, std::int64_t n, BlasBufferRef, BlasFill) {
+    declareBlasBuffers(l, stepInput, none, [&](BufferCategory c, std::int64_t n, BlasBufferRef, BlasFill) {
         m.add(c, std::uint64_t(n) * sizeof(float));
     });
     return m;

@@ -39,7 +39,7 @@ struct BlasBuffers {
 
     std::vector<Buffer> y; // per layer [T*B, D*H]
     std::vector<Kept> kept;
-    Buffer xp, hp[2];
+    Buffer xp, hp[2];               // xp: [T*B, D*G*H], or one step's [B, D*G*H] (declareBlasBuffers)
     Buffer cstate[2][2];            // inference LSTM cell ping-pong per direction
     Buffer stepGates[2], stepRh[2]; // inference GRU reset_before
     Tensor<float> hN, cN;
@@ -62,10 +62,12 @@ using BlasBufferRef = std::variant<BlasBuffers::Buffer*, std::vector<float>*>;
 using DeclareBlasBuffer = std::function<void(BufferCategory, std::int64_t, BlasBufferRef, BlasFill)>;
 
 // The one list of cpu-blas's buffers. Sets the shapes of b's tensors and the sizes of its
-// per-layer vectors; allocates nothing itself.
-void declareBlasBuffers(const BlasLayout& l, BlasBuffers& b, const DeclareBlasBuffer& declare);
+// per-layer vectors; allocates nothing itself. `stepInput`: each time step projects its own input
+// (RecurrentPlan::stepInput), so the input projection holds one step, not T.
+void declareBlasBuffers(const BlasLayout& l, bool stepInput, BlasBuffers& b,
+                        const DeclareBlasBuffer& declare);
 
 // Bytes by category of every buffer in the list, without allocating any.
-[[nodiscard]] MemoryFootprint blasFootprint(const BlasLayout& l);
+[[nodiscard]] MemoryFootprint blasFootprint(const BlasLayout& l, bool stepInput);
 
 } // namespace rnnprof::cpu

@@ -54,15 +54,16 @@ BlasSession::BlasSession(const Problem& problem)
     if (m_lay.training) m_b.grads.layout = ParamLayout(problem.config);
     // Allocates what the list declares and counts what each buffer really holds, so that memory()
     // reports the allocation and a test can compare it with the estimate (blasFootprint).
-    declareBlasBuffers(m_lay, m_b, [&](BufferCategory c, std::int64_t n, BlasBufferRef ref, BlasFill fill) {
-        std::visit(
-            [&](auto* buffer) {
-                if (fill != BlasFill::Resolved)
-                    buffer->assign(std::size_t(n), fill == BlasFill::Ones ? 1.0f : 0.0f);
-                m_memory.add(c, std::uint64_t(buffer->size()) * sizeof(float));
-            },
-            ref);
-    });
+    declareBlasBuffers(m_lay, m_plan.stepInput, m_b,
+                       [&](BufferCategory c, std::int64_t n, BlasBufferRef ref, BlasFill fill) {
+                           std::visit(
+                               [&](auto* buffer) {
+                                   if (fill != BlasFill::Resolved)
+                                       buffer->assign(std::size_t(n), fill == BlasFill::Ones ? 1.0f : 0.0f);
+                                   m_memory.add(c, std::uint64_t(buffer->size()) * sizeof(float));
+                               },
+                               ref);
+                       });
     if (!m_plan.slices.empty()) {
         createPackedProducts();
         packRecurrentWeights();
@@ -115,7 +116,22 @@ RecurrentPlan recurrentPlan(const BlasLayout& l, GemmProvider provider, int thre
                 PackedGemm::Shape{.m = l.B, .n = w, .k = l.GH(), .lda = l.lstm ? l.DGH() : l.GH()};
         if (team > 1) slice.outFloats = l.B * l.G * w;
     }
+    // Inference: with the input projection of all T steps done first, the gate pass reads each
+    // step's back from memory (at B = 256, H = 256 on one thread the gate pass took a fifth of the
+    // step, most of it waiting on those loads). Projecting each step's input just before its
+    // recurrent product keeps it in L2. Measured on the 2-core machine, one thread, medians of two
+    // runs, cpu-blas / cpu-onednn: at B = 64 and 256 (H = 256-1024, T = 20 and 100) from 0.98-1.35
+    // to 0.89-1.13 (LSTM H=256 B=256 T=100: 1.35 -> 1.07, H=512 B=256 T=20: 1.12 -> 1.03); at B = 16
+    // the all-steps GEMM's larger M paid more (LSTM H=512: 1.07 -> 1.14). In a team of several
+    // threads each slice's projection went through a dense buffer and a copy to its columns, and
+    // the step took 1.05-1.15x as long as before at B >= 16: a team projects all steps first.
+    plan.stepInput = !l.training && team == 1 && l.B >= kMinStepInputBatch;
     return plan;
+}
+
+PackedGemm::Shape stepInputShape(const BlasLayout& l, const RecurrentPlan::Slice& slice, int layer) {
+    const std::int64_t in = l.layerInput(layer);
+    return {.m = l.B, .n = l.G * slice.units.width(), .k = in, .lda = in};
 }
 
 namespace {
@@ -140,15 +156,21 @@ MemoryFootprint packedProductsFootprint(const BlasLayout& l, const RecurrentPlan
     if (plan.slices.empty()) return m;
     const dnnl::engine engine =
         oneDnnCall("CPU engine", [] { return dnnl::engine(dnnl::engine::kind::cpu, 0); });
-    std::uint64_t packed = 0, out = 0;
+    std::uint64_t packed = 0, input = 0, out = 0;
     for (const RecurrentPlan::Slice& slice : plan.slices) {
         if (slice.units.width() == 0) continue;
         packed += PackedGemm::requiredBytes(engine, slice.forward, plan.gemmThreads);
         if (slice.backward) packed += PackedGemm::requiredBytes(engine, *slice.backward, plan.gemmThreads);
         out += std::uint64_t(slice.outFloats) * sizeof(float);
+        if (plan.stepInput)
+            for (int layer = 0; layer < l.L; ++layer)
+                input +=
+                    PackedGemm::requiredBytes(engine, stepInputShape(l, slice, layer), plan.gemmThreads) *
+                    std::uint64_t(l.D);
     }
     const std::uint64_t copies = std::uint64_t(l.L * l.D);
     m.addNamed("packed W_hh", BufferCategory::Weights, packed * copies);
+    if (plan.stepInput) m.addNamed("packed W_ih", BufferCategory::Weights, input);
     m.add(BufferCategory::Workspace, out * copies);
     return m;
 }
@@ -159,7 +181,7 @@ void BlasSession::createPackedProducts() {
     const dnnl::engine engine =
         oneDnnCall("CPU engine", [] { return dnnl::engine(dnnl::engine::kind::cpu, 0); });
     m_products.resize(std::size_t(l.L * l.D * team));
-    std::uint64_t packed = 0, out = 0;
+    std::uint64_t packed = 0, input = 0, out = 0;
     for (int layer = 0; layer < l.L; ++layer)
         for (int d = 0; d < l.D; ++d)
             for (int i = 0; i < team; ++i) {
@@ -172,10 +194,15 @@ void BlasSession::createPackedProducts() {
                     p.backward.emplace(engine, *slice.backward, m_plan.gemmThreads);
                     packed += p.backward->bytes();
                 }
+                if (m_plan.stepInput) {
+                    p.input.emplace(engine, stepInputShape(l, slice, layer), m_plan.gemmThreads);
+                    input += p.input->bytes();
+                }
                 p.out.resize(std::size_t(slice.outFloats));
                 out += p.out.size() * sizeof(float);
             }
     m_memory.addNamed("packed W_hh", BufferCategory::Weights, packed);
+    if (m_plan.stepInput) m_memory.addNamed("packed W_ih", BufferCategory::Weights, input);
     m_memory.add(BufferCategory::Workspace, out);
 }
 
@@ -184,22 +211,26 @@ void BlasSession::packRecurrentWeights() {
     const BlasLayout& l = m_lay;
     const int team = teamSize();
     std::vector<float> rows; // the slice's rows of every gate, one after another
+    // Packs (the rows g*H + j of `weights` [G*H, cols] for j in the slice, every gate g)^T.
+    const auto packGateRows = [&](PackedGemm& product, const float* weights, std::int64_t cols, UnitSlice u) {
+        const std::int64_t w = u.width();
+        if (w == l.H) return product.pack(weights, 1, cols);
+        rows.resize(std::size_t(l.G * w * cols));
+        for (std::int64_t g = 0; g < l.G; ++g)
+            std::copy_n(weights + (g * l.H + u.j0) * cols, w * cols, rows.data() + g * w * cols);
+        product.pack(rows.data(), 1, cols);
+    };
     for (int layer = 0; layer < l.L; ++layer)
         for (int d = 0; d < l.D; ++d) {
             const float* whh = m_b.in.params.data(layer, d, ParamKind::WeightHh);
+            const std::int64_t in = l.layerInput(layer);
+            const float* wih = m_b.in.params.data(layer, 0, ParamKind::WeightIh) + d * l.GH() * in;
             for (int i = 0; i < team; ++i) {
                 SliceProducts& p = m_products[std::size_t((layer * l.D + d) * team + i)];
                 if (!p.forward) continue;
                 const UnitSlice u = m_plan.slices[std::size_t(i)].units;
-                const std::int64_t w = u.width();
-                if (w == l.H) {
-                    p.forward->pack(whh, 1, l.H);
-                } else {
-                    rows.resize(std::size_t(l.G * w * l.H));
-                    for (std::int64_t g = 0; g < l.G; ++g)
-                        std::copy_n(whh + (g * l.H + u.j0) * l.H, w * l.H, rows.data() + g * w * l.H);
-                    p.forward->pack(rows.data(), 1, l.H);
-                }
+                packGateRows(*p.forward, whh, l.H, u);
+                if (p.input) packGateRows(*p.input, wih, in, u);
                 if (p.backward) p.backward->pack(whh + u.j0, l.H, 1);
             }
         }
@@ -334,7 +365,7 @@ BlasSession::StepAt BlasSession::stepAt(int layer, int d, int s) const {
 void BlasSession::forwardLayer(PhaseHook& hook, int layer) {
     const BlasLayout& l = m_lay;
     const Weights w = weights(layer);
-    {
+    if (!m_plan.stepInput) { // otherwise each step projects its own input
         StepScope step(hook, "input GEMM");
         gemm({.opA = Op::N,
               .opB = Op::T,
@@ -441,6 +472,25 @@ void BlasSession::gateGemm(StepTeam& team, SliceProducts* packed, int gates, con
                    .ldc = GH});
 }
 
+void BlasSession::stepInputGemm(StepTeam& team, SliceProducts* packed, int layer, std::int64_t t,
+                                const Weights& w) {
+    const BlasLayout& l = m_lay;
+    const std::int64_t in = l.layerInput(layer);
+    const float* x = layerInput(layer) + t * l.B * in;
+    if (packed && packed->input) return team.gemm(*packed->input, x, m_b.xp.data());
+    team.gemm({.opA = Op::N, // not reached: a team of one always has its products
+               .opB = Op::T,
+               .m = l.B,
+               .n = l.GH(),
+               .k = in,
+               .a = x,
+               .lda = in,
+               .b = w.wih,
+               .ldb = in,
+               .c = m_b.xp.data(),
+               .ldc = l.GH()});
+}
+
 void BlasSession::forwardStep(StepTeam& team, int layer, int d, int s, const Weights& w) {
     const BlasLayout& l = m_lay;
     const std::int64_t B = l.B, H = l.H, GH = l.GH();
@@ -451,7 +501,7 @@ void BlasSession::forwardStep(StepTeam& team, int layer, int d, int s, const Wei
     const float* mask = recurrentMask(layer, d);
     Kept* kept = l.training ? &m_b.kept[std::size_t(layer)] : nullptr;
 
-    const CRows<float> xp = crows(m_b.xp.data() + t * B * l.DGH() + d * GH, l.DGH());
+    const CRows<float> xp = crows(m_b.xp.data() + (m_plan.stepInput ? 0 : t * B * l.DGH()) + d * GH, l.DGH());
     const CRows<float> hPrev = s == 0 ? crows(m_b.in.data.h0.ptr() + slot * B * H, H)
                                       : crows(y + tPrev * B * l.DH() + d * H, l.DH());
     const CRows<float> hRec = kept ? crows(kept->hrec[d].data() + t * B * H, H) : hPrev;
@@ -485,6 +535,7 @@ void BlasSession::forwardStep(StepTeam& team, int layer, int d, int s, const Wei
     }
     float* hp = m_b.hp[d].data();
     const bool resetBefore = l.resetBefore();
+    if (m_plan.stepInput) stepInputGemm(team, products(team, layer, d), layer, t, w);
     gateGemm(team, products(team, layer, d), resetBefore ? 2 : int(l.G), hRec.p, hRec.ld, w.whh[d], hp);
 
     const Rows<float> saved{kept ? kept->saved[d].data() + t * B * 4 * H : nullptr, 4 * H};
@@ -934,7 +985,8 @@ std::vector<std::string> BlasSession::notes() const {
         for (const SliceProducts& p : m_products)
             if (p.forward) {
                 notes.push_back("recurrent GEMMs: oneDNN matmul on W_hh packed once (" +
-                                p.forward->implementation() + ")");
+                                p.forward->implementation() + ")" +
+                                (p.input ? ", each step's input projection on W_ih packed once" : ""));
                 break;
             }
     if (m_provider == GemmProvider::OpenBlas)

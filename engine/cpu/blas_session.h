@@ -27,7 +27,16 @@ struct RecurrentPlan {
     int gemmThreads = 1;       // the threads each packed product runs with
     std::vector<Slice> slices; // one per team thread; empty: no packed products (sgemm per step)
     bool fused = false;        // the fused step (fused_step.h) on each team thread's slice instead
+    // Inference on packed products by a team of one, from kMinStepInputBatch rows: each step
+    // projects its own input, x_t * W_ih^T on W_ih packed once, into a one-step buffer, instead of
+    // one GEMM over all steps into a T-step one that the gate pass then reads back from memory.
+    bool stepInput = false;
 };
+// The smallest batch whose inference projects each step's input (RecurrentPlan::stepInput).
+inline constexpr std::int64_t kMinStepInputBatch = 64;
+// The input product of one team thread's slice in `layer` (RecurrentPlan::stepInput).
+[[nodiscard]] PackedGemm::Shape stepInputShape(const BlasLayout& l, const RecurrentPlan::Slice& slice,
+                                               int layer);
 // The largest batch that runs the fused step (inference, LSTM and reset-after GRU) at any hidden
 // size; larger batches run it where a block's weights fit in L1 (fusedBlockInL1()).
 inline constexpr std::int64_t kFusedMaxBatch = 4;
@@ -71,6 +80,7 @@ private:
     // cannot land in place (a team of several threads); the step copies it to its columns.
     struct SliceProducts {
         std::optional<PackedGemm> forward, backward;
+        std::optional<PackedGemm> input; // RecurrentPlan::stepInput
         AlignedFloats out;
     };
     void createPackedProducts();
@@ -87,6 +97,8 @@ private:
     // Columns g*H + j (g < gates, j in the team's slice) of hp = hRec * W_hh^T (rows from `whh`).
     void gateGemm(StepTeam& team, SliceProducts* packed, int gates, const float* a, std::int64_t lda,
                   const float* whh, float* hp) const;
+    // RecurrentPlan::stepInput (a team of one, D = 1): step t's input projection, into m_b.xp.
+    void stepInputGemm(StepTeam& team, SliceProducts* packed, int layer, std::int64_t t, const Weights& w);
     void forwardStep(StepTeam& team, int layer, int d, int s, const Weights& w);
     void forwardResetBeforeTail(StepTeam& team, int layer, int d, int s, const Weights& w);
     void backward(PhaseHook& hook);

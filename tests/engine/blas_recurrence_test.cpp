@@ -1,6 +1,8 @@
-// cpu-blas's recurrence: the threading rule (recurrentThreads) and the recurrent weights packed once
-// per prepare() and again after every SGD step, checked against the double reference.
+// cpu-blas's recurrence: the threading rule (recurrentThreads), the recurrent weights packed once
+// per prepare() and again after every SGD step, and inference's per-step input projection,
+// checked against the double reference.
 #include "engine/backend.h"
+#include "engine/cpu/blas_session.h"
 #include "engine/cpu/cpu_libraries.h"
 #include "engine/cpu/recurrent_threads.h"
 #include "engine/reference/reference_rnn.h"
@@ -195,6 +197,81 @@ TEST_P(BlasRepackTest, SecondTrainingRunUsesTheUpdatedWeights) {
 INSTANTIATE_TEST_SUITE_P(Cells, BlasRepackTest,
                          testing::Combine(testing::Values(CellType::Lstm, CellType::Gru),
                                           testing::Values(1, 2)));
+
+constexpr const char* kStepInputNote = "each step's input projection on W_ih packed once";
+
+bool hasNote(const std::vector<std::string>& notes, const char* text) {
+    return std::any_of(notes.begin(), notes.end(),
+                       [&](const std::string& n) { return n.find(text) != std::string::npos; });
+}
+
+// Inference at a large batch on a team of one projects each step's input just before its
+// recurrent product, on W_ih packed once per layer (RecurrentPlan::stepInput): y, h_n and c_n
+// must be the double reference's. Two layers, so that the second layer's input is the first
+// layer's output; H = 200 keeps a block of W_hh out of L1 on every ISA, so that the fused step
+// does not run instead; B = 65 is not a multiple of any kernel's rows.
+TEST(BlasStepInput, InferenceAtALargeBatchEqualsTheReference) {
+    for (CellType cell : {CellType::Lstm, CellType::Gru}) {
+        SCOPED_TRACE(cell == CellType::Lstm ? "LSTM" : "GRU");
+        Problem p;
+        p.config.cell = cell;
+        p.config.inputSize = 24;
+        p.config.hiddenSize = 200;
+        p.config.layers = 2;
+        p.config.seed = 21;
+        p.shape = {.batch = int(cpu::kMinStepInputBatch) + 1, .seqLen = 5};
+        p.mode = Mode::Inference;
+        p.options.threads = 1;
+        const Backend* blas = builtinBackends().find("cpu-blas");
+        ASSERT_NE(blas, nullptr);
+        auto session = blas->prepare(p);
+        NullPhaseHook hook;
+        session->run(hook);
+        const RunOutputs out = session->outputs();
+        const auto ref = reference::runIteration<double>(p);
+        EXPECT_TRUE(test::tensorsClose(out.y.cast<double>(), ref.y, 1e-5, "output y"));
+        EXPECT_TRUE(test::tensorsClose(out.hN.cast<double>(), ref.hN, 1e-5, "final h"));
+        if (cell == CellType::Lstm) {
+            EXPECT_TRUE(test::tensorsClose(out.cN.cast<double>(), ref.cN, 1e-5, "final c"));
+        }
+        EXPECT_TRUE(hasNote(session->notes(), kStepInputNote)) << "this problem is meant to project per step";
+        // The input projection holds one step, not T: with OpenBLAS (no packed products, one GEMM
+        // over all steps) the same problem's workspace is (T - 1) * B * G * H floats larger.
+        Problem allSteps = p;
+        allSteps.options.gemm = GemmProvider::OpenBlas;
+        const std::uint64_t gates = cell == CellType::Lstm ? 4 : 3;
+        EXPECT_EQ(blas->prepare(allSteps)->memory().workspace - session->memory().workspace,
+                  std::uint64_t(p.shape.seqLen - 1) * std::uint64_t(p.shape.batch) * gates * 200 *
+                      sizeof(float));
+    }
+}
+
+// Where the per-step projection does not apply: training, small batches, a team of several threads.
+TEST(BlasStepInput, OnlyInferenceOnATeamOfOneFromTheBatchBound) {
+    const Backend* blas = builtinBackends().find("cpu-blas");
+    ASSERT_NE(blas, nullptr);
+    const auto problem = [](int batch, Mode mode, int threads) {
+        Problem p;
+        p.config.cell = CellType::Lstm;
+        p.config.inputSize = 16;
+        p.config.hiddenSize = 200;
+        p.shape = {.batch = batch, .seqLen = 3};
+        p.mode = mode;
+        p.options.threads = threads;
+        return p;
+    };
+    const auto perStep = [&](const Problem& p) { return hasNote(blas->prepare(p)->notes(), kStepInputNote); };
+    const int bound = int(cpu::kMinStepInputBatch);
+    EXPECT_TRUE(perStep(problem(bound, Mode::Inference, 1)));
+    EXPECT_FALSE(perStep(problem(bound - 1, Mode::Inference, 1)));
+    EXPECT_FALSE(perStep(problem(bound, Mode::Training, 1)));
+    Problem openBlas = problem(bound, Mode::Inference, 1);
+    openBlas.options.gemm = GemmProvider::OpenBlas;
+    EXPECT_FALSE(perStep(openBlas));
+    if (availableCpuCores() > 1) { // 200 units on two threads: a team of two
+        EXPECT_FALSE(perStep(problem(bound, Mode::Inference, 2)));
+    }
+}
 
 } // namespace
 } // namespace rnnprof
