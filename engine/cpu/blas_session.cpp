@@ -122,10 +122,11 @@ RecurrentPlan recurrentPlan(const BlasLayout& l, GemmProvider provider, int thre
     // recurrent product keeps it in L2. Measured on the 2-core machine, one thread, medians of two
     // runs, cpu-blas / cpu-onednn: at B = 64 and 256 (H = 256-1024, T = 20 and 100) from 0.98-1.35
     // to 0.89-1.13 (LSTM H=256 B=256 T=100: 1.35 -> 1.07, H=512 B=256 T=20: 1.12 -> 1.03); at B = 16
-    // the all-steps GEMM's larger M paid more (LSTM H=512: 1.07 -> 1.14). In a team of several
-    // threads each slice's projection went through a dense buffer and a copy to its columns, and
-    // the step took 1.05-1.15x as long as before at B >= 16: a team projects all steps first.
-    plan.stepInput = !l.training && team == 1 && l.B >= kMinStepInputBatch;
+    // the all-steps GEMM's larger M paid more (LSTM H=512: 1.07 -> 1.14).
+    plan.stepInput = !l.training && l.B >= kMinStepInputBatch;
+    if (plan.stepInput && team > 1)
+        for (RecurrentPlan::Slice& slice : plan.slices)
+            slice.inFloats = l.B * l.G * slice.units.width();
     return plan;
 }
 
@@ -142,6 +143,11 @@ Index fusedFloats(const BlasLayout& l, const RecurrentPlan& plan, int index) {
     return fusedSliceFloats(l.H, int(l.G), u.j0, u.j1, kernelIsa());
 }
 
+// SliceProducts::bias of a slice that has its own input projection.
+std::int64_t sliceBiasFloats(const BlasLayout& l, const RecurrentPlan::Slice& slice) {
+    return 2 * l.G * slice.units.width();
+}
+
 } // namespace
 
 MemoryFootprint packedProductsFootprint(const BlasLayout& l, const RecurrentPlan& plan) {
@@ -156,12 +162,13 @@ MemoryFootprint packedProductsFootprint(const BlasLayout& l, const RecurrentPlan
     if (plan.slices.empty()) return m;
     const dnnl::engine engine =
         oneDnnCall("CPU engine", [] { return dnnl::engine(dnnl::engine::kind::cpu, 0); });
-    std::uint64_t packed = 0, input = 0, out = 0;
+    std::uint64_t packed = 0, input = 0, out = 0, bias = 0;
     for (const RecurrentPlan::Slice& slice : plan.slices) {
         if (slice.units.width() == 0) continue;
         packed += PackedGemm::requiredBytes(engine, slice.forward, plan.gemmThreads);
         if (slice.backward) packed += PackedGemm::requiredBytes(engine, *slice.backward, plan.gemmThreads);
-        out += std::uint64_t(slice.outFloats) * sizeof(float);
+        out += std::uint64_t(slice.outFloats + slice.inFloats) * sizeof(float);
+        if (slice.inFloats > 0) bias += std::uint64_t(sliceBiasFloats(l, slice)) * sizeof(float);
         if (plan.stepInput)
             for (int layer = 0; layer < l.L; ++layer)
                 input +=
@@ -171,6 +178,7 @@ MemoryFootprint packedProductsFootprint(const BlasLayout& l, const RecurrentPlan
     const std::uint64_t copies = std::uint64_t(l.L * l.D);
     m.addNamed("packed W_hh", BufferCategory::Weights, packed * copies);
     if (plan.stepInput) m.addNamed("packed W_ih", BufferCategory::Weights, input);
+    m.add(BufferCategory::Weights, bias * copies);
     m.add(BufferCategory::Workspace, out * copies);
     return m;
 }
@@ -181,7 +189,7 @@ void BlasSession::createPackedProducts() {
     const dnnl::engine engine =
         oneDnnCall("CPU engine", [] { return dnnl::engine(dnnl::engine::kind::cpu, 0); });
     m_products.resize(std::size_t(l.L * l.D * team));
-    std::uint64_t packed = 0, input = 0, out = 0;
+    std::uint64_t packed = 0, input = 0, out = 0, bias = 0;
     for (int layer = 0; layer < l.L; ++layer)
         for (int d = 0; d < l.D; ++d)
             for (int i = 0; i < team; ++i) {
@@ -199,10 +207,16 @@ void BlasSession::createPackedProducts() {
                     input += p.input->bytes();
                 }
                 p.out.resize(std::size_t(slice.outFloats));
-                out += p.out.size() * sizeof(float);
+                p.in.resize(std::size_t(slice.inFloats));
+                out += (p.out.size() + p.in.size()) * sizeof(float);
+                if (slice.inFloats > 0) {
+                    p.bias.resize(std::size_t(sliceBiasFloats(l, slice)));
+                    bias += p.bias.size() * sizeof(float);
+                }
             }
     m_memory.addNamed("packed W_hh", BufferCategory::Weights, packed);
     if (m_plan.stepInput) m_memory.addNamed("packed W_ih", BufferCategory::Weights, input);
+    m_memory.add(BufferCategory::Weights, bias);
     m_memory.add(BufferCategory::Workspace, out);
 }
 
@@ -220,20 +234,27 @@ void BlasSession::packRecurrentWeights() {
             std::copy_n(weights + (g * l.H + u.j0) * cols, w * cols, rows.data() + g * w * cols);
         product.pack(rows.data(), 1, cols);
     };
-    for (int layer = 0; layer < l.L; ++layer)
+    for (int layer = 0; layer < l.L; ++layer) {
+        const Weights weightsOf = weights(layer);
         for (int d = 0; d < l.D; ++d) {
-            const float* whh = m_b.in.params.data(layer, d, ParamKind::WeightHh);
+            const float* whh = weightsOf.whh[d];
             const std::int64_t in = l.layerInput(layer);
-            const float* wih = m_b.in.params.data(layer, 0, ParamKind::WeightIh) + d * l.GH() * in;
+            const float* wih = weightsOf.wih + d * l.GH() * in;
             for (int i = 0; i < team; ++i) {
                 SliceProducts& p = m_products[std::size_t((layer * l.D + d) * team + i)];
                 if (!p.forward) continue;
                 const UnitSlice u = m_plan.slices[std::size_t(i)].units;
+                const std::int64_t w = u.width();
                 packGateRows(*p.forward, whh, l.H, u);
                 if (p.input) packGateRows(*p.input, wih, in, u);
                 if (p.backward) p.backward->pack(whh + u.j0, l.H, 1);
+                for (std::int64_t g = 0; g < l.G && !p.bias.empty(); ++g) { // gate g's biases of the slice
+                    std::copy_n(weightsOf.bih[d] + g * l.H + u.j0, w, p.bias.data() + g * w);
+                    std::copy_n(weightsOf.bhh[d] + g * l.H + u.j0, w, p.bias.data() + (l.G + g) * w);
+                }
             }
         }
+    }
 }
 
 void BlasSession::packFusedSlices() {
@@ -475,20 +496,22 @@ void BlasSession::gateGemm(StepTeam& team, SliceProducts* packed, int gates, con
 void BlasSession::stepInputGemm(StepTeam& team, SliceProducts* packed, int layer, std::int64_t t,
                                 const Weights& w) {
     const BlasLayout& l = m_lay;
-    const std::int64_t in = l.layerInput(layer);
-    const float* x = layerInput(layer) + t * l.B * in;
-    if (packed && packed->input) return team.gemm(*packed->input, x, m_b.xp.data());
-    team.gemm({.opA = Op::N, // not reached: a team of one always has its products
-               .opB = Op::T,
-               .m = l.B,
-               .n = l.GH(),
-               .k = in,
-               .a = x,
-               .lda = in,
-               .b = w.wih,
-               .ldb = in,
-               .c = m_b.xp.data(),
-               .ldc = l.GH()});
+    const std::int64_t B = l.B, H = l.H, GH = l.GH(), in = l.layerInput(layer);
+    const UnitSlice u = team.slice();
+    const float* x = layerInput(layer) + t * B * in;
+    if (packed && packed->input && team.single()) return team.gemm(*packed->input, x, m_b.xp.data());
+    for (std::int64_t g = 0; g < l.G; ++g) // OpenMP gave the team fewer threads than planned
+        team.gemm({.opA = Op::N,
+                   .opB = Op::T,
+                   .m = B,
+                   .n = u.width(),
+                   .k = in,
+                   .a = x,
+                   .lda = in,
+                   .b = w.wih + (g * H + u.j0) * in,
+                   .ldb = in,
+                   .c = m_b.xp.data() + g * H + u.j0,
+                   .ldc = GH});
 }
 
 void BlasSession::forwardStep(StepTeam& team, int layer, int d, int s, const Weights& w) {
@@ -535,8 +558,32 @@ void BlasSession::forwardStep(StepTeam& team, int layer, int d, int s, const Wei
     }
     float* hp = m_b.hp[d].data();
     const bool resetBefore = l.resetBefore();
-    if (m_plan.stepInput) stepInputGemm(team, products(team, layer, d), layer, t, w);
-    gateGemm(team, products(team, layer, d), resetBefore ? 2 : int(l.G), hRec.p, hRec.ld, w.whh[d], hp);
+    // The gate pass's inputs: both projections [B, G*H] with the team's units at columns g*H + j,
+    // or, for a team thread with its own input projection (stepInput), its slice products as they
+    // landed, [B, G*w] with unit j at column g*w + j - j0 (no copy into the shared buffers).
+    struct GateInputs {
+        CRows<float> xp, hp;
+        const float *bih, *bhh;
+        std::int64_t gateStride, unitOffset; // units [u.j0, u.j1) are columns [j0, j1) - unitOffset
+    } in{xp, crows(hp, GH), w.bih[d], w.bhh[d], H, 0};
+    SliceProducts* packed = products(team, layer, d);
+    if (m_plan.stepInput && packed && !packed->in.empty() && hRec.ld == packed->forward->shape().lda) {
+        const std::int64_t gw = l.G * u.width();
+        const std::int64_t layerIn = l.layerInput(layer);
+        team.gemm(*packed->input, layerInput(layer) + t * B * layerIn, packed->in.data());
+        team.gemm(*packed->forward, hRec.p, packed->out.data());
+        in = {crows(packed->in.data(), gw),
+              crows(packed->out.data(), gw),
+              packed->bias.data(),
+              packed->bias.data() + gw,
+              u.width(),
+              u.j0};
+    } else {
+        if (m_plan.stepInput) stepInputGemm(team, packed, layer, t, w);
+        gateGemm(team, packed, resetBefore ? 2 : int(l.G), hRec.p, hRec.ld, w.whh[d], hp);
+    }
+    const std::int64_t o = in.unitOffset; // the state views below are shifted with the units
+    const std::int64_t j0 = u.j0 - o, j1 = u.j1 - o;
 
     const Rows<float> saved{kept ? kept->saved[d].data() + t * B * 4 * H : nullptr, 4 * H};
     kernels::withCellActs(m_problem.config, [&](auto acts) {
@@ -544,15 +591,25 @@ void BlasSession::forwardStep(StepTeam& team, int layer, int d, int s, const Wei
         // Inference keeps nothing for backward: its kernels write the state only (Keeps = false).
         const auto cell = [&](auto keeps) {
             constexpr bool Keeps = decltype(keeps)::value;
+            const Rows<float> h{hOut.p + o, hOut.ld};
             if (l.lstm) {
                 kernels::LstmForwardKernel<A, float, false, Keeps> k{
-                    xp,    crows(hp, GH), w.bih[d],       w.bhh[d], crows(cPrev, H), {c, H}, hOut,
-                    saved, hRecNext,      crows(mask, H), H};
-                runKernel(k, B, u.j0, u.j1, team.loopThreads());
+                    in.xp,        in.hp, in.bih, in.bhh,   crows(cPrev + o, H),
+                    {c + o, H},   h,     saved,  hRecNext, crows(mask + o, H),
+                    in.gateStride};
+                runKernel(k, B, j0, j1, team.loopThreads());
             } else {
-                kernels::GruForwardKernel<A, float, false, Keeps> k{
-                    xp, crows(hp, GH), w.bih[d], w.bhh[d], hPrev, hOut, saved, hRecNext, crows(mask, H), H};
-                runKernel(k, B, u.j0, u.j1, team.loopThreads());
+                kernels::GruForwardKernel<A, float, false, Keeps> k{in.xp,
+                                                                    in.hp,
+                                                                    in.bih,
+                                                                    in.bhh,
+                                                                    crows(hPrev.p + o, hPrev.ld),
+                                                                    h,
+                                                                    saved,
+                                                                    hRecNext,
+                                                                    crows(mask + o, H),
+                                                                    in.gateStride};
+                runKernel(k, B, j0, j1, team.loopThreads());
             }
         };
         if (l.lstm || l.resetAfter) {

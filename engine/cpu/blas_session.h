@@ -22,14 +22,17 @@ struct RecurrentPlan {
         PackedGemm::Shape forward;                 // hRec[B, H] * (the slice's rows of every gate)^T
         std::optional<PackedGemm::Shape> backward; // training: (gate gradients)[B, GH] * W_hh[:, slice]
         std::int64_t outFloats = 0;                // the dense result of a team thread, copied to its columns
+        std::int64_t inFloats = 0; // stepInput in a team: the slice's own input projection [B, G*w]
     };
     RecurrentThreads threads;
     int gemmThreads = 1;       // the threads each packed product runs with
     std::vector<Slice> slices; // one per team thread; empty: no packed products (sgemm per step)
     bool fused = false;        // the fused step (fused_step.h) on each team thread's slice instead
-    // Inference on packed products by a team of one, from kMinStepInputBatch rows: each step
-    // projects its own input, x_t * W_ih^T on W_ih packed once, into a one-step buffer, instead of
-    // one GEMM over all steps into a T-step one that the gate pass then reads back from memory.
+    // Inference on packed products from kMinStepInputBatch rows: each step projects its own input,
+    // x_t * (the slice's rows of W_ih)^T on W_ih packed once, just before its recurrent product,
+    // instead of one GEMM over all steps whose result the gate pass then reads back from memory.
+    // A team of one writes it to a one-step buffer; a team's threads to their slice's `in`, and
+    // their gate pass reads both products where they landed, in the slice's own layout.
     bool stepInput = false;
 };
 // The smallest batch whose inference projects each step's input (RecurrentPlan::stepInput).
@@ -82,6 +85,8 @@ private:
         std::optional<PackedGemm> forward, backward;
         std::optional<PackedGemm> input; // RecurrentPlan::stepInput
         AlignedFloats out;
+        AlignedFloats in;   // stepInput in a team: input projection [B, G*w], read by the gate pass
+        AlignedFloats bias; // with `in`: the slice's b_ih [G*w], then its b_hh [G*w]
     };
     void createPackedProducts();
     void packRecurrentWeights();
@@ -97,7 +102,8 @@ private:
     // Columns g*H + j (g < gates, j in the team's slice) of hp = hRec * W_hh^T (rows from `whh`).
     void gateGemm(StepTeam& team, SliceProducts* packed, int gates, const float* a, std::int64_t lda,
                   const float* whh, float* hp) const;
-    // RecurrentPlan::stepInput (a team of one, D = 1): step t's input projection, into m_b.xp.
+    // RecurrentPlan::stepInput (D = 1) where the step reads m_b.xp: the team's columns of step t's
+    // input projection, into it.
     void stepInputGemm(StepTeam& team, SliceProducts* packed, int layer, std::int64_t t, const Weights& w);
     void forwardStep(StepTeam& team, int layer, int d, int s, const Weights& w);
     void forwardResetBeforeTail(StepTeam& team, int layer, int d, int s, const Weights& w);

@@ -205,12 +205,16 @@ bool hasNote(const std::vector<std::string>& notes, const char* text) {
                        [&](const std::string& n) { return n.find(text) != std::string::npos; });
 }
 
-// Inference at a large batch on a team of one projects each step's input just before its
-// recurrent product, on W_ih packed once per layer (RecurrentPlan::stepInput): y, h_n and c_n
-// must be the double reference's. Two layers, so that the second layer's input is the first
-// layer's output; H = 200 keeps a block of W_hh out of L1 on every ISA, so that the fused step
-// does not run instead; B = 65 is not a multiple of any kernel's rows.
-TEST(BlasStepInput, InferenceAtALargeBatchEqualsTheReference) {
+class BlasStepInputTest : public testing::TestWithParam<int> {};
+
+// Inference at a large batch projects each step's input just before its recurrent product, on
+// W_ih packed once per layer (RecurrentPlan::stepInput); a team's threads read their slice's
+// products where they landed. y, h_n and c_n must be the double reference's, on a team of one and
+// of two. Two layers, so that the second layer's input is the first layer's output; H = 200 keeps a
+// block of W_hh out of L1 on every ISA, so that the fused step does not run instead, and splits
+// into slices of 112 and 88 units; B = 65 is not a multiple of any kernel's rows.
+TEST_P(BlasStepInputTest, InferenceAtALargeBatchEqualsTheReference) {
+    const int threads = GetParam();
     for (CellType cell : {CellType::Lstm, CellType::Gru}) {
         SCOPED_TRACE(cell == CellType::Lstm ? "LSTM" : "GRU");
         Problem p;
@@ -219,9 +223,9 @@ TEST(BlasStepInput, InferenceAtALargeBatchEqualsTheReference) {
         p.config.hiddenSize = 200;
         p.config.layers = 2;
         p.config.seed = 21;
-        p.shape = {.batch = int(cpu::kMinStepInputBatch) + 1, .seqLen = 5};
+        p.shape = {.batch = int(cpu::kMinStepInputBatch) + 1, .seqLen = 8};
         p.mode = Mode::Inference;
-        p.options.threads = 1;
+        p.options.threads = threads;
         const Backend* blas = builtinBackends().find("cpu-blas");
         ASSERT_NE(blas, nullptr);
         auto session = blas->prepare(p);
@@ -234,20 +238,27 @@ TEST(BlasStepInput, InferenceAtALargeBatchEqualsTheReference) {
         if (cell == CellType::Lstm) {
             EXPECT_TRUE(test::tensorsClose(out.cN.cast<double>(), ref.cN, 1e-5, "final c"));
         }
-        EXPECT_TRUE(hasNote(session->notes(), kStepInputNote)) << "this problem is meant to project per step";
+        const auto notes = session->notes();
+        EXPECT_TRUE(hasNote(notes, kStepInputNote)) << "this problem is meant to project per step";
+        if (threads > 1 && availableCpuCores() > 1) {
+            EXPECT_TRUE(hasNote(notes, "units split across the team")) << "meant to run on a team of two";
+        }
         // The input projection holds one step, not T: with OpenBLAS (no packed products, one GEMM
-        // over all steps) the same problem's workspace is (T - 1) * B * G * H floats larger.
+        // over all steps) the same problem's workspace is (T - 1) * B * G * H floats larger; a team
+        // of two also keeps each layer's slice products, two of B * G * H floats over the slices.
         Problem allSteps = p;
         allSteps.options.gemm = GemmProvider::OpenBlas;
         const std::uint64_t gates = cell == CellType::Lstm ? 4 : 3;
+        const std::uint64_t steps = std::uint64_t(p.shape.seqLen - 1) - (threads > 1 ? 2 * 2 : 0);
         EXPECT_EQ(blas->prepare(allSteps)->memory().workspace - session->memory().workspace,
-                  std::uint64_t(p.shape.seqLen - 1) * std::uint64_t(p.shape.batch) * gates * 200 *
-                      sizeof(float));
+                  steps * std::uint64_t(p.shape.batch) * gates * 200 * sizeof(float));
     }
 }
 
-// Where the per-step projection does not apply: training, small batches, a team of several threads.
-TEST(BlasStepInput, OnlyInferenceOnATeamOfOneFromTheBatchBound) {
+INSTANTIATE_TEST_SUITE_P(Teams, BlasStepInputTest, testing::Values(1, 2));
+
+// Where the per-step projection does not apply: training, batches below the bound, OpenBLAS.
+TEST(BlasStepInput, OnlyInferenceOnPackedProductsFromTheBatchBound) {
     const Backend* blas = builtinBackends().find("cpu-blas");
     ASSERT_NE(blas, nullptr);
     const auto problem = [](int batch, Mode mode, int threads) {
@@ -262,14 +273,14 @@ TEST(BlasStepInput, OnlyInferenceOnATeamOfOneFromTheBatchBound) {
     };
     const auto perStep = [&](const Problem& p) { return hasNote(blas->prepare(p)->notes(), kStepInputNote); };
     const int bound = int(cpu::kMinStepInputBatch);
-    EXPECT_TRUE(perStep(problem(bound, Mode::Inference, 1)));
-    EXPECT_FALSE(perStep(problem(bound - 1, Mode::Inference, 1)));
-    EXPECT_FALSE(perStep(problem(bound, Mode::Training, 1)));
-    Problem openBlas = problem(bound, Mode::Inference, 1);
-    openBlas.options.gemm = GemmProvider::OpenBlas;
-    EXPECT_FALSE(perStep(openBlas));
-    if (availableCpuCores() > 1) { // 200 units on two threads: a team of two
-        EXPECT_FALSE(perStep(problem(bound, Mode::Inference, 2)));
+    for (int threads : {1, 2}) {
+        SCOPED_TRACE(threads);
+        EXPECT_TRUE(perStep(problem(bound, Mode::Inference, threads)));
+        EXPECT_FALSE(perStep(problem(bound - 1, Mode::Inference, threads)));
+        EXPECT_FALSE(perStep(problem(bound, Mode::Training, threads)));
+        Problem openBlas = problem(bound, Mode::Inference, threads);
+        openBlas.options.gemm = GemmProvider::OpenBlas;
+        EXPECT_FALSE(perStep(openBlas));
     }
 }
 

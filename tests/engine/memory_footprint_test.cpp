@@ -61,22 +61,24 @@ std::vector<Problem> problems() {
                         p.options.threads = 1;
                         out.push_back(p);
                     }
-    // Large batches on one thread: the packed products of W_hh (training, inference) and inference's
-    // per-step input projection on packed W_ih (700 units keep a block of W_hh out of L1 on every
-    // ISA, so that the fused step does not run instead).
+    // Large batches on a team of one and of two: the packed products of W_hh (training, inference)
+    // and inference's per-step input projection on packed W_ih, with a team's slice buffers and
+    // biases (700 units keep a block of W_hh out of L1 on every ISA, so that the fused step does not
+    // run instead).
     for (CellType cell : {CellType::Lstm, CellType::Gru})
         for (int layers : {1, 2})
-            for (Mode mode : {Mode::Inference, Mode::Training}) {
-                Problem p;
-                p.config.cell = cell;
-                p.config.inputSize = 5;
-                p.config.hiddenSize = 700;
-                p.config.layers = layers;
-                p.shape = {.batch = 64, .seqLen = 3};
-                p.mode = mode;
-                p.options.threads = 1;
-                out.push_back(p);
-            }
+            for (Mode mode : {Mode::Inference, Mode::Training})
+                for (int threads : {1, 2}) {
+                    Problem p;
+                    p.config.cell = cell;
+                    p.config.inputSize = 5;
+                    p.config.hiddenSize = 700;
+                    p.config.layers = layers;
+                    p.shape = {.batch = 64, .seqLen = 3};
+                    p.mode = mode;
+                    p.options.threads = threads;
+                    out.push_back(p);
+                }
     return out;
 }
 
