@@ -122,8 +122,11 @@ RecurrentPlan recurrentPlan(const BlasLayout& l, GemmProvider provider, int thre
     // recurrent product keeps it in L2. Measured on the 2-core machine, one thread, medians of two
     // runs, cpu-blas / cpu-onednn: at B = 64 and 256 (H = 256-1024, T = 20 and 100) from 0.98-1.35
     // to 0.89-1.13 (LSTM H=256 B=256 T=100: 1.35 -> 1.07, H=512 B=256 T=20: 1.12 -> 1.03); at B = 16
-    // the all-steps GEMM's larger M paid more (LSTM H=512: 1.07 -> 1.14).
-    plan.stepInput = !l.training && l.B >= kMinStepInputBatch;
+    // the all-steps GEMM's larger M paid more (LSTM H=512: 1.07 -> 1.14). A team's threads also
+    // read their slice products in place, and there it paid from B = 16: 2 threads (a team of
+    // two), B = 16, two runs: H = 256 from 0.97-1.11 to 0.87-0.99, H = 512 and 1024 unchanged
+    // (0.77-1.09 both); B = 64 and 256 from 0.92-1.33 to 0.79-1.16.
+    plan.stepInput = !l.training && l.B >= (team > 1 ? kMinTeamStepInputBatch : kMinStepInputBatch);
     if (plan.stepInput && team > 1)
         for (RecurrentPlan::Slice& slice : plan.slices)
             slice.inFloats = l.B * l.G * slice.units.width();

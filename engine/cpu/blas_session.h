@@ -28,15 +28,18 @@ struct RecurrentPlan {
     int gemmThreads = 1;       // the threads each packed product runs with
     std::vector<Slice> slices; // one per team thread; empty: no packed products (sgemm per step)
     bool fused = false;        // the fused step (fused_step.h) on each team thread's slice instead
-    // Inference on packed products from kMinStepInputBatch rows: each step projects its own input,
+    // Inference on packed products from kMinStepInputBatch rows (kMinTeamStepInputBatch in a team of
+    // several threads): each step projects its own input,
     // x_t * (the slice's rows of W_ih)^T on W_ih packed once, just before its recurrent product,
     // instead of one GEMM over all steps whose result the gate pass then reads back from memory.
     // A team of one writes it to a one-step buffer; a team's threads to their slice's `in`, and
     // their gate pass reads both products where they landed, in the slice's own layout.
     bool stepInput = false;
 };
-// The smallest batch whose inference projects each step's input (RecurrentPlan::stepInput).
+// The smallest batch whose inference projects each step's input (RecurrentPlan::stepInput), on a
+// team of one and on a team of several threads (whose gate pass then also skips two copies).
 inline constexpr std::int64_t kMinStepInputBatch = 64;
+inline constexpr std::int64_t kMinTeamStepInputBatch = 16;
 // The input product of one team thread's slice in `layer` (RecurrentPlan::stepInput).
 [[nodiscard]] PackedGemm::Shape stepInputShape(const BlasLayout& l, const RecurrentPlan::Slice& slice,
                                                int layer);

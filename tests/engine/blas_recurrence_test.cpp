@@ -257,7 +257,8 @@ TEST_P(BlasStepInputTest, InferenceAtALargeBatchEqualsTheReference) {
 
 INSTANTIATE_TEST_SUITE_P(Teams, BlasStepInputTest, testing::Values(1, 2));
 
-// Where the per-step projection does not apply: training, batches below the bound, OpenBLAS.
+// Where the per-step projection does not apply: training, batches below the bound of a team of
+// one or of two, OpenBLAS.
 TEST(BlasStepInput, OnlyInferenceOnPackedProductsFromTheBatchBound) {
     const Backend* blas = builtinBackends().find("cpu-blas");
     ASSERT_NE(blas, nullptr);
@@ -272,9 +273,9 @@ TEST(BlasStepInput, OnlyInferenceOnPackedProductsFromTheBatchBound) {
         return p;
     };
     const auto perStep = [&](const Problem& p) { return hasNote(blas->prepare(p)->notes(), kStepInputNote); };
-    const int bound = int(cpu::kMinStepInputBatch);
-    for (int threads : {1, 2}) {
+    for (int threads : {1, 2}) { // 200 units on two threads: a team of two
         SCOPED_TRACE(threads);
+        const int bound = int(threads == 1 ? cpu::kMinStepInputBatch : cpu::kMinTeamStepInputBatch);
         EXPECT_TRUE(perStep(problem(bound, Mode::Inference, threads)));
         EXPECT_FALSE(perStep(problem(bound - 1, Mode::Inference, threads)));
         EXPECT_FALSE(perStep(problem(bound, Mode::Training, threads)));
