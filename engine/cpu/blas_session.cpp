@@ -126,7 +126,11 @@ RecurrentPlan recurrentPlan(const BlasLayout& l, GemmProvider provider, int thre
     // read their slice products in place, and there it paid from B = 16: 2 threads (a team of
     // two), B = 16, two runs: H = 256 from 0.97-1.11 to 0.87-0.99, H = 512 and 1024 unchanged
     // (0.77-1.09 both); B = 64 and 256 from 0.92-1.33 to 0.79-1.16.
-    plan.stepInput = !l.training && l.B >= (team > 1 ? kMinTeamStepInputBatch : kMinStepInputBatch);
+    // Training on a team of one too (one thread, B = 64 and 256, H = 64-1024, two runs: geometric
+    // mean of the step time 0.98x, points above cpu-onednn's time 15 -> 12 of 32; and no T-step
+    // input buffer); a team's slice layout does not fit the gates training keeps, so not there.
+    plan.stepInput =
+        (!l.training || team == 1) && l.B >= (team > 1 ? kMinTeamStepInputBatch : kMinStepInputBatch);
     if (plan.stepInput && team > 1)
         for (RecurrentPlan::Slice& slice : plan.slices)
             slice.inFloats = l.B * l.G * slice.units.width();
