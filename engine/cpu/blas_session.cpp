@@ -486,39 +486,34 @@ void BlasSession::gateGemm(StepTeam& team, SliceProducts* packed, int gates, con
                    .ldc = GH});
         return;
     }
+    teamGateColumns(team, gates, a, lda, H, whh, hp);
+}
+
+void BlasSession::teamGateColumns(StepTeam& team, int gates, const float* a, std::int64_t lda, std::int64_t k,
+                                  const float* weights, float* c) const {
+    const std::int64_t H = m_lay.H;
+    const UnitSlice u = team.slice();
     for (int g = 0; g < gates; ++g)
         team.gemm({.opA = Op::N,
                    .opB = Op::T,
-                   .m = B,
+                   .m = m_lay.B,
                    .n = u.width(),
-                   .k = H,
+                   .k = k,
                    .a = a,
                    .lda = lda,
-                   .b = whh + (g * H + u.j0) * H,
-                   .ldb = H,
-                   .c = hp + g * H + u.j0,
-                   .ldc = GH});
+                   .b = weights + (g * H + u.j0) * k,
+                   .ldb = k,
+                   .c = c + g * H + u.j0,
+                   .ldc = m_lay.GH()});
 }
 
 void BlasSession::stepInputGemm(StepTeam& team, SliceProducts* packed, int layer, std::int64_t t,
                                 const Weights& w) {
-    const BlasLayout& l = m_lay;
-    const std::int64_t B = l.B, H = l.H, GH = l.GH(), in = l.layerInput(layer);
-    const UnitSlice u = team.slice();
-    const float* x = layerInput(layer) + t * B * in;
+    const std::int64_t in = m_lay.layerInput(layer);
+    const float* x = layerInput(layer) + t * m_lay.B * in;
     if (packed && packed->input && team.single()) return team.gemm(*packed->input, x, m_b.xp.data());
-    for (std::int64_t g = 0; g < l.G; ++g) // OpenMP gave the team fewer threads than planned
-        team.gemm({.opA = Op::N,
-                   .opB = Op::T,
-                   .m = B,
-                   .n = u.width(),
-                   .k = in,
-                   .a = x,
-                   .lda = in,
-                   .b = w.wih + (g * H + u.j0) * in,
-                   .ldb = in,
-                   .c = m_b.xp.data() + g * H + u.j0,
-                   .ldc = GH});
+    // OpenMP gave the team fewer threads than planned: sgemm on the team's columns.
+    teamGateColumns(team, int(m_lay.G), x, in, in, w.wih, m_b.xp.data());
 }
 
 void BlasSession::forwardStep(StepTeam& team, int layer, int d, int s, const Weights& w) {

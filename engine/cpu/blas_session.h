@@ -105,6 +105,10 @@ private:
     // Columns g*H + j (g < gates, j in the team's slice) of hp = hRec * W_hh^T (rows from `whh`).
     void gateGemm(StepTeam& team, SliceProducts* packed, int gates, const float* a, std::int64_t lda,
                   const float* whh, float* hp) const;
+    // Columns g*H + j (g < gates, j in the team's slice; row stride G*H) of c = a * W^T, W = `weights`
+    // [G*H, k]: the team's share of a gate product by sgemm, one call per gate.
+    void teamGateColumns(StepTeam& team, int gates, const float* a, std::int64_t lda, std::int64_t k,
+                         const float* weights, float* c) const;
     // RecurrentPlan::stepInput (D = 1) where the step reads m_b.xp: the team's columns of step t's
     // input projection, into it.
     void stepInputGemm(StepTeam& team, SliceProducts* packed, int layer, std::int64_t t, const Weights& w);
