@@ -129,8 +129,10 @@ RecurrentPlan recurrentPlan(const BlasLayout& l, GemmProvider provider, int thre
     // Training on a team of one too (one thread, B = 64 and 256, H = 64-1024, two runs: geometric
     // mean of the step time 0.98x, points above cpu-onednn's time 15 -> 12 of 32; and no T-step
     // input buffer); a team's slice layout does not fit the gates training keeps, so not there.
-    plan.stepInput =
-        (!l.training || team == 1) && l.B >= (team > 1 ? kMinTeamStepInputBatch : kMinStepInputBatch);
+    // One direction only: the one-step buffer is a dense [B, G*H] product, while a bidirectional
+    // layer's directions share the rows of the input projection (and of the gates training keeps).
+    plan.stepInput = l.D == 1 && (!l.training || team == 1) &&
+                     l.B >= (team > 1 ? kMinTeamStepInputBatch : kMinStepInputBatch);
     if (plan.stepInput && team > 1)
         for (RecurrentPlan::Slice& slice : plan.slices)
             slice.inFloats = l.B * l.G * slice.units.width();

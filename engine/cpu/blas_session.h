@@ -28,12 +28,13 @@ struct RecurrentPlan {
     int gemmThreads = 1;       // the threads each packed product runs with
     std::vector<Slice> slices; // one per team thread; empty: no packed products (sgemm per step)
     bool fused = false;        // the fused step (fused_step.h) on each team thread's slice instead
-    // Packed products from kMinStepInputBatch rows (inference in a team of several threads: from
-    // kMinTeamStepInputBatch; training only in a team of one): each step projects its own input,
-    // x_t * (the slice's rows of W_ih)^T on W_ih packed once, just before its recurrent product,
-    // instead of one GEMM over all steps whose result the gate pass then reads back from memory.
-    // A team of one writes it to a one-step buffer; a team's threads to their slice's `in`, and
-    // their gate pass reads both products where they landed, in the slice's own layout.
+    // Packed products of one direction from kMinStepInputBatch rows (inference in a team of several
+    // threads: from kMinTeamStepInputBatch; training only in a team of one): each step projects
+    // its own input, x_t * (the slice's rows of W_ih)^T on W_ih packed once, just before its
+    // recurrent product, instead of one GEMM over all steps whose result the gate pass then reads
+    // back from memory. A team of one writes it to a one-step buffer; a team's threads to their
+    // slice's `in`, and their gate pass reads both products where they landed, in the slice's own
+    // layout.
     bool stepInput = false;
 };
 // The smallest batch whose inference projects each step's input (RecurrentPlan::stepInput), on a

@@ -261,6 +261,37 @@ TEST_P(BlasStepInputTest, InferenceAtALargeBatchEqualsTheReference) {
 
 INSTANTIATE_TEST_SUITE_P(Teams, BlasStepInputTest, testing::Values(1, 2));
 
+// Training at a large batch on one thread (packed products): two stacked layers with dropout
+// between them project each step's input from the masked output of the layer below; a
+// bidirectional layer's directions share the input projection's rows, so it keeps the projection
+// over all steps. Output and loss must be the reference's either way.
+TEST(BlasStepInput, TrainingAtALargeBatchEqualsTheReference) {
+    for (bool bidirectional : {false, true}) {
+        SCOPED_TRACE(bidirectional ? "bidirectional" : "two layers, dropout between");
+        Problem p;
+        p.config.cell = CellType::Lstm;
+        p.config.inputSize = 12;
+        p.config.hiddenSize = 40;
+        p.config.bidirectional = bidirectional;
+        p.config.layers = bidirectional ? 1 : 2;
+        p.config.dropout = bidirectional ? 0.0 : 0.3;
+        p.config.seed = 33;
+        p.shape = {.batch = int(cpu::kMinStepInputBatch), .seqLen = 4};
+        p.mode = Mode::Training;
+        p.options.threads = 1;
+        const Backend* blas = builtinBackends().find("cpu-blas");
+        ASSERT_NE(blas, nullptr);
+        auto session = blas->prepare(p);
+        NullPhaseHook hook;
+        session->run(hook);
+        const RunOutputs out = session->outputs();
+        const auto ref = reference::runIteration<double>(p);
+        EXPECT_TRUE(test::tensorsClose(out.y.cast<double>(), ref.y, 1e-5, "output y"));
+        EXPECT_NEAR(out.loss, ref.loss, 1e-5 * std::max(1.0, ref.loss));
+        EXPECT_EQ(hasNote(session->notes(), kStepInputNote), !bidirectional);
+    }
+}
+
 // Where the per-step projection applies: from the batch bound of a team of one or of two, in
 // training on a team of one only, never with OpenBLAS.
 TEST(BlasStepInput, OnlyInferenceOnPackedProductsFromTheBatchBound) {
