@@ -31,6 +31,19 @@ bool hasNote(const std::vector<std::string>& notes, const char* text) {
                        [&](const std::string& n) { return n.find(text) != std::string::npos; });
 }
 
+// Prepares cpu-blas for `p` and runs one iteration: the session, for its outputs, notes and memory.
+std::unique_ptr<Session> runBlasOnce(const Problem& p) {
+    const Backend* blas = builtinBackends().find("cpu-blas");
+    if (!blas) {
+        ADD_FAILURE() << "no cpu-blas backend";
+        return nullptr;
+    }
+    auto session = blas->prepare(p);
+    NullPhaseHook hook;
+    session->run(hook);
+    return session;
+}
+
 double lstmStepFlops(double batch, double hidden) {
     return 2.0 * batch * 4.0 * hidden * hidden;
 }
@@ -230,11 +243,8 @@ TEST_P(BlasStepInputTest, InferenceAtALargeBatchEqualsTheReference) {
         p.shape = {.batch = int(cpu::kMinStepInputBatch) + 1, .seqLen = 8};
         p.mode = Mode::Inference;
         p.options.threads = threads;
-        const Backend* blas = builtinBackends().find("cpu-blas");
-        ASSERT_NE(blas, nullptr);
-        auto session = blas->prepare(p);
-        NullPhaseHook hook;
-        session->run(hook);
+        const auto session = runBlasOnce(p);
+        ASSERT_NE(session, nullptr);
         const RunOutputs out = session->outputs();
         const auto ref = reference::runIteration<double>(p);
         EXPECT_TRUE(test::tensorsClose(out.y.cast<double>(), ref.y, 1e-5, "output y"));
@@ -254,7 +264,8 @@ TEST_P(BlasStepInputTest, InferenceAtALargeBatchEqualsTheReference) {
         allSteps.options.gemm = GemmProvider::OpenBlas;
         const std::uint64_t gates = cell == CellType::Lstm ? 4 : 3;
         const std::uint64_t steps = std::uint64_t(p.shape.seqLen - 1) - (threads > 1 ? 2 * 2 : 0);
-        EXPECT_EQ(blas->prepare(allSteps)->memory().workspace - session->memory().workspace,
+        EXPECT_EQ(builtinBackends().find("cpu-blas")->prepare(allSteps)->memory().workspace -
+                      session->memory().workspace,
                   steps * std::uint64_t(p.shape.batch) * gates * 200 * sizeof(float));
     }
 }
@@ -279,11 +290,8 @@ TEST(BlasStepInput, TrainingAtALargeBatchEqualsTheReference) {
         p.shape = {.batch = int(cpu::kMinStepInputBatch), .seqLen = 4};
         p.mode = Mode::Training;
         p.options.threads = 1;
-        const Backend* blas = builtinBackends().find("cpu-blas");
-        ASSERT_NE(blas, nullptr);
-        auto session = blas->prepare(p);
-        NullPhaseHook hook;
-        session->run(hook);
+        const auto session = runBlasOnce(p);
+        ASSERT_NE(session, nullptr);
         const RunOutputs out = session->outputs();
         const auto ref = reference::runIteration<double>(p);
         EXPECT_TRUE(test::tensorsClose(out.y.cast<double>(), ref.y, 1e-5, "output y"));
