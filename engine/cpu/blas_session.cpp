@@ -257,10 +257,11 @@ void BlasSession::packRecurrentWeights() {
                 packGateRows(*p.forward, whh, l.H, u);
                 if (p.input) packGateRows(*p.input, wih, in, u);
                 if (p.backward) p.backward->pack(whh + u.j0, l.H, 1);
-                for (std::int64_t g = 0; g < l.G && !p.bias.empty(); ++g) { // gate g's biases of the slice
-                    std::copy_n(weightsOf.bih[d] + g * l.H + u.j0, w, p.bias.data() + g * w);
-                    std::copy_n(weightsOf.bhh[d] + g * l.H + u.j0, w, p.bias.data() + (l.G + g) * w);
-                }
+                if (!p.bias.empty())
+                    for (std::int64_t g = 0; g < l.G; ++g) { // gate g's biases of the slice
+                        std::copy_n(weightsOf.bih[d] + g * l.H + u.j0, w, p.bias.data() + g * w);
+                        std::copy_n(weightsOf.bhh[d] + g * l.H + u.j0, w, p.bias.data() + (l.G + g) * w);
+                    }
             }
         }
     }
@@ -512,7 +513,7 @@ void BlasSession::teamGateColumns(StepTeam& team, int gates, const float* a, std
 void BlasSession::stepInputGemm(StepTeam& team, SliceProducts* packed, int layer, std::int64_t t,
                                 const Weights& w) {
     const std::int64_t in = m_lay.layerInput(layer);
-    const float* x = layerInput(layer) + t * m_lay.B * in;
+    const float* x = stepInputRows(layer, t);
     if (packed && packed->input && team.single()) return team.gemm(*packed->input, x, m_b.xp.data());
     // OpenMP gave the team fewer threads than planned: sgemm on the team's columns.
     teamGateColumns(team, int(m_lay.G), x, in, in, w.wih, m_b.xp.data());
@@ -573,8 +574,7 @@ void BlasSession::forwardStep(StepTeam& team, int layer, int d, int s, const Wei
     SliceProducts* packed = products(team, layer, d);
     if (m_plan.stepInput && packed && !packed->in.empty() && hRec.ld == packed->forward->shape().lda) {
         const std::int64_t gw = l.G * u.width();
-        const std::int64_t layerIn = l.layerInput(layer);
-        team.gemm(*packed->input, layerInput(layer) + t * B * layerIn, packed->in.data());
+        team.gemm(*packed->input, stepInputRows(layer, t), packed->in.data());
         team.gemm(*packed->forward, hRec.p, packed->out.data());
         in = {crows(packed->in.data(), gw),
               crows(packed->out.data(), gw),

@@ -21,7 +21,7 @@ struct RecurrentPlan {
         UnitSlice units;
         PackedGemm::Shape forward;                 // hRec[B, H] * (the slice's rows of every gate)^T
         std::optional<PackedGemm::Shape> backward; // training: (gate gradients)[B, GH] * W_hh[:, slice]
-        std::int64_t outFloats = 0;                // the dense result of a team thread, copied to its columns
+        std::int64_t outFloats = 0;                // the dense result of a team thread (SliceProducts::out)
         std::int64_t inFloats = 0; // stepInput in a team: the slice's own input projection [B, G*w]
     };
     RecurrentThreads threads;
@@ -37,8 +37,9 @@ struct RecurrentPlan {
     // layout.
     bool stepInput = false;
 };
-// The smallest batch whose inference projects each step's input (RecurrentPlan::stepInput), on a
-// team of one and on a team of several threads (whose gate pass then also skips two copies).
+// The smallest batch whose recurrence projects each step's input (RecurrentPlan::stepInput), on a
+// team of one and, in inference, on a team of several threads (whose gate pass then also skips two
+// copies).
 inline constexpr std::int64_t kMinStepInputBatch = 64;
 inline constexpr std::int64_t kMinTeamStepInputBatch = 16;
 // The input product of one team thread's slice in `layer` (RecurrentPlan::stepInput).
@@ -84,7 +85,8 @@ private:
     // The recurrent products of one team thread on one (layer, direction), on W_hh packed for its
     // slice of units [j0, j1) (width w): forward hRec[B, H] * (gate rows of the slice)^T -> [B, G*w],
     // backward (gate gradients)[B, GH] * W_hh[:, slice] -> [B, w]. `out` receives a result that
-    // cannot land in place (a team of several threads); the step copies it to its columns.
+    // cannot land in place (a team of several threads): the step copies it to its columns, or with
+    // stepInput its gate pass reads it there.
     struct SliceProducts {
         std::optional<PackedGemm> forward, backward;
         std::optional<PackedGemm> input; // RecurrentPlan::stepInput
@@ -113,6 +115,10 @@ private:
     // RecurrentPlan::stepInput (D = 1) where the step reads m_b.xp: the team's columns of step t's
     // input projection, into it.
     void stepInputGemm(StepTeam& team, SliceProducts* packed, int layer, std::int64_t t, const Weights& w);
+    // Row 0 of time step t of the layer's input (rows of layerInput(layer) floats).
+    [[nodiscard]] const float* stepInputRows(int layer, std::int64_t t) const {
+        return layerInput(layer) + t * m_lay.B * m_lay.layerInput(layer);
+    }
     void forwardStep(StepTeam& team, int layer, int d, int s, const Weights& w);
     void forwardResetBeforeTail(StepTeam& team, int layer, int d, int s, const Weights& w);
     void backward(PhaseHook& hook);
