@@ -18,18 +18,24 @@ struct RecurrentThreads {
 // it gets at least kMinStepFlopsPerThread of the step (a few microseconds of one core); a team
 // member also needs 32 units (two cache lines of every weight row it streams). So a small step
 // runs on fewer threads, down to one: the rule keeps the step from being slower than on one
-// thread on any core count, rather than being tuned on one machine. Where units limit the team
-// below what the work pays for, the team is as large as the units allow if that leaves each
-// thread at most kMaxTeamShareFlops; else (and below 64 units) a team of one runs its GEMMs on
-// every thread (never on some: libgomp would end and restart the rest of its pool around each
-// such run). The all-steps GEMMs (input projection, weight and input gradients) are not covered:
-// allStepsGemmThreads() below gives theirs.
+// thread on any core count, rather than being tuned on one machine. A team takes every thread the
+// work pays for in inference; where units limit it below that, and in training always, the team
+// is as large as the units allow if that leaves each thread at most kMaxTeamShareFlops; else (and
+// below 64 units) a team of one runs its GEMMs on every thread (never on some: libgomp would end
+// and restart the rest of its pool around each such run). The all-steps GEMMs (input projection, weight and
+// input gradients) are not covered: allStepsGemmThreads() below gives theirs.
 inline constexpr double kMinStepFlopsPerThread = 1.5e5;
 // Measured on the 16-core host (2026-11-24, cpu-blas / cpu-onednn, all 16 threads, a team of as
 // many threads as the units allow against a team of one on 16 GEMM threads): the team was faster
 // at up to 1.05 MFLOP a thread (H=256 at B=4 and 16: 0.37-1.16 against 0.85-1.92; H=64 at B=16
 // and 64, but for training at B=64: 1.17-1.50 against 1.03-1.34) and slower from 4.2 MFLOP
 // (H=256 at B=64 and 256, H=64 at B=256: 1.07-3.24 against 0.73-1.22).
+// Training keeps to that bound even where a team could take every thread: on the 2-core machine
+// (2026-11-24, medians of 3, 2 threads) a team of one on two GEMM threads took 0.94x the team of
+// two's time (geometric mean; 0.84-1.06 over three runs) at H=256-1024, B=64 and 256, T=20 (LSTM
+// H=256 B=256: 43.9-45.0 against 48.2-49.9 ms), and 0.96x (0.81-1.11 over two runs) at B=4 and 16
+// from 4 MFLOP a thread, T=20 and 100; inference there was 1.0-1.4x slower on a team of one (LSTM
+// H=256 B=16: 1.09-1.14 against 0.78-0.87 ms).
 inline constexpr double kMaxTeamShareFlops = 2e6;
 // Training forms a team only from kMinTrainingTeamUnits hidden units on: its backward step
 // exchanges every unit's gate gradients between the team's threads and waits at a barrier twice

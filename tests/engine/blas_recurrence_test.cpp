@@ -160,6 +160,23 @@ TEST(RecurrentThreads, TrainingOfASmallLayerRunsNoTeam) {
     }
 }
 
+TEST(RecurrentThreads, TrainingSplitsALargeStepOnlyInItsGemms) {
+    // LSTM H=256, B=256 on 2 threads: 2 * 256 * 1024 * 256 = 134 MFLOP a step, 67 MFLOP for each
+    // of a team of two. Inference takes the team; training runs a team of one whose GEMMs split
+    // the rows on both threads. At B=4 each of two gets 1.05 MFLOP, and training forms the team.
+    const RecurrentThreads inference = recurrentThreads(lstmStepFlops(256, 256), 256, 2, false);
+    EXPECT_EQ(inference.team, 2);
+    const RecurrentThreads training = recurrentThreads(lstmStepFlops(256, 256), 256, 2, true);
+    EXPECT_EQ(training.team, 1);
+    EXPECT_EQ(training.singleTeam, 2);
+    EXPECT_EQ(recurrentThreads(lstmStepFlops(4, 256), 256, 2, true).team, 2);
+    // 16 threads, H=1024, B=64: 537 MFLOP, 34 MFLOP for each of a team of 16.
+    EXPECT_EQ(recurrentThreads(lstmStepFlops(64, 1024), 1024, 16, false).team, 16);
+    const RecurrentThreads wide = recurrentThreads(lstmStepFlops(64, 1024), 1024, 16, true);
+    EXPECT_EQ(wide.team, 1);
+    EXPECT_EQ(wide.singleTeam, 16);
+}
+
 TEST(RecurrentThreads, AnAllStepsGemmRunsOnOneThreadOrOnAll) {
     for (int threads : {1, 2, 16})
         for (double flops : {1e3, 1e6, 1.99e6, 2e6, 1e8, 1e11}) {
@@ -176,8 +193,8 @@ class BlasRepackTest : public testing::TestWithParam<std::tuple<CellType, int, i
 
 // The second training run of a session starts from the parameters its first run left (SGD): its
 // loss and output must be the reference's on those parameters, which fails if the packed copy of
-// W_hh (and at B = 64 on one thread, of W_ih for the per-step input projection) were not
-// refreshed after the update.
+// W_hh (and at B = 64, of W_ih for the per-step input projection) were not refreshed after the
+// update.
 TEST_P(BlasRepackTest, SecondTrainingRunUsesTheUpdatedWeights) {
     const auto [cell, threads, batch] = GetParam();
     Problem p;
@@ -209,10 +226,14 @@ TEST_P(BlasRepackTest, SecondTrainingRunUsesTheUpdatedWeights) {
 
     const auto notes = session->notes();
     if (threads > 1 && availableCpuCores() > 1) {
-        EXPECT_TRUE(hasNote(notes, "units split across the team"))
-            << "this problem is meant to run on a two-thread team";
+        // B=4: 0.5 MFLOP a step, which a team of two splits; B=64: 8.4 MFLOP for each of two, which
+        // training leaves to a team of one whose GEMMs run on both threads (recurrent_threads.h).
+        const bool team = batch < cpu::kMinStepInputBatch;
+        EXPECT_TRUE(hasNote(notes, "recurrence on 2 threads"));
+        EXPECT_EQ(hasNote(notes, "units split across the team"), team)
+            << "this problem is meant to run on " << (team ? "a two-thread team" : "a team of one");
     }
-    if (threads == 1 && batch >= cpu::kMinStepInputBatch) {
+    if (batch >= cpu::kMinStepInputBatch) {
         EXPECT_TRUE(hasNote(notes, kStepInputNote)) << "this problem is meant to project per step";
     }
 }
