@@ -31,14 +31,27 @@ RNNPROF_HD float clampf(float x, float lo, float hi) {
     return x < lo ? lo : (x > hi ? hi : x);
 }
 
+RNNPROF_HD std::int32_t floatToBits(float f) {
+#if defined(__CUDA_ARCH__)
+    return __float_as_int(f);
+#elif defined(__CUDACC__)
+    std::int32_t bits;
+    __builtin_memcpy(&bits, &f, sizeof bits);
+    return bits;
+#else
+    return std::bit_cast<std::int32_t>(f);
+#endif
+}
+
 // Cephes-style expf: range reduction by ln2 and a degree-6 polynomial; exact to about 2 ulp on
-// [-87, 88]. Branch-free so compilers vectorise it. Must not be compiled with -ffast-math.
+// [-87, 88], where e^x is a normal float; callers bound x to that range themselves (no clamp
+// here to pay twice). Branch-free so compilers vectorise it. Must not be compiled with -ffast-math.
 RNNPROF_HD float expApprox(float x) {
-    x = clampf(x, -87.0f, 88.0f);
     // n = round(x / ln2) by the 1.5 * 2^23 trick: plain adds vectorise even on SSE2 (floorf does
     // not), and |r| <= ln2 / 2 as with Cephes' floor(x / ln2 + 0.5).
     constexpr float kRound = 12582912.0f;
-    const float n = (x * 1.44269504088896341f + kRound) - kRound;
+    const float shifted = x * 1.44269504088896341f + kRound;
+    const float n = shifted - kRound;
     float r = x - n * 0.693359375f;
     r = r - n * -2.12194440e-4f;
     float p = 1.9875691500e-4f;
@@ -48,13 +61,17 @@ RNNPROF_HD float expApprox(float x) {
     p = p * r + 1.6666665459e-1f;
     p = p * r + 5.0000001201e-1f;
     p = p * r * r + r + 1.0f;
-    return p * bitsToFloat((static_cast<std::int32_t>(n) + 127) << 23);
+    // 2^n without a float-to-int conversion: `shifted` has an ulp of 1 and kRound's low 9 bits
+    // are zero, so its low bits hold n (-126..127) and the bias moves n + 127 into the exponent
+    // field while kRound's own bits shift out.
+    const std::uint32_t scale = (std::uint32_t(floatToBits(shifted)) + 127u) << 23;
+    return p * bitsToFloat(std::int32_t(scale));
 }
 
 // Eigen's rational tanh (generic_fast_tanh_float): an odd degree-13 polynomial over an even
 // degree-6 one on x clamped to +-7.905 (where float's tanh is 1), within 3.3e-7 relative of tanh
-// (2.7e-7 with FMA; no cancellation near 0: the numerator is x times a polynomial). Half the operations of
-// (1 - e^-2x) / (1 + e^-2x), which took a fifth of the LSTM step at H=64 (two tanh per unit).
+// (2.7e-7 with FMA; no cancellation near 0: the numerator is x times a polynomial). Half the
+// operations of (1 - e^-2x) / (1 + e^-2x); the gate math was a fifth of the LSTM step at H=64.
 RNNPROF_HD float tanhApprox(float x) {
     x = clampf(x, -7.90531110763549805f, 7.90531110763549805f);
     const float x2 = x * x;
