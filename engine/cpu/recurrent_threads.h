@@ -22,8 +22,8 @@ struct RecurrentThreads {
 // work pays for in inference; where units limit it below that, and in training always, the team
 // is as large as the units allow if that leaves each thread at most kMaxTeamShareFlops; else (and
 // below 64 units) a team of one runs its GEMMs on every thread (never on some: libgomp would end
-// and restart the rest of its pool around each such run). The all-steps GEMMs (input projection, weight and
-// input gradients) are not covered: allStepsGemmThreads() below gives theirs.
+// and restart the rest of its pool around each such run). The all-steps GEMMs (input projection,
+// weight and input gradients) are not covered: allStepsGemmThreads() below gives theirs.
 inline constexpr double kMinStepFlopsPerThread = 1.5e5;
 // Measured on the 16-core host (2026-11-24, cpu-blas / cpu-onednn, all 16 threads, a team of as
 // many threads as the units allow against a team of one on 16 GEMM threads): the team was faster

@@ -1,8 +1,8 @@
 #pragma once
 // Activations, their derivatives and the per-element LSTM/GRU cell updates, for host and device.
 // Derivatives are computed from the activation's output (y), which is what backward passes keep.
-// float uses a branch-free polynomial exp and rational tanh (a few ulp) so that loops vectorise; double uses
-// the C library (the reference backend in double is the numerical oracle).
+// float uses a branch-free polynomial exp and rational tanh (a few ulp) so that loops vectorise;
+// double uses the C library (the reference backend in double is the numerical oracle).
 #include "engine/kernels/host_device.h"
 
 #include <cstdint>
