@@ -13,10 +13,13 @@ MemoryFootprint BlasBackend::estimateMemory(const Problem& problem) const {
     const cpu::BlasLayout layout(problem);
     const cpu::RecurrentPlan plan = cpu::recurrentPlan(layout, problem.options.gemm, problem.options.threads);
     MemoryFootprint m = cpu::blasFootprint(layout, plan.stepInput);
-    const MemoryFootprint packed = cpu::packedProductsFootprint(layout, plan);
-    m.weights += packed.weights;
-    m.workspace += packed.workspace;
-    m.detail.insert(m.detail.end(), packed.detail.begin(), packed.detail.end());
+    for (const MemoryFootprint& part :
+         {cpu::packedProductsFootprint(layout, plan),
+          cpu::weightGradientFootprint(layout, problem.options.gemm, problem.options.threads)}) {
+        m.weights += part.weights;
+        m.workspace += part.workspace;
+        m.detail.insert(m.detail.end(), part.detail.begin(), part.detail.end());
+    }
     return m;
 }
 

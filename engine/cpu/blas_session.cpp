@@ -69,6 +69,7 @@ BlasSession::BlasSession(const Problem& problem)
         packRecurrentWeights();
     }
     if (m_plan.fused) packFusedSlices();
+    if (m_lay.training) createWeightGradientProducts();
 }
 
 namespace {
@@ -190,6 +191,71 @@ MemoryFootprint packedProductsFootprint(const BlasLayout& l, const RecurrentPlan
     m.add(BufferCategory::Weights, bias * copies);
     m.add(BufferCategory::Workspace, out * copies);
     return m;
+}
+
+std::vector<TransposedGemm::Shape> weightGradientShapes(const BlasLayout& l, int layer) {
+    const std::int64_t in = l.layerInput(layer), H = l.H, TB = l.TB();
+    std::vector<TransposedGemm::Shape> shapes{
+        {.m = l.DGH(), .n = in, .k = TB, .lda = l.DGH(), .ldb = in, .ldc = in}};
+    const std::int64_t ld = l.lstm ? l.DGH() : 3 * H; // gate gradients: LSTM's dXP, GRU's dHP
+    for (int d = 0; d < l.D; ++d) {
+        if (!l.resetBefore()) {
+            shapes.push_back({.m = l.GH(), .n = H, .k = TB, .lda = ld, .ldb = H, .ldc = H});
+            continue;
+        }
+        shapes.push_back({.m = 2 * H, .n = H, .k = TB, .lda = ld, .ldb = H, .ldc = H});
+        shapes.push_back({.m = H, .n = H, .k = TB, .lda = ld, .ldb = H, .ldc = H});
+    }
+    return shapes;
+}
+
+int weightGradientMatmulThreads(const TransposedGemm::Shape& shape, GemmProvider provider, int threads) {
+    if (provider != GemmProvider::OneDnn || !transposedGemmPays(shape)) return 0;
+    return allStepsGemmThreads(2.0 * double(shape.m) * double(shape.n) * double(shape.k), threads);
+}
+
+namespace {
+
+// Floats of the shared weight-gradient scratchpad (the session allocates floats).
+std::int64_t weightGradientScratchpadFloats(const BlasLayout& l, GemmProvider provider, int threads) {
+    if (!l.training) return 0;
+    const dnnl::engine engine =
+        oneDnnCall("CPU engine", [] { return dnnl::engine(dnnl::engine::kind::cpu, 0); });
+    std::uint64_t bytes = 0;
+    for (int layer = 0; layer < l.L; ++layer)
+        for (const TransposedGemm::Shape& shape : weightGradientShapes(l, layer))
+            if (const int n = weightGradientMatmulThreads(shape, provider, threads))
+                bytes = std::max(bytes, TransposedGemm::scratchpadBytes(engine, shape, n));
+    return std::int64_t((bytes + sizeof(float) - 1) / sizeof(float));
+}
+
+} // namespace
+
+MemoryFootprint weightGradientFootprint(const BlasLayout& l, GemmProvider provider, int threads) {
+    MemoryFootprint m;
+    const std::int64_t floats = weightGradientScratchpadFloats(l, provider, resolveThreads(threads));
+    if (floats > 0)
+        m.addNamed("weight-gradient scratchpad", BufferCategory::Workspace,
+                   std::uint64_t(floats) * sizeof(float));
+    return m;
+}
+
+void BlasSession::createWeightGradientProducts() {
+    const BlasLayout& l = m_lay;
+    m_weightGradients.resize(std::size_t(l.L));
+    const std::int64_t floats = weightGradientScratchpadFloats(l, m_provider, m_threads);
+    if (floats == 0) return; // every product on sgemm
+    const dnnl::engine engine =
+        oneDnnCall("CPU engine", [] { return dnnl::engine(dnnl::engine::kind::cpu, 0); });
+    for (int layer = 0; layer < l.L; ++layer)
+        for (const TransposedGemm::Shape& shape : weightGradientShapes(l, layer)) {
+            auto& product = m_weightGradients[std::size_t(layer)].emplace_back();
+            if (const int n = weightGradientMatmulThreads(shape, m_provider, m_threads))
+                product.emplace(engine, shape, n);
+        }
+    m_weightGradientScratchpad.resize(std::size_t(floats));
+    m_memory.addNamed("weight-gradient scratchpad", BufferCategory::Workspace,
+                      std::uint64_t(floats) * sizeof(float));
 }
 
 void BlasSession::createPackedProducts() {
@@ -921,66 +987,54 @@ void BlasSession::backwardResetBeforeTail(StepTeam& team, int, int d, int s, con
 
 void BlasSession::weightGradients(int layer) {
     const BlasLayout& l = m_lay;
-    const std::int64_t in = l.layerInput(layer), H = l.H, GH = l.GH();
+    const std::int64_t H = l.H, GH = l.GH();
     Kept& kept = m_b.kept[std::size_t(layer)];
-    // Both directions' input weights at once: dW_ih = dXP^T * input, one GEMM over all steps.
-    gemm({.opA = Op::T,
-          .opB = Op::N,
-          .m = l.DGH(),
-          .n = in,
-          .k = l.TB(),
-          .a = m_b.dxp.data(),
-          .lda = l.DGH(),
-          .b = layerInput(layer),
-          .ldb = in,
-          .c = m_b.grads.data(layer, 0, ParamKind::WeightIh),
-          .ldc = in});
+    // The operands of weightGradientShapes(), in its order.
+    struct Operands {
+        const float* a;
+        const float* b;
+        float* c;
+    };
+    std::vector<Operands> operands{
+        {m_b.dxp.data(), layerInput(layer), m_b.grads.data(layer, 0, ParamKind::WeightIh)}};
     for (int d = 0; d < l.D; ++d) {
         float* dWhh = m_b.grads.data(layer, d, ParamKind::WeightHh);
         const float* dhp = l.lstm ? m_b.dxp.data() + d * GH : m_b.dhp[d].data();
-        const std::int64_t ldDhp = l.lstm ? l.DGH() : 3 * H;
-        const float* hrec = kept.hrec[d].data();
-        if (l.lstm || l.resetAfter) {
-            gemm({.opA = Op::T,
-                  .opB = Op::N,
-                  .m = GH,
-                  .n = H,
-                  .k = l.TB(),
-                  .a = dhp,
-                  .lda = ldDhp,
-                  .b = hrec,
-                  .ldb = H,
-                  .c = dWhh,
-                  .ldc = H});
-        } else { // r, z rows saw hRec; the candidate rows saw r * hRec
-            gemm({.opA = Op::T,
-                  .opB = Op::N,
-                  .m = 2 * H,
-                  .n = H,
-                  .k = l.TB(),
-                  .a = dhp,
-                  .lda = ldDhp,
-                  .b = hrec,
-                  .ldb = H,
-                  .c = dWhh,
-                  .ldc = H});
-            gemm({.opA = Op::T,
-                  .opB = Op::N,
-                  .m = H,
-                  .n = H,
-                  .k = l.TB(),
-                  .a = dhp + 2 * H,
-                  .lda = ldDhp,
-                  .b = kept.rh[d].data(),
-                  .ldb = H,
-                  .c = dWhh + 2 * H * H,
-                  .ldc = H});
-        }
-        if (float* dbhh = m_b.grads.data(layer, d, ParamKind::BiasHh))
-            columnSums(dhp, l.TB(), GH, ldDhp, dbhh, false);
+        operands.push_back({dhp, kept.hrec[d].data(), dWhh});
+        if (l.resetBefore()) operands.push_back({dhp + 2 * H, kept.rh[d].data(), dWhh + 2 * H * H});
     }
-    if (float* dbih = m_b.grads.data(layer, 0, ParamKind::BiasIh)) // both directions are adjacent
-        columnSums(m_b.dxp.data(), l.TB(), l.DGH(), l.DGH(), dbih, false);
+    const std::vector<TransposedGemm::Shape> shapes = weightGradientShapes(l, layer);
+    auto& products = m_weightGradients[std::size_t(layer)];
+    for (std::size_t i = 0; i < shapes.size(); ++i) {
+        const TransposedGemm::Shape& s = shapes[i];
+        const Operands& o = operands[i];
+        if (i < products.size() && products[i]) {
+            products[i]->run(o.a, o.b, o.c, m_weightGradientScratchpad.data());
+            continue;
+        }
+        gemm({.opA = Op::T,
+              .opB = Op::N,
+              .m = s.m,
+              .n = s.n,
+              .k = s.k,
+              .a = o.a,
+              .lda = s.lda,
+              .b = o.b,
+              .ldb = s.ldb,
+              .c = o.c,
+              .ldc = s.ldc});
+    }
+    // Bias gradients: b_ih's are the column sums of dXP (both directions are adjacent); LSTM's b_hh
+    // gets the same gradient, GRU's the sums of dHP, which differ in the candidate's rows.
+    float* dbih = m_b.grads.data(layer, 0, ParamKind::BiasIh);
+    if (dbih) columnSums(m_b.dxp.data(), l.TB(), l.DGH(), l.DGH(), dbih, m_loopThreads);
+    for (int d = 0; d < l.D; ++d)
+        if (float* dbhh = m_b.grads.data(layer, d, ParamKind::BiasHh)) {
+            if (l.lstm && dbih)
+                std::copy_n(dbih + d * GH, GH, dbhh);
+            else
+                columnSums(m_b.dhp[d].data(), l.TB(), GH, 3 * H, dbhh, m_loopThreads);
+        }
 }
 
 // ---- update and outputs ---------------------------------------------------------------------
@@ -1050,6 +1104,14 @@ std::vector<std::string> BlasSession::notes() const {
                                 (p.input ? ", each step's input projection on W_ih packed once" : ""));
                 break;
             }
+    for (const auto& layer : m_weightGradients)
+        if (const auto product =
+                std::find_if(layer.begin(), layer.end(), [](const auto& p) { return p.has_value(); });
+            product != layer.end()) {
+            notes.push_back("weight gradients: oneDNN matmul on the transposed gate gradients (" +
+                            (*product)->implementation() + ")");
+            break;
+        }
     if (m_provider == GemmProvider::OpenBlas)
         if (const std::string warning = openBlasKernelWarning(); !warning.empty()) notes.push_back(warning);
     return notes;

@@ -7,6 +7,7 @@
 #include "engine/cpu/gemm.h"
 #include "engine/cpu/packed_gemm.h"
 #include "engine/cpu/step_team.h"
+#include "engine/cpu/transposed_gemm.h"
 
 #include <optional>
 #include <vector>
@@ -52,6 +53,20 @@ inline constexpr std::int64_t kFusedMaxBatch = 4;
 // The named part "packed W_hh" (weights) and the team's dense results (workspace) of all layers.
 [[nodiscard]] MemoryFootprint packedProductsFootprint(const BlasLayout& l, const RecurrentPlan& plan);
 
+// The weight-gradient products of one layer over all steps, c = a^T * b, in the order
+// weightGradients() runs them: dW_ih = dXP^T * layer input (both directions at once), then per
+// direction dW_hh = (gate gradients)^T * hRec (GRU reset-before: rows [0, 2H) on hRec, then the
+// candidate's rows [2H, 3H) on r * hRec).
+[[nodiscard]] std::vector<TransposedGemm::Shape> weightGradientShapes(const BlasLayout& l, int layer);
+// The threads of a weight-gradient product that runs on TransposedGemm (oneDNN as the GEMM
+// provider and transposedGemmPays()), 0 where it runs on sgemm.
+[[nodiscard]] int weightGradientMatmulThreads(const TransposedGemm::Shape& shape, GemmProvider provider,
+                                              int threads);
+// The named part "weight-gradient scratchpad" (workspace): one buffer that the TransposedGemm
+// products of every layer share, sized for the largest; empty when none runs on one.
+[[nodiscard]] MemoryFootprint weightGradientFootprint(const BlasLayout& l, GemmProvider provider,
+                                                      int threads);
+
 class BlasSession final : public Session {
 public:
     explicit BlasSession(const Problem& problem);
@@ -95,6 +110,7 @@ private:
         AlignedFloats bias; // with `in`: the slice's b_ih [G*w], then its b_hh [G*w]
     };
     void createPackedProducts();
+    void createWeightGradientProducts();
     void packRecurrentWeights();
     // W_hh of every (layer, direction, team thread) row-blocked for the fused step, once.
     void packFusedSlices();
@@ -144,7 +160,11 @@ private:
     RecurrentPlan m_plan;
     std::vector<SliceProducts> m_products; // [(layer * D + d) * team + thread], as m_plan says
     std::vector<AlignedFloats> m_fused;    // the same index; only with m_plan.fused
-    BlasBuffers m_b;                       // every buffer, from declareBlasBuffers()
+    // Training: [layer][i] the product i of weightGradientShapes() on TransposedGemm, or none
+    // (sgemm); the scratchpad they share.
+    std::vector<std::vector<std::optional<TransposedGemm>>> m_weightGradients;
+    AlignedFloats m_weightGradientScratchpad;
+    BlasBuffers m_b;          // every buffer, from declareBlasBuffers()
     MemoryFootprint m_memory; // what the constructor allocated (and resolve() built), by category
     double m_loss = 0.0;
 };

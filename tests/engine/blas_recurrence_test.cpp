@@ -321,6 +321,40 @@ TEST(BlasStepInput, TrainingAtALargeBatchEqualsTheReference) {
     }
 }
 
+// Training whose weight gradients run on oneDNN's matmul (transposedGemmPays: 4H = 1024 rows of
+// gate gradients over T*B = 1024 rows): every gradient and the parameters after SGD must be the
+// reference's, and the session says so in its notes and sizes the scratchpad in its memory.
+TEST(BlasWeightGradients, OnOneDnnMatmulEqualTheReference) {
+    Problem p;
+    p.config.cell = CellType::Lstm;
+    p.config.inputSize = 4;
+    p.config.hiddenSize = 256;
+    p.config.seed = 5;
+    p.shape = {.batch = 16, .seqLen = 64};
+    p.mode = Mode::Training;
+    p.options.threads = 1;
+    const auto session = runBlasOnce(p);
+    ASSERT_NE(session, nullptr);
+    EXPECT_TRUE(hasNote(session->notes(), "weight gradients: oneDNN matmul"));
+    EXPECT_GT(session->memory().part("weight-gradient scratchpad"), 0u);
+    const RunOutputs out = session->outputs();
+    const auto ref = reference::runIteration<double>(p);
+    for (const auto& spec : ref.gradients.dParams.layout.specs()) {
+        Tensor<double> got(spec.shape()), want(spec.shape());
+        std::copy(out.gradients.dParams.data(spec), out.gradients.dParams.data(spec) + spec.size(),
+                  got.data.begin());
+        std::copy(ref.gradients.dParams.data(spec), ref.gradients.dParams.data(spec) + spec.size(),
+                  want.data.begin());
+        EXPECT_TRUE(test::tensorsClose(got, want, 1e-4, "grad_" + spec.name));
+    }
+    Tensor<double> after({std::int64_t(ref.paramsAfter.values.size())});
+    after.data = ref.paramsAfter.values;
+    Tensor<double> got({std::int64_t(out.paramsAfter.values.size())});
+    for (std::size_t i = 0; i < out.paramsAfter.values.size(); ++i)
+        got.data[i] = out.paramsAfter.values[i];
+    EXPECT_TRUE(test::tensorsClose(got, after, 1e-5, "parameters after SGD"));
+}
+
 // Where the per-step projection applies: from the batch bound of a team of one or of two, in
 // training on a team of one only, never with OpenBLAS.
 TEST(BlasStepInput, OnlyInferenceOnPackedProductsFromTheBatchBound) {

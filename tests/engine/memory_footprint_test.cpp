@@ -61,6 +61,20 @@ std::vector<Problem> problems() {
                         p.options.threads = 1;
                         out.push_back(p);
                     }
+    // Training whose weight gradients run on oneDNN's matmul with a shared scratchpad (T*B = 1024,
+    // 4H = 1024 rows; the second layer's input is 256 wide).
+    for (int layers : {1, 2})
+        for (int threads : {1, 2}) {
+            Problem p;
+            p.config.cell = CellType::Lstm;
+            p.config.inputSize = 5;
+            p.config.hiddenSize = 256;
+            p.config.layers = layers;
+            p.shape = {.batch = 64, .seqLen = 16};
+            p.mode = Mode::Training;
+            p.options.threads = threads;
+            out.push_back(p);
+        }
     // Large batches on a team of one and of two: the packed products of W_hh (training, inference)
     // and inference's per-step input projection on packed W_ih, with a team's slice buffers and
     // biases (700 units keep a block of W_hh out of L1 on every ISA, so that the fused step does not
