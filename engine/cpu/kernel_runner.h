@@ -29,6 +29,10 @@ enum class Isa { Sse2, Avx2, Avx512 }; // in order of width
 
 using Index = std::int64_t;
 
+// Below this many elements a parallel region costs more than it saves (the kernels' loops here and
+// the session's other element-wise loops, row_loops.h).
+inline constexpr Index kParallelElements = 1 << 14;
+
 #define RNNPROF_DECLARE_RUNNER(ns)                                                                           \
     namespace ns {                                                                                           \
     template <class K>                                                                                       \

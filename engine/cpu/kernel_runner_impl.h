@@ -5,9 +5,6 @@
 
 namespace {
 
-// Below this many elements a parallel region costs more than it saves.
-constexpr rnnprof::cpu::Index kParallelElements = 1 << 14;
-
 template <class K>
 void rowsLoop(const K& kernel, rnnprof::cpu::Index b0, rnnprof::cpu::Index b1, rnnprof::cpu::Index j0,
               rnnprof::cpu::Index j1) {
@@ -23,7 +20,7 @@ void runLocal(const K& kernelRef, rnnprof::cpu::Index rows, rnnprof::cpu::Index 
               int threads) {
     // A local copy: its pointers are provably loop-invariant.
     const K kernel = kernelRef;
-    if (threads > 1 && rows > 1 && rows * (j1 - j0) >= kParallelElements) {
+    if (threads > 1 && rows > 1 && rows * (j1 - j0) >= rnnprof::cpu::kParallelElements) {
 #pragma omp parallel for num_threads(threads) schedule(static)
         for (rnnprof::cpu::Index b = 0; b < rows; ++b)
             rowsLoop(kernel, b, b + 1, j0, j1);
