@@ -63,14 +63,7 @@ void expectMatchesReference(const Backend& backend, const Problem& problem) {
     if (problem.mode != Mode::Training) return;
     ASSERT_TRUE(out.training);
     EXPECT_NEAR(out.loss, ref.loss, 1e-4 * std::max(1.0, ref.loss));
-    for (const auto& spec : ref.gradients.dParams.layout.specs()) {
-        Tensor<double> got(spec.shape()), want(spec.shape());
-        std::copy(out.gradients.dParams.data(spec), out.gradients.dParams.data(spec) + spec.size(),
-                  got.data.begin());
-        std::copy(ref.gradients.dParams.data(spec), ref.gradients.dParams.data(spec) + spec.size(),
-                  want.data.begin());
-        EXPECT_TRUE(tensorsClose(got, want, tol, "grad_" + spec.name));
-    }
+    test::expectParamGradientsClose(out.gradients.dParams, ref.gradients.dParams, tol);
     EXPECT_TRUE(tensorsClose(asDouble(out.gradients.dx), ref.gradients.dx, tol, "grad_input"));
     EXPECT_TRUE(tensorsClose(asDouble(out.gradients.dh0), ref.gradients.dh0, tol, "grad_h0"));
     if (problem.config.cell == CellType::Lstm) {

@@ -31,14 +31,7 @@ void expectMatchesReference(const Problem& problem, const RunOutputs& out) {
     if (problem.mode != Mode::Training) return;
     ASSERT_TRUE(out.training);
     EXPECT_NEAR(out.loss, ref.loss, 1e-5 * std::max(1.0, ref.loss));
-    for (const auto& spec : ref.gradients.dParams.layout.specs()) {
-        Tensor<double> got(spec.shape()), want(spec.shape());
-        std::copy(out.gradients.dParams.data(spec), out.gradients.dParams.data(spec) + spec.size(),
-                  got.data.begin());
-        std::copy(ref.gradients.dParams.data(spec), ref.gradients.dParams.data(spec) + spec.size(),
-                  want.data.begin());
-        EXPECT_TRUE(tensorsClose(got, want, kTol, "grad_" + spec.name));
-    }
+    test::expectParamGradientsClose(out.gradients.dParams, ref.gradients.dParams, kTol);
     if (problem.inputGradients) {
         EXPECT_TRUE(tensorsClose(out.gradients.dx.cast<double>(), ref.gradients.dx, kTol, "grad_input"));
         EXPECT_TRUE(tensorsClose(out.gradients.dh0.cast<double>(), ref.gradients.dh0, kTol, "grad_h0"));

@@ -1,5 +1,6 @@
 #pragma once
 // Comparison helpers for tests: element-wise and norm-wise errors between tensors.
+#include "engine/params.h"
 #include "engine/tensor.h"
 
 #include <gtest/gtest.h>
@@ -38,6 +39,18 @@ template <class A, class B>
     if (d.relative() <= relTol) return ::testing::AssertionSuccess();
     return ::testing::AssertionFailure() << what << ": relative error " << d.relative() << " > " << relTol
                                          << " (max abs " << d.maxAbs << ", max |ref| " << d.maxRef << ")";
+}
+
+// Every parameter's gradient in `got` within relTol (norm-wise, tensorsClose) of `want`'s, one
+// expectation per parameter, named "grad_<parameter>".
+template <class A, class B>
+void expectParamGradientsClose(const ParamSet<A>& got, const ParamSet<B>& want, double relTol) {
+    for (const auto& spec : want.layout.specs()) {
+        Tensor<double> g(spec.shape()), w(spec.shape());
+        std::copy(got.data(spec), got.data(spec) + spec.size(), g.data.begin());
+        std::copy(want.data(spec), want.data(spec) + spec.size(), w.data.begin());
+        EXPECT_TRUE(tensorsClose(g, w, relTol, "grad_" + spec.name));
+    }
 }
 
 } // namespace rnnprof::test
