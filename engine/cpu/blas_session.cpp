@@ -101,11 +101,18 @@ RecurrentPlan recurrentPlan(const BlasLayout& l, GemmProvider provider, int thre
     // keep one row stride for the whole sequence (the reset-before GRU's products read strided
     // column blocks, and a bidirectional inference reads h0 and y with different strides).
     if (!(l.lstm || l.resetAfter) || !(l.training || l.D == 1)) return plan;
-    // Training repacks after every SGD step, and at batch 1 the backward product (K = GH) gains
-    // nothing from packing: measured on the 2-core machine (1 thread, LSTM H=256/512, T=20 and
-    // 100), training with packed products took 1.02-1.25x the time with sgemm at B=1 and 0.93-0.96x
-    // at B=4; inference 0.77-0.9x at B=4 and within 7 % at B=1, H <= 256.
-    if (l.training && l.B < 4) return plan;
+    // Training repacks after every SGD step, and on a team of one at batch 1 the backward product
+    // (K = GH) gains nothing from packing: measured on the 2-core machine (1 thread, LSTM
+    // H=256/512, T=20 and 100), training with packed products took 1.02-1.25x the time with sgemm
+    // at B=1 and 0.93-0.96x at B=4; inference 0.77-0.9x at B=4 and within 7 % at B=1, H <= 256.
+    // A team's threads pack their slices in parallel and then read them from their own caches,
+    // where sgemm reads its slice in place: for the backward product a column block of W_hh, half
+    // of every row at two threads. Measured on the 2-core machine (2026-11-24, 2 threads = a team
+    // of two, B=1, medians of 10-20, two runs each), iteration time with packed products / with
+    // sgemm at T=20 and T=100: LSTM H=512 0.79 and 0.61 (backward steps 98 -> 38 us, packing 30 us
+    // a step at T=20), H=256 0.96 and 0.82; GRU H=512 0.74 and 0.66, H=256 0.97 and 0.85; at B=2
+    // and 3 (LSTM and GRU H=256, GRU H=512) 0.96-1.05 at T=20 and 0.62-0.89 at T=100.
+    if (l.training && l.B < 4 && team == 1) return plan;
     for (int i = 0; i < team; ++i) {
         RecurrentPlan::Slice& slice = plan.slices.emplace_back();
         slice.units = unitSlice(l.H, i, team);
@@ -298,39 +305,47 @@ void BlasSession::createPackedProducts() {
 // Once in prepare(), and after every SGD update in training.
 void BlasSession::packRecurrentWeights() {
     const BlasLayout& l = m_lay;
-    const int team = teamSize();
-    std::vector<float> rows; // the slice's rows of every gate, one after another
-    // Packs (the rows g*H + j of `weights` [G*H, cols] for j in the slice, every gate g)^T.
-    const auto packGateRows = [&](PackedGemm& product, const float* weights, std::int64_t cols, UnitSlice u) {
-        const std::int64_t w = u.width();
-        if (w == l.H) return product.pack(weights, 1, cols);
-        rows.resize(std::size_t(l.G * w * cols));
-        for (std::int64_t g = 0; g < l.G; ++g)
-            std::copy_n(weights + (g * l.H + u.j0) * cols, w * cols, rows.data() + g * w * cols);
-        product.pack(rows.data(), 1, cols);
-    };
-    for (int layer = 0; layer < l.L; ++layer) {
-        const Weights weightsOf = weights(layer);
-        for (int d = 0; d < l.D; ++d) {
-            const float* whh = weightsOf.whh[d];
-            const std::int64_t in = l.layerInput(layer);
-            const float* wih = weightsOf.wih + d * l.GH() * in;
-            for (int i = 0; i < team; ++i) {
-                SliceProducts& p = m_products[std::size_t((layer * l.D + d) * team + i)];
-                if (!p.forward) continue;
-                const UnitSlice u = m_plan.slices[std::size_t(i)].units;
+    const int slices = teamSize();
+    // Each thread of the step team packs its own slices, so that they are packed in parallel and
+    // land in the cache of the core whose steps read them (training repacks after every SGD step:
+    // on one thread this took 0.9 ms an iteration at LSTM H=512, B=1 on a team of two).
+    StepTeam::run(m_provider, m_plan.threads, l.H, nullptr, [&](StepTeam& team) {
+        team.guarded([&] {
+            std::vector<float> rows; // the slice's rows of every gate, one after another
+            // Packs (the rows g*H + j of `weights` [G*H, cols] for j in the slice, every gate g)^T.
+            const auto packGateRows = [&](PackedGemm& product, const float* weights, std::int64_t cols,
+                                          UnitSlice u) {
                 const std::int64_t w = u.width();
-                packGateRows(*p.forward, whh, l.H, u);
-                if (p.input) packGateRows(*p.input, wih, in, u);
-                if (p.backward) p.backward->pack(whh + u.j0, l.H, 1);
-                if (!p.bias.empty())
-                    for (std::int64_t g = 0; g < l.G; ++g) { // gate g's biases of the slice
-                        std::copy_n(weightsOf.bih[d] + g * l.H + u.j0, w, p.bias.data() + g * w);
-                        std::copy_n(weightsOf.bhh[d] + g * l.H + u.j0, w, p.bias.data() + (l.G + g) * w);
+                if (w == l.H) return product.pack(weights, 1, cols);
+                rows.resize(std::size_t(l.G * w * cols));
+                for (std::int64_t g = 0; g < l.G; ++g)
+                    std::copy_n(weights + (g * l.H + u.j0) * cols, w * cols, rows.data() + g * w * cols);
+                product.pack(rows.data(), 1, cols);
+            };
+            // OpenMP may give the team fewer threads than planned: each then packs several slices.
+            for (int i = team.index(); i < slices; i += team.size())
+                for (int layer = 0; layer < l.L; ++layer) {
+                    const Weights weightsOf = weights(layer);
+                    for (int d = 0; d < l.D; ++d) {
+                        SliceProducts& p = m_products[std::size_t((layer * l.D + d) * slices + i)];
+                        if (!p.forward) continue;
+                        const float* whh = weightsOf.whh[d];
+                        const std::int64_t in = l.layerInput(layer);
+                        const UnitSlice u = m_plan.slices[std::size_t(i)].units;
+                        const std::int64_t w = u.width();
+                        packGateRows(*p.forward, whh, l.H, u);
+                        if (p.input) packGateRows(*p.input, weightsOf.wih + d * l.GH() * in, in, u);
+                        if (p.backward) p.backward->pack(whh + u.j0, l.H, 1);
+                        if (!p.bias.empty())
+                            for (std::int64_t g = 0; g < l.G; ++g) { // gate g's biases of the slice
+                                std::copy_n(weightsOf.bih[d] + g * l.H + u.j0, w, p.bias.data() + g * w);
+                                std::copy_n(weightsOf.bhh[d] + g * l.H + u.j0, w,
+                                            p.bias.data() + (l.G + g) * w);
+                            }
                     }
-            }
-        }
-    }
+                }
+        });
+    });
 }
 
 void BlasSession::packFusedSlices() {

@@ -33,16 +33,6 @@ RecurrentThreads recurrentThreads(double stepFlops, std::int64_t units, int thre
     return r;
 }
 
-template <class F>
-void StepTeam::guarded(F&& f) noexcept {
-    try {
-        f();
-    } catch (const std::exception& e) {
-        std::lock_guard lock(m_shared.mutex);
-        if (m_shared.error.empty()) m_shared.error = e.what();
-    }
-}
-
 void StepTeam::gemm(const GemmArgs& args) noexcept {
     guarded([&] { sgemm(m_provider, args); });
 }

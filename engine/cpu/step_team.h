@@ -19,6 +19,7 @@
 #include <atomic>
 #include <climits>
 #include <cstdint>
+#include <exception>
 #include <mutex>
 #include <string>
 
@@ -62,6 +63,9 @@ public:
     void gemm(const GemmArgs& args) noexcept;
     // The same for a product on packed weights: c = a * W.
     void gemm(PackedGemm& packed, const float* a, float* c) noexcept;
+    // Runs f() on this thread; like gemm(), an exception is recorded for run() to rethrow.
+    template <class F>
+    void guarded(F&& f) noexcept;
     // Waits for every thread of the team (no-op for a single thread).
     void barrier() const;
 
@@ -76,8 +80,6 @@ private:
     StepTeam(GemmProvider provider, int threads, int index, int loopThreads, UnitSlice slice, Shared& shared)
         : m_provider(provider), m_threads(threads), m_index(index), m_loopThreads(loopThreads),
           m_slice(slice), m_shared(shared) {}
-    template <class F>
-    void guarded(F&& f) noexcept;
     static void rethrow(const Shared& shared);
     static int currentThread();
     static int currentTeamSize();
@@ -91,6 +93,16 @@ private:
     UnitSlice m_slice;
     Shared& m_shared;
 };
+
+template <class F>
+void StepTeam::guarded(F&& f) noexcept {
+    try {
+        f();
+    } catch (const std::exception& e) {
+        const std::lock_guard lock(m_shared.mutex);
+        if (m_shared.error.empty()) m_shared.error = e.what();
+    }
+}
 
 template <class Body>
 int StepTeam::run(GemmProvider provider, RecurrentThreads threads, std::int64_t units, const StopToken* stop,

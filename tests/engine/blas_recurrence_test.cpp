@@ -194,13 +194,15 @@ class BlasRepackTest : public testing::TestWithParam<std::tuple<CellType, int, i
 // The second training run of a session starts from the parameters its first run left (SGD): its
 // loss and output must be the reference's on those parameters, which fails if the packed copy of
 // W_hh (and at B = 64, of W_ih for the per-step input projection) were not refreshed after the
-// update.
+// update. The first run's parameter gradients must be the reference's too: at B = 1 and 4 on two
+// threads the backward steps run on each team thread's packed slice of W_hh, which that thread
+// packed itself.
 TEST_P(BlasRepackTest, SecondTrainingRunUsesTheUpdatedWeights) {
     const auto [cell, threads, batch] = GetParam();
     Problem p;
     p.config.cell = cell;
     p.config.inputSize = 24;
-    p.config.hiddenSize = 128;
+    p.config.hiddenSize = 256;
     p.config.seed = 5;
     p.shape = {.batch = batch, .seqLen = 5};
     p.mode = Mode::Training;
@@ -219,6 +221,7 @@ TEST_P(BlasRepackTest, SecondTrainingRunUsesTheUpdatedWeights) {
     updated.overrides.params = std::make_shared<const ParamSet<float>>(first.paramsAfter);
     const auto ref = reference::runIteration<double>(updated);
     const auto refFirst = reference::runIteration<double>(p);
+    test::expectParamGradientsClose(first.gradients.dParams, refFirst.gradients.dParams, 1e-4);
     EXPECT_TRUE(test::tensorsClose(second.y.cast<double>(), ref.y, 1e-4, "output of the second run"));
     EXPECT_NEAR(second.loss, ref.loss, 1e-4 * std::max(1.0, ref.loss));
     EXPECT_GT(std::abs(ref.loss - refFirst.loss), 1e-6)
@@ -226,13 +229,17 @@ TEST_P(BlasRepackTest, SecondTrainingRunUsesTheUpdatedWeights) {
 
     const auto notes = session->notes();
     if (threads > 1 && availableCpuCores() > 1) {
-        // B=4: 0.5 MFLOP a step, which a team of two splits; B=64: 8.4 MFLOP for each of two, which
-        // training leaves to a team of one whose GEMMs run on both threads (recurrent_threads.h).
+        // B=1 and 4: 0.5 and 2.1 MFLOP a step (LSTM), which a team of two splits; B=64: 67 MFLOP
+        // for each of two, which training leaves to a team of one whose GEMMs run on both threads
+        // (recurrent_threads.h).
         const bool team = batch < cpu::kMinStepInputBatch;
         EXPECT_TRUE(hasNote(notes, "recurrence on 2 threads"));
         EXPECT_EQ(hasNote(notes, "units split across the team"), team)
             << "this problem is meant to run on " << (team ? "a two-thread team" : "a team of one");
     }
+    // Packed products: always from B = 4; at B = 1 only on a team (blas_session.cpp).
+    const bool packed = batch >= 4 || hasNote(notes, "units split across the team");
+    EXPECT_EQ(hasNote(notes, "recurrent GEMMs: oneDNN matmul on W_hh packed once"), packed);
     if (batch >= cpu::kMinStepInputBatch) {
         EXPECT_TRUE(hasNote(notes, kStepInputNote)) << "this problem is meant to project per step";
     }
@@ -241,7 +248,7 @@ TEST_P(BlasRepackTest, SecondTrainingRunUsesTheUpdatedWeights) {
 INSTANTIATE_TEST_SUITE_P(Cells, BlasRepackTest,
                          testing::Combine(testing::Values(CellType::Lstm, CellType::Gru),
                                           testing::Values(1, 2),
-                                          testing::Values(4, int(cpu::kMinStepInputBatch))));
+                                          testing::Values(1, 4, int(cpu::kMinStepInputBatch))));
 
 class BlasStepInputTest : public testing::TestWithParam<int> {};
 
