@@ -107,12 +107,17 @@ RecurrentPlan recurrentPlan(const BlasLayout& l, GemmProvider provider, int thre
     // at B=1 and 0.93-0.96x at B=4; inference 0.77-0.9x at B=4 and within 7 % at B=1, H <= 256.
     // A team's threads pack their slices in parallel and then read them from their own caches,
     // where sgemm reads its slice in place: for the backward product a column block of W_hh, half
-    // of every row at two threads. Measured on the 2-core machine (2026-11-24, 2 threads = a team
-    // of two, B=1, medians of 10-20, two runs each), iteration time with packed products / with
-    // sgemm at T=20 and T=100: LSTM H=512 0.79 and 0.61 (backward steps 98 -> 38 us, packing 30 us
-    // a step at T=20), H=256 0.96 and 0.82; GRU H=512 0.74 and 0.66, H=256 0.97 and 0.85; at B=2
-    // and 3 (LSTM and GRU H=256, GRU H=512) 0.96-1.05 at T=20 and 0.62-0.89 at T=100.
-    if (l.training && l.B < 4 && team == 1) return plan;
+    // of every row at two threads. That pays from a slice of 1 MiB on (kMinSmallBatchPackedSliceBytes).
+    // Measured on the 2-core machine (2026-11-24, 2 threads = a team of two, B=1), time with packed
+    // products / with sgemm at T=20 and T=100: rnn_backends_bench, two and three runs of medians of
+    // 3 and 5: LSTM H=512 (slice 2 MiB) 0.76-0.87 and 0.66-0.68, GRU H=512 (1.5 MiB) 0.75-0.76 and
+    // 0.59-0.64 (the sweep's step breakdown, LSTM H=512 T=20: backward steps 98 -> 38 us, packing
+    // 30 us a step); but LSTM H=256 (0.5 MiB) 1.13-1.18 and 0.97-1.06, GRU H=256 1.17-1.22 and
+    // 1.04-1.10.
+    if (l.training && l.B < 4 &&
+        (team == 1 || l.G * unitSlice(l.H, 0, team).width() * l.H * std::int64_t(sizeof(float)) <
+                          kMinSmallBatchPackedSliceBytes))
+        return plan;
     for (int i = 0; i < team; ++i) {
         RecurrentPlan::Slice& slice = plan.slices.emplace_back();
         slice.units = unitSlice(l.H, i, team);

@@ -43,6 +43,11 @@ struct RecurrentPlan {
 // copies).
 inline constexpr std::int64_t kMinStepInputBatch = 64;
 inline constexpr std::int64_t kMinTeamStepInputBatch = 16;
+// Training below batch 4 packs its recurrent products only on a team whose thread's slice of W_hh
+// is at least this large (a team thread reads a slice of this size in place through sgemm from
+// beyond its L2; a smaller one stays there either way, and the repack after every SGD step does
+// not pay).
+inline constexpr std::int64_t kMinSmallBatchPackedSliceBytes = std::int64_t(1) << 20;
 // The input product of one team thread's slice in `layer` (RecurrentPlan::stepInput).
 [[nodiscard]] PackedGemm::Shape stepInputShape(const BlasLayout& l, const RecurrentPlan::Slice& slice,
                                                int layer);

@@ -194,15 +194,15 @@ class BlasRepackTest : public testing::TestWithParam<std::tuple<CellType, int, i
 // The second training run of a session starts from the parameters its first run left (SGD): its
 // loss and output must be the reference's on those parameters, which fails if the packed copy of
 // W_hh (and at B = 64, of W_ih for the per-step input projection) were not refreshed after the
-// update. The first run's parameter gradients must be the reference's too: at B = 1 and 4 on two
-// threads the backward steps run on each team thread's packed slice of W_hh, which that thread
-// packed itself.
+// update. The first run's parameter gradients must be the reference's too: at B = 1 (H = 512) and
+// B = 4 on two threads the backward steps run on each team thread's packed slice of W_hh, which
+// that thread packed itself.
 TEST_P(BlasRepackTest, SecondTrainingRunUsesTheUpdatedWeights) {
     const auto [cell, threads, batch] = GetParam();
     Problem p;
     p.config.cell = cell;
     p.config.inputSize = 24;
-    p.config.hiddenSize = 256;
+    p.config.hiddenSize = batch == 1 ? 512 : 256; // B=1 packs only slices of 1 MiB or more
     p.config.seed = 5;
     p.shape = {.batch = batch, .seqLen = 5};
     p.mode = Mode::Training;
@@ -229,7 +229,7 @@ TEST_P(BlasRepackTest, SecondTrainingRunUsesTheUpdatedWeights) {
 
     const auto notes = session->notes();
     if (threads > 1 && availableCpuCores() > 1) {
-        // B=1 and 4: 0.5 and 2.1 MFLOP a step (LSTM), which a team of two splits; B=64: 67 MFLOP
+        // B=1 and 4: 2.1 MFLOP a step (LSTM), which a team of two splits; B=64: 67 MFLOP
         // for each of two, which training leaves to a team of one whose GEMMs run on both threads
         // (recurrent_threads.h).
         const bool team = batch < cpu::kMinStepInputBatch;
@@ -237,7 +237,8 @@ TEST_P(BlasRepackTest, SecondTrainingRunUsesTheUpdatedWeights) {
         EXPECT_EQ(hasNote(notes, "units split across the team"), team)
             << "this problem is meant to run on " << (team ? "a two-thread team" : "a team of one");
     }
-    // Packed products: always from B = 4; at B = 1 only on a team (blas_session.cpp).
+    // Packed products: always from B = 4; at B = 1 only on a team (here of two slices of 2 and 1.5
+    // MiB, blas_session.cpp).
     const bool packed = batch >= 4 || hasNote(notes, "units split across the team");
     EXPECT_EQ(hasNote(notes, "recurrent GEMMs: oneDNN matmul on W_hh packed once"), packed);
     if (batch >= cpu::kMinStepInputBatch) {
@@ -249,6 +250,36 @@ INSTANTIATE_TEST_SUITE_P(Cells, BlasRepackTest,
                          testing::Combine(testing::Values(CellType::Lstm, CellType::Gru),
                                           testing::Values(1, 2),
                                           testing::Values(1, 4, int(cpu::kMinStepInputBatch))));
+
+// Below batch 4, training packs W_hh only on a team whose threads' slices are large enough to fall
+// out of their L2 when sgemm reads them in place (kMinSmallBatchPackedSliceBytes); a team of one,
+// or slices of half a MiB, keep sgemm, which was faster there. LSTM at B=1 on two threads: H=256
+// gives slices of 4 * 128 * 256 floats (0.5 MiB), H=512 of 4 * 256 * 512 (2 MiB).
+TEST(BlasSmallBatchTraining, PacksOnlyLargeSlicesOfATeam) {
+    const Backend* blas = builtinBackends().find("cpu-blas");
+    ASSERT_NE(blas, nullptr);
+    const auto notesOf = [&](int hidden, int threads) {
+        Problem p;
+        p.config.cell = CellType::Lstm;
+        p.config.inputSize = 24;
+        p.config.hiddenSize = hidden;
+        p.shape = {.batch = 1, .seqLen = 3};
+        p.mode = Mode::Training;
+        p.options.threads = threads;
+        return blas->prepare(p)->notes();
+    };
+    const char* packed = "recurrent GEMMs: oneDNN matmul on W_hh packed once";
+    EXPECT_FALSE(hasNote(notesOf(512, 1), packed)) << "a team of one keeps sgemm at B=1";
+    if (availableCpuCores() < 2) GTEST_SKIP() << "needs two cores for a team of two";
+    // The premise: the bound lies between the two slices.
+    ASSERT_LT(std::int64_t(4 * 128 * 256 * sizeof(float)), cpu::kMinSmallBatchPackedSliceBytes);
+    ASSERT_GE(std::int64_t(4 * 256 * 512 * sizeof(float)), cpu::kMinSmallBatchPackedSliceBytes);
+    const auto small = notesOf(256, 2), large = notesOf(512, 2);
+    EXPECT_TRUE(hasNote(small, "units split across the team"));
+    EXPECT_FALSE(hasNote(small, packed));
+    EXPECT_TRUE(hasNote(large, "units split across the team"));
+    EXPECT_TRUE(hasNote(large, packed));
+}
 
 class BlasStepInputTest : public testing::TestWithParam<int> {};
 
