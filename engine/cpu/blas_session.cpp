@@ -112,8 +112,8 @@ RecurrentPlan recurrentPlan(const BlasLayout& l, GemmProvider provider, int thre
     // products / with sgemm at T=20 and T=100: rnn_backends_bench, two and three runs of medians of
     // 3 and 5: LSTM H=512 (slice 2 MiB) 0.76-0.87 and 0.66-0.68, GRU H=512 (1.5 MiB) 0.75-0.76 and
     // 0.59-0.64 (the sweep's step breakdown, LSTM H=512 T=20: backward steps 98 -> 38 us, packing
-    // 30 us a step); but LSTM H=256 (0.5 MiB) 1.13-1.18 and 0.97-1.06, GRU H=256 1.17-1.22 and
-    // 1.04-1.10.
+    // 30 us a step); but LSTM H=256 (0.5 MiB) 1.11-1.18 and 0.98-1.06, GRU H=256 1.17-1.22 and
+    // 1.04-1.08.
     if (l.training && l.B < 4 &&
         (team == 1 || l.G * unitSlice(l.H, 0, team).width() * l.H * std::int64_t(sizeof(float)) <
                           kMinSmallBatchPackedSliceBytes))
