@@ -93,6 +93,19 @@ std::vector<Problem> problems() {
                     p.options.threads = threads;
                     out.push_back(p);
                 }
+    // Training at batch 1 on a team of two, whose slices of W_hh (2 and 1.5 MiB at H=512) are packed
+    // (kMinSmallBatchPackedSliceBytes); one thread keeps sgemm.
+    for (CellType cell : {CellType::Lstm, CellType::Gru})
+        for (int threads : {1, 2}) {
+            Problem p;
+            p.config.cell = cell;
+            p.config.inputSize = 5;
+            p.config.hiddenSize = 512;
+            p.shape = {.batch = 1, .seqLen = 3};
+            p.mode = Mode::Training;
+            p.options.threads = threads;
+            out.push_back(p);
+        }
     return out;
 }
 
