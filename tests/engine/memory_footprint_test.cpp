@@ -35,6 +35,20 @@ std::string describe(const Problem& p) {
            (p.config.bias ? "" : " no-bias") + (p.inputGradients ? " input-gradients" : "");
 }
 
+// A problem of input size 5 at the sizes where cpu-blas changes its plan (packed products, team
+// slices, the weight-gradient matmul).
+Problem sized(CellType cell, int hidden, int layers, Shape shape, Mode mode, int threads) {
+    Problem p;
+    p.config.cell = cell;
+    p.config.inputSize = 5;
+    p.config.hiddenSize = hidden;
+    p.config.layers = layers;
+    p.shape = shape;
+    p.mode = mode;
+    p.options.threads = threads;
+    return p;
+}
+
 std::vector<Problem> problems() {
     std::vector<Problem> out;
     for (const auto& [cell, resetAfter] :
@@ -64,17 +78,9 @@ std::vector<Problem> problems() {
     // Training whose weight gradients run on oneDNN's matmul with a shared scratchpad (T*B = 1024,
     // 4H = 1024 rows; the second layer's input is 256 wide).
     for (int layers : {1, 2})
-        for (int threads : {1, 2}) {
-            Problem p;
-            p.config.cell = CellType::Lstm;
-            p.config.inputSize = 5;
-            p.config.hiddenSize = 256;
-            p.config.layers = layers;
-            p.shape = {.batch = 64, .seqLen = 16};
-            p.mode = Mode::Training;
-            p.options.threads = threads;
-            out.push_back(p);
-        }
+        for (int threads : {1, 2})
+            out.push_back(
+                sized(CellType::Lstm, 256, layers, {.batch = 64, .seqLen = 16}, Mode::Training, threads));
     // Large batches on a team of one and of two: the packed products of W_hh (training, inference)
     // and inference's per-step input projection on packed W_ih, with a team's slice buffers and
     // biases (700 units keep a block of W_hh out of L1 on every ISA, so that the fused step does not
@@ -82,30 +88,13 @@ std::vector<Problem> problems() {
     for (CellType cell : {CellType::Lstm, CellType::Gru})
         for (int layers : {1, 2})
             for (Mode mode : {Mode::Inference, Mode::Training})
-                for (int threads : {1, 2}) {
-                    Problem p;
-                    p.config.cell = cell;
-                    p.config.inputSize = 5;
-                    p.config.hiddenSize = 700;
-                    p.config.layers = layers;
-                    p.shape = {.batch = 64, .seqLen = 3};
-                    p.mode = mode;
-                    p.options.threads = threads;
-                    out.push_back(p);
-                }
+                for (int threads : {1, 2})
+                    out.push_back(sized(cell, 700, layers, {.batch = 64, .seqLen = 3}, mode, threads));
     // Training at batch 1 on a team of two, whose slices of W_hh (2 and 1.5 MiB at H=512) are packed
     // (kMinSmallBatchPackedSliceBytes); one thread keeps sgemm.
     for (CellType cell : {CellType::Lstm, CellType::Gru})
-        for (int threads : {1, 2}) {
-            Problem p;
-            p.config.cell = cell;
-            p.config.inputSize = 5;
-            p.config.hiddenSize = 512;
-            p.shape = {.batch = 1, .seqLen = 3};
-            p.mode = Mode::Training;
-            p.options.threads = threads;
-            out.push_back(p);
-        }
+        for (int threads : {1, 2})
+            out.push_back(sized(cell, 512, 1, {.batch = 1, .seqLen = 3}, Mode::Training, threads));
     return out;
 }
 
