@@ -21,9 +21,10 @@ struct RecurrentThreads {
 // thread on any core count, rather than being tuned on one machine. A team takes every thread the
 // work pays for in inference; where units limit it below that, and in training always, the team
 // is as large as the units allow if that leaves each thread at most kMaxTeamShareFlops; else (and
-// below 64 units) a team of one runs its GEMMs on every thread (never on some: libgomp would end
-// and restart the rest of its pool around each such run). The all-steps GEMMs (input projection,
-// weight and input gradients) are not covered: allStepsGemmThreads() below gives theirs.
+// below 64 units) a team of one runs its GEMMs on every thread from kMinSplitStepFlops a step on
+// (never on some: libgomp would end and restart the rest of its pool around each such run). The
+// all-steps GEMMs (input projection, weight and input gradients) are not covered:
+// allStepsGemmThreads() below gives theirs.
 inline constexpr double kMinStepFlopsPerThread = 1.5e5;
 // Measured on the 16-core host (2026-11-24, cpu-blas / cpu-onednn, all 16 threads, a team of as
 // many threads as the units allow against a team of one on 16 GEMM threads): the team was faster
@@ -37,6 +38,15 @@ inline constexpr double kMinStepFlopsPerThread = 1.5e5;
 // from 4 MFLOP a thread, T=20 and 100; inference there was 1.0-1.4x slower on a team of one (LSTM
 // H=256 B=16: 1.09-1.14 against 0.78-0.87 ms).
 inline constexpr double kMaxTeamShareFlops = 2e6;
+// A team of one splits its step's GEMMs over every thread only from kMinSplitStepFlops a step:
+// oneDNN's split of one small product (a fork/join, and each thread's rows of the result read
+// by the next step's other thread) costs more than kMinStepFlopsPerThread of a team's barrier.
+// Measured on the 2-core machine (2026-11-24, rnn_backends_bench, medians of 5, two runs, time on
+// 2 threads / time on 1): training at H=64 (no team), B=16, whose steps are 393 kFLOP (GRU) and
+// 524 kFLOP (LSTM): with the split 1.03-1.09 (GRU) and 0.92-0.99 (LSTM), with one thread for the
+// steps 0.92-1.01 and 0.80-0.89; at B=64 (1.6 and 2.1 MFLOP) the split was the faster of the two
+// (GRU 69-76 against 71-81 us a step, LSTM 77-87 against 87-90).
+inline constexpr double kMinSplitStepFlops = 1e6;
 // Training forms a team only from kMinTrainingTeamUnits hidden units on: its backward step
 // exchanges every unit's gate gradients between the team's threads and waits at a barrier twice
 // per step, which a small layer does not pay for. Measured on the 2-core machine (2026-11-24,

@@ -22,13 +22,14 @@ RecurrentThreads recurrentThreads(double stepFlops, std::int64_t units, int thre
     RecurrentThreads r;
     // A team when the units allow at least two and each gets a small share (kMaxTeamShareFlops),
     // or, in inference, when it can use every thread the work pays for. Else, with work for
-    // several threads, oneDNN's GEMM splits the rows of the one product on every thread: a region
-    // narrower than OpenMP's pool ends the pool's surplus threads, and the next full-width one
-    // starts them again (step_team.h).
+    // several threads and a step large enough to split (kMinSplitStepFlops), oneDNN's GEMM splits
+    // the rows of the one product on every thread (never on some: a region narrower than
+    // OpenMP's pool ends the pool's surplus threads, and the next full-width one starts them
+    // again, step_team.h).
     const bool takesEveryThread = byUnits == byWork && !training;
     if (byUnits > 1 && (takesEveryThread || stepFlops / byUnits <= kMaxTeamShareFlops))
         r.team = byUnits;
-    else if (byWork > 1)
+    else if (byWork > 1 && stepFlops >= kMinSplitStepFlops)
         r.singleTeam = std::max(threads, 1);
     return r;
 }

@@ -78,6 +78,7 @@ TEST(RecurrentThreads, EveryTeamThreadGetsEnoughUnitsAndWork) {
                         EXPECT_TRUE(hidden < teamUnits || flops / teamByUnits > cpu::kMaxTeamShareFlops)
                             << "a team of " << teamByUnits << " threads would do";
                         EXPECT_GE(flops, 2 * kMinStepFlopsPerThread);
+                        EXPECT_GE(flops, cpu::kMinSplitStepFlops);
                     }
                 }
 }
@@ -118,8 +119,9 @@ std::set<std::string> processThreads() {
 // us instead of 9.3). So after its first run a session starts no thread. Each shape takes another
 // of the rule's branches: a step team narrower than the machine (H=256, B=1: three threads on 16
 // cores; H=64, B=16 and 64: two), a team of one whose GEMMs use every core (H=48, B=64; training
-// at H=64), a full team, a training team. Bites only with three cores or more (two widths other
-// than one); CI's two cores pass it trivially, the 16-core host runs it from the bundle.
+// at H=64, B=64), a full team, a training team, a training step on one thread (H=64, B=16). Bites only with
+// three cores or more (two widths other than one); CI's two cores pass it trivially, the 16-core host runs it
+// from the bundle.
 TEST(BlasThreads, AfterItsFirstRunASessionStartsNoThread) {
     const Backend* blas = builtinBackends().find("cpu-blas");
     ASSERT_NE(blas, nullptr);
@@ -130,7 +132,7 @@ TEST(BlasThreads, AfterItsFirstRunASessionStartsNoThread) {
     for (const Shape& shape :
          {Shape{256, 1, Mode::Inference}, Shape{64, 16, Mode::Inference}, Shape{64, 64, Mode::Inference},
           Shape{48, 64, Mode::Inference}, Shape{512, 4, Mode::Inference}, Shape{256, 4, Mode::Training},
-          Shape{64, 16, Mode::Training}}) {
+          Shape{64, 64, Mode::Training}, Shape{64, 16, Mode::Training}}) {
         Problem p;
         p.config.inputSize = 128;
         p.config.hiddenSize = shape.hidden;
@@ -157,6 +159,21 @@ TEST(RecurrentThreads, TrainingOfASmallLayerRunsNoTeam) {
         EXPECT_EQ(training.team, 1);
         EXPECT_EQ(training.singleTeam, threads);
         EXPECT_GT(recurrentThreads(lstmStepFlops(16, 128), 128, threads, true).team, 1);
+    }
+}
+
+TEST(RecurrentThreads, ASmallStepWithoutATeamStaysOnOneThread) {
+    // Training at H=64, B=16: 2 * 16 * 256 * 64 = 524 kFLOP a step, work for three threads of
+    // kMinStepFlopsPerThread but no team (64 units). Splitting a product that small over the pool
+    // costs more than it saves (kMinSplitStepFlops), so one thread runs the step; at B=64
+    // (2.1 MFLOP) oneDNN splits it over every thread.
+    for (int threads : {2, 16}) {
+        const RecurrentThreads small = recurrentThreads(lstmStepFlops(16, 64), 64, threads, true);
+        EXPECT_EQ(small.team, 1);
+        EXPECT_EQ(small.singleTeam, 1);
+        EXPECT_EQ(recurrentThreads(lstmStepFlops(64, 64), 64, threads, true).singleTeam, threads);
+        // The same in inference where the units allow no team: H=48, B=32 is 590 kFLOP.
+        EXPECT_EQ(recurrentThreads(lstmStepFlops(32, 48), 48, threads, false).singleTeam, 1);
     }
 }
 
