@@ -15,6 +15,7 @@ MemoryFootprint BlasBackend::estimateMemory(const Problem& problem) const {
     MemoryFootprint m = cpu::blasFootprint(layout, plan.stepInput);
     for (const MemoryFootprint& part :
          {cpu::packedProductsFootprint(layout, plan),
+          cpu::packedInputFootprint(layout, plan, problem.options.threads),
           cpu::weightGradientFootprint(layout, problem.options.gemm, problem.options.threads)}) {
         m.weights += part.weights;
         m.workspace += part.workspace;

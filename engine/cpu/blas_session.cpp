@@ -69,6 +69,7 @@ BlasSession::BlasSession(const Problem& problem)
         packRecurrentWeights();
     }
     if (m_plan.fused) packFusedSlices();
+    if (m_plan.inputPacked) createPackedInputGemms();
     if (m_lay.training) createWeightGradientProducts();
 }
 
@@ -85,6 +86,13 @@ RecurrentPlan recurrentPlan(const BlasLayout& l, GemmProvider provider, int thre
     RecurrentPlan plan;
     // With OpenBLAS, its own pool runs the step's GEMMs and our loops stay on one thread.
     if (provider != GemmProvider::OneDnn) return plan;
+    // Inference's weights stay as they are, so W_ih is packed once (and no stepInput: set below).
+    // Measured on the 2-core machine (2026-11-24, rnn_backends_bench, inference at B <= 16 without
+    // stepInput, 1 and 2 threads, two runs of medians of 3, time with / without): geometric mean
+    // 0.97 over 192 point-runs; H=64 B=1 T=20 0.77-0.86 (the input GEMM 9.5 -> 6.1-6.9 us of a 19.4
+    // us LSTM iteration), LSTM H=256 B=1 to 16 0.87-0.97; no point above 1.08, where runs of points
+    // this path does not touch varied as much.
+    plan.inputPacked = !l.training;
     plan.threads =
         recurrentThreads(2.0 * double(l.D * l.B * l.GH() * l.H), l.H, resolveThreads(threads), l.training);
     const int team = plan.threads.team;
@@ -146,10 +154,38 @@ RecurrentPlan recurrentPlan(const BlasLayout& l, GemmProvider provider, int thre
     // layer's directions share the rows of the input projection (and of the gates training keeps).
     plan.stepInput = l.D == 1 && (!l.training || team == 1) &&
                      l.B >= (team > 1 ? kMinTeamStepInputBatch : kMinStepInputBatch);
+    plan.inputPacked = plan.inputPacked && !plan.stepInput;
     if (plan.stepInput && team > 1)
         for (RecurrentPlan::Slice& slice : plan.slices)
             slice.inFloats = l.B * l.G * slice.units.width();
     return plan;
+}
+
+PackedGemm::Shape inputGemmShape(const BlasLayout& l, int layer) {
+    const std::int64_t in = l.layerInput(layer);
+    return {.m = l.TB(), .n = l.DGH(), .k = in, .lda = in};
+}
+
+namespace {
+
+int inputGemmThreads(const PackedGemm::Shape& shape, int threads) {
+    return allStepsGemmThreads(2.0 * double(shape.m) * double(shape.n) * double(shape.k), threads);
+}
+
+} // namespace
+
+MemoryFootprint packedInputFootprint(const BlasLayout& l, const RecurrentPlan& plan, int threads) {
+    MemoryFootprint m;
+    if (!plan.inputPacked) return m;
+    const dnnl::engine engine =
+        oneDnnCall("CPU engine", [] { return dnnl::engine(dnnl::engine::kind::cpu, 0); });
+    std::uint64_t bytes = 0;
+    for (int layer = 0; layer < l.L; ++layer) {
+        const PackedGemm::Shape shape = inputGemmShape(l, layer);
+        bytes += PackedGemm::requiredBytes(engine, shape, inputGemmThreads(shape, resolveThreads(threads)));
+    }
+    m.addNamed("packed W_ih", BufferCategory::Weights, bytes);
+    return m;
 }
 
 PackedGemm::Shape stepInputShape(const BlasLayout& l, const RecurrentPlan::Slice& slice, int layer) {
@@ -305,6 +341,21 @@ void BlasSession::createPackedProducts() {
     if (m_plan.stepInput) m_memory.addNamed("packed W_ih", BufferCategory::Weights, input);
     m_memory.add(BufferCategory::Weights, bias);
     m_memory.add(BufferCategory::Workspace, out);
+}
+
+void BlasSession::createPackedInputGemms() {
+    const dnnl::engine engine =
+        oneDnnCall("CPU engine", [] { return dnnl::engine(dnnl::engine::kind::cpu, 0); });
+    std::uint64_t bytes = 0;
+    for (int layer = 0; layer < m_lay.L; ++layer) {
+        const PackedGemm::Shape shape = inputGemmShape(m_lay, layer);
+        const int threads = inputGemmThreads(shape, m_threads);
+        InputGemm& g = m_inputGemms.emplace_back(InputGemm{PackedGemm(engine, shape, threads), threads});
+        // W[k, n] = W_ih[n, k]: W_ih is [D*G*H, in], every direction's gates one after another.
+        g.gemm.pack(weights(layer).wih, 1, shape.k);
+        bytes += g.gemm.bytes();
+    }
+    m_memory.addNamed("packed W_ih", BufferCategory::Weights, bytes);
 }
 
 // Once in prepare(), and after every SGD update in training.
@@ -482,7 +533,12 @@ BlasSession::StepAt BlasSession::stepAt(int layer, int d, int s) const {
 void BlasSession::forwardLayer(PhaseHook& hook, int layer) {
     const BlasLayout& l = m_lay;
     const Weights w = weights(layer);
-    if (!m_plan.stepInput) { // otherwise each step projects its own input
+    if (m_plan.inputPacked) {
+        StepScope step(hook, "input GEMM");
+        InputGemm& g = m_inputGemms[std::size_t(layer)];
+        const OmpThreadCount count(g.threads);
+        g.gemm.run(layerInput(layer), m_b.xp.data());
+    } else if (!m_plan.stepInput) { // otherwise each step projects its own input
         StepScope step(hook, "input GEMM");
         gemm({.opA = Op::N,
               .opB = Op::T,
@@ -1124,6 +1180,9 @@ std::vector<std::string> BlasSession::notes() const {
                                 (p.input ? ", each step's input projection on W_ih packed once" : ""));
                 break;
             }
+    if (!m_inputGemms.empty())
+        notes.push_back("input GEMM: oneDNN matmul on W_ih packed once (" +
+                        m_inputGemms.front().gemm.implementation() + ")");
     for (const auto& layer : m_weightGradients)
         if (const auto product =
                 std::find_if(layer.begin(), layer.end(), [](const auto& p) { return p.has_value(); });

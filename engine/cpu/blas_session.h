@@ -37,6 +37,9 @@ struct RecurrentPlan {
     // slice's `in`, and their gate pass reads both products where they landed, in the slice's own
     // layout.
     bool stepInput = false;
+    // Inference without stepInput: the input GEMM over all steps on W_ih packed once, in prepare(),
+    // where sgemm packs W_ih again on every call (a third of the GEMM at T*B = 20 rows).
+    bool inputPacked = false;
 };
 // The smallest batch whose recurrence projects each step's input (RecurrentPlan::stepInput), on a
 // team of one and, in inference, on a team of several threads (whose gate pass then also skips two
@@ -51,6 +54,11 @@ inline constexpr std::int64_t kMinSmallBatchPackedSliceBytes = std::int64_t(1) <
 // The input product of one team thread's slice in `layer` (RecurrentPlan::stepInput).
 [[nodiscard]] PackedGemm::Shape stepInputShape(const BlasLayout& l, const RecurrentPlan::Slice& slice,
                                                int layer);
+// The input GEMM over all steps of `layer` (RecurrentPlan::inputPacked): x[T*B, in] * W_ih^T.
+[[nodiscard]] PackedGemm::Shape inputGemmShape(const BlasLayout& l, int layer);
+// The named part "packed W_ih" (weights) of RecurrentPlan::inputPacked; empty without it.
+[[nodiscard]] MemoryFootprint packedInputFootprint(const BlasLayout& l, const RecurrentPlan& plan,
+                                                   int threads);
 // The largest batch that runs the fused step (inference, LSTM and reset-after GRU) at any hidden
 // size; larger batches run it where a block's weights fit in L1 (fusedBlockInL1()).
 inline constexpr std::int64_t kFusedMaxBatch = 4;
@@ -115,6 +123,7 @@ private:
         AlignedFloats bias; // with `in`: the slice's b_ih [G*w], then its b_hh [G*w]
     };
     void createPackedProducts();
+    void createPackedInputGemms();
     void createWeightGradientProducts();
     void packRecurrentWeights();
     // W_hh of every (layer, direction, team thread) row-blocked for the fused step, once.
@@ -165,6 +174,11 @@ private:
     RecurrentPlan m_plan;
     std::vector<SliceProducts> m_products; // [(layer * D + d) * team + thread], as m_plan says
     std::vector<AlignedFloats> m_fused;    // the same index; only with m_plan.fused
+    struct InputGemm {
+        PackedGemm gemm;
+        int threads; // allStepsGemmThreads() of its FLOPs
+    };
+    std::vector<InputGemm> m_inputGemms; // [layer]; only with m_plan.inputPacked
     // Training: [layer][i] the product i of weightGradientShapes() on TransposedGemm, or none
     // (sgemm); the scratchpad they share.
     std::vector<std::vector<std::optional<TransposedGemm>>> m_weightGradients;

@@ -1,6 +1,6 @@
 // cpu-blas's recurrence: the threading rule (recurrentThreads), the recurrent weights packed once
-// per prepare() and again after every SGD step, and inference's per-step input projection,
-// checked against the double reference.
+// per prepare() and again after every SGD step, and inference's input projections (per step, or
+// over all steps on W_ih packed once), checked against the double reference.
 #include "engine/backend.h"
 #include "engine/cpu/blas_session.h"
 #include "engine/cpu/cpu_libraries.h"
@@ -25,6 +25,7 @@ using cpu::recurrentThreads;
 using cpu::RecurrentThreads;
 
 constexpr const char* kStepInputNote = "each step's input projection on W_ih packed once";
+constexpr const char* kPackedInputNote = "input GEMM: oneDNN matmul on W_ih packed once";
 
 bool hasNote(const std::vector<std::string>& notes, const char* text) {
     return std::any_of(notes.begin(), notes.end(),
@@ -430,6 +431,74 @@ TEST(BlasStepInput, OnlyInferenceOnPackedProductsFromTheBatchBound) {
         openBlas.options.gemm = GemmProvider::OpenBlas;
         EXPECT_FALSE(perStep(openBlas));
     }
+}
+
+// Inference without the per-step projection runs its input GEMM over all steps on W_ih packed
+// once in prepare() (RecurrentPlan::inputPacked). The packed operand holds every direction's gate
+// rows: a bidirectional second layer reads both directions' outputs (in = 2H) and writes both
+// directions' projections side by side. y, h_n and c_n must be the double reference's, for the
+// fused step (B = 3) and the packed recurrent products (B = 17), LSTM and both GRU forms, on one
+// and two threads.
+TEST(BlasPackedInput, InferenceOverAllStepsEqualsTheReference) {
+    struct Cell {
+        CellType type;
+        bool resetAfter;
+        const char* name;
+    };
+    for (const Cell cell : {Cell{CellType::Lstm, true, "LSTM"}, Cell{CellType::Gru, true, "GRU"},
+                            Cell{CellType::Gru, false, "GRU reset before"}})
+        for (int batch : {3, 17})
+            for (int threads : {1, 2}) {
+                Problem p;
+                p.config.cell = cell.type;
+                p.config.resetAfter = cell.resetAfter;
+                p.config.inputSize = 24;
+                p.config.hiddenSize = 200;
+                p.config.layers = 2;
+                p.config.bidirectional = true;
+                p.config.seed = 8;
+                p.shape = {.batch = batch, .seqLen = 5};
+                p.mode = Mode::Inference;
+                p.options.threads = threads;
+                SCOPED_TRACE(testing::Message()
+                             << cell.name << ", B=" << batch << ", " << threads << " threads");
+                const auto session = runBlasOnce(p);
+                ASSERT_NE(session, nullptr);
+                EXPECT_TRUE(hasNote(session->notes(), kPackedInputNote));
+                EXPECT_GT(session->memory().part("packed W_ih"), 0u);
+                const RunOutputs out = session->outputs();
+                const auto ref = reference::runIteration<double>(p);
+                EXPECT_TRUE(test::tensorsClose(out.y.cast<double>(), ref.y, 1e-5, "output y"));
+                EXPECT_TRUE(test::tensorsClose(out.hN.cast<double>(), ref.hN, 1e-5, "final h"));
+                if (cell.type == CellType::Lstm) {
+                    EXPECT_TRUE(test::tensorsClose(out.cN.cast<double>(), ref.cN, 1e-5, "final c"));
+                }
+            }
+}
+
+// Training packs nothing for its input GEMM (SGD changes W_ih after every iteration), the
+// per-step projection has its own packed W_ih, and OpenBLAS packs nothing.
+TEST(BlasPackedInput, OnlyInferenceOverAllStepsOnOneDnn) {
+    const Backend* blas = builtinBackends().find("cpu-blas");
+    ASSERT_NE(blas, nullptr);
+    Problem p;
+    p.config.inputSize = 16;
+    p.config.hiddenSize = 200;
+    p.shape = {.batch = 4, .seqLen = 3};
+    p.options.threads = 1;
+    const auto packs = [&](const Problem& q) { return hasNote(blas->prepare(q)->notes(), kPackedInputNote); };
+    p.mode = Mode::Inference;
+    EXPECT_TRUE(packs(p));
+    Problem training = p;
+    training.mode = Mode::Training;
+    EXPECT_FALSE(packs(training));
+    Problem openBlas = p;
+    openBlas.options.gemm = GemmProvider::OpenBlas;
+    EXPECT_FALSE(packs(openBlas));
+    Problem perStep = p;
+    perStep.shape.batch = int(cpu::kMinStepInputBatch);
+    EXPECT_FALSE(packs(perStep));
+    EXPECT_TRUE(hasNote(blas->prepare(perStep)->notes(), kStepInputNote));
 }
 
 } // namespace
