@@ -11,12 +11,12 @@ std::vector<std::string> BlasBackend::unsupportedReasons(const RnnConfig&, Mode)
 
 MemoryFootprint BlasBackend::estimateMemory(const Problem& problem) const {
     const cpu::BlasLayout layout(problem);
-    const cpu::RecurrentPlan plan = cpu::recurrentPlan(layout, problem.options.gemm, problem.options.threads);
+    const int threads = cpu::sessionThreads(layout, problem.options.gemm, problem.options.threads);
+    const cpu::RecurrentPlan plan = cpu::recurrentPlan(layout, problem.options.gemm, threads);
     MemoryFootprint m = cpu::blasFootprint(layout, plan.stepInput);
     for (const MemoryFootprint& part :
-         {cpu::packedProductsFootprint(layout, plan),
-          cpu::packedInputFootprint(layout, plan, problem.options.threads),
-          cpu::weightGradientFootprint(layout, problem.options.gemm, problem.options.threads)}) {
+         {cpu::packedProductsFootprint(layout, plan), cpu::packedInputFootprint(layout, plan, threads),
+          cpu::weightGradientFootprint(layout, problem.options.gemm, threads)}) {
         m.weights += part.weights;
         m.workspace += part.workspace;
         m.detail.insert(m.detail.end(), part.detail.begin(), part.detail.end());

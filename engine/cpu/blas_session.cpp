@@ -46,7 +46,7 @@ void copyColumnBlocks(const float* src, std::int64_t rows, std::int64_t blocks, 
 
 BlasSession::BlasSession(const Problem& problem)
     : m_problem(problem), m_lay(problem), m_provider(problem.options.gemm),
-      m_threads(resolveThreads(problem.options.threads)),
+      m_threads(sessionThreads(m_lay, m_provider, problem.options.threads)),
       m_loopThreads(m_provider == GemmProvider::OneDnn ? m_threads : 1),
       m_plan(recurrentPlan(m_lay, m_provider, m_threads)) {
     m_b.in = resolve(problem);
@@ -75,6 +75,12 @@ BlasSession::BlasSession(const Problem& problem)
 
 namespace {
 
+// The threads of every step of this layout's recurrence: its recurrent products are
+// 2 * D * B * G*H * H FLOPs a step over H units.
+RecurrentThreads layoutStepThreads(const BlasLayout& l, int threads) {
+    return recurrentThreads(2.0 * double(l.D * l.B * l.GH() * l.H), l.H, threads, l.training);
+}
+
 // Whether inference of this layout runs the fused step (given a team that allows it).
 bool fusedStepFits(const BlasLayout& l) {
     return l.B <= kFusedMaxBatch || fusedBlockInL1(l.H, int(l.G), kernelIsa());
@@ -87,14 +93,14 @@ RecurrentPlan recurrentPlan(const BlasLayout& l, GemmProvider provider, int thre
     // With OpenBLAS, its own pool runs the step's GEMMs and our loops stay on one thread.
     if (provider != GemmProvider::OneDnn) return plan;
     // Inference's weights stay as they are, so W_ih is packed once (and no stepInput: set below).
-    // Measured on the 2-core machine (2026-11-24, rnn_backends_bench, inference at B <= 16 without
-    // stepInput, 1 and 2 threads, two runs of medians of 3, time with / without): geometric mean
-    // 0.97 over 192 point-runs; H=64 B=1 T=20 0.77-0.86 (the input GEMM 9.5 -> 6.1-6.9 us of a 19.4
-    // us LSTM iteration), LSTM H=256 B=1 to 16 0.87-0.97; no point above 1.08, where runs of points
-    // this path does not touch varied as much.
+    // Measured on the 2-core machine (2026-11-24, rnn_backends_bench, inference at B <= 16, 1 and 2
+    // threads, the binaries before and after alternated twice, medians of 3, time after / before):
+    // geometric mean 0.96 over 192 point-runs; H=64 B=1 T=20 0.73-0.86 (the input GEMM of an LSTM
+    // iteration 9.5 -> 6.1-6.9 us of 19.4), H=256 B=1 and 4 0.82-1.06 (median 0.92); the worst 1.07-1.10
+    // (LSTM H=512 B=1 T=100 on 2 threads, 0.88-0.97 in an earlier pair of runs), where points this
+    // path does not touch (B=16 on 2 threads) varied between 0.98 and 1.09.
     plan.inputPacked = !l.training;
-    plan.threads =
-        recurrentThreads(2.0 * double(l.D * l.B * l.GH() * l.H), l.H, resolveThreads(threads), l.training);
+    plan.threads = layoutStepThreads(l, resolveThreads(threads));
     const int team = plan.threads.team;
     plan.gemmThreads = team > 1 ? 1 : plan.threads.singleTeam;
     // Inference at small batch, or where a block of W_hh fits in L1 (fusedStepFits()): the fused
@@ -159,6 +165,36 @@ RecurrentPlan recurrentPlan(const BlasLayout& l, GemmProvider provider, int thre
         for (RecurrentPlan::Slice& slice : plan.slices)
             slice.inFloats = l.B * l.G * slice.units.width();
     return plan;
+}
+
+namespace {
+
+// Training's GEMMs over all steps in one iteration: per layer the input projection, dW_ih and
+// (above layer 0) the input gradients, each 2 * T*B * D*G*H * in, and dW_hh, 2 * T*B * D*G*H * H.
+double trainingAllStepsGemmFlops(const BlasLayout& l) {
+    double flops = 0;
+    for (int layer = 0; layer < l.L; ++layer) {
+        const double perInput = 2.0 * double(l.TB()) * double(l.DGH());
+        flops += perInput * double(l.layerInput(layer)) * (layer == 0 ? 2 : 3) + perInput * double(l.H);
+    }
+    return flops;
+}
+
+} // namespace
+
+// Measured on the 2-core machine (2026-11-24, rnn_backends_bench, medians of 3-5, 2 threads / 1
+// thread, four to seven runs): training at H=64 with its steps on one thread, LSTM and GRU, B=4
+// T=20 (13 and 10 MFLOP of all-steps GEMMs) 1.00-1.20 and B=1 T=100 (16 and 12 MFLOP) 0.97-1.15,
+// against B=4 T=100 (65 MFLOP) LSTM 0.83-0.96 and B=16 T=20 (52 and 39) 0.80-1.01. In a GRU B=4
+// T=20 iteration the SGD step, a serial loop over 37k parameters, took 10.2 us in a two-thread
+// session and 3.5 in a one-thread one (3.8 with OMP_WAIT_POLICY=passive, whose sleeping worker
+// makes every parallel region slow to start instead); the steps 60 against 44 us.
+int sessionThreads(const BlasLayout& l, GemmProvider provider, int requested) {
+    const int threads = resolveThreads(requested);
+    if (threads == 1 || !l.training || provider != GemmProvider::OneDnn) return threads;
+    const RecurrentThreads steps = layoutStepThreads(l, threads);
+    const bool serialSteps = steps.team == 1 && steps.singleTeam == 1;
+    return serialSteps && trainingAllStepsGemmFlops(l) < kMinThreadedTrainingGemmFlops ? 1 : threads;
 }
 
 PackedGemm::Shape inputGemmShape(const BlasLayout& l, int layer) {
@@ -1167,6 +1203,11 @@ std::vector<std::string> BlasSession::notes() const {
             (*kernelIsaNote() ? std::string(" (") + kernelIsaNote() + ")" : std::string()) +
             ", recurrence on " + std::to_string(stepThreads) + " thread" + (stepThreads == 1 ? "" : "s") +
             (r.team > 1 ? " (units split across the team)" : "")};
+    if (const int requested = resolveThreads(m_problem.options.threads); m_threads < requested)
+        notes.push_back("1 thread of " + std::to_string(requested) +
+                        ": training this small runs faster on one (its steps on one thread, its GEMMs over "
+                        "all steps below " +
+                        std::to_string(int(kMinThreadedTrainingGemmFlops / 1e6)) + " MFLOP an iteration)");
     if (m_plan.fused)
         notes.push_back(std::string("recurrent steps fused (inference, ") +
                         (m_lay.B <= kFusedMaxBatch ? "batch <= " + std::to_string(kFusedMaxBatch)

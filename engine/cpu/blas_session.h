@@ -63,6 +63,14 @@ inline constexpr std::int64_t kMinSmallBatchPackedSliceBytes = std::int64_t(1) <
 // size; larger batches run it where a block's weights fit in L1 (fusedBlockInL1()).
 inline constexpr std::int64_t kFusedMaxBatch = 4;
 [[nodiscard]] RecurrentPlan recurrentPlan(const BlasLayout& l, GemmProvider provider, int threads);
+// Training whose steps run on one thread (recurrentThreads(): no team, no split) and whose GEMMs
+// over all steps (input projection, weight and input gradients) come to less than this many FLOPs
+// an iteration runs on one thread altogether: its serial parts (the steps, SGD) read what the other
+// threads' GEMMs wrote from those threads' caches, and lost more to it than the GEMMs gained.
+inline constexpr double kMinThreadedTrainingGemmFlops = 32e6;
+// The threads a cpu-blas session of this layout runs on: the requested count (0: every core), or
+// one by the rule above. The session and its memory estimate both use it.
+[[nodiscard]] int sessionThreads(const BlasLayout& l, GemmProvider provider, int requested);
 // The named part "packed W_hh" (weights) and the team's dense results (workspace) of all layers.
 [[nodiscard]] MemoryFootprint packedProductsFootprint(const BlasLayout& l, const RecurrentPlan& plan);
 

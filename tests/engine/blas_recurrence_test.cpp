@@ -178,6 +178,49 @@ TEST(RecurrentThreads, ASmallStepWithoutATeamStaysOnOneThread) {
     }
 }
 
+// Training whose steps run on one thread and whose all-steps GEMMs are small runs on one thread
+// altogether (cpu::sessionThreads): LSTM I=128, H=64 (131 kFLOP a step at B=4: no team, no split).
+// Its GEMMs over all steps, 2 * T*B * 256 * (128 + 128 + 64): 13.1 MFLOP at B=4, T=20, below the
+// 32 MFLOP bound; 65.5 MFLOP at T=100. Needs two cores (sessionThreads never asks for more than
+// the machine has).
+TEST(BlasThreads, SmallTrainingRunsOnOneThread) {
+    if (availableCpuCores() < 2) GTEST_SKIP() << "one core: every session runs on one thread";
+    const auto problem = [](int hidden, int batch, int seqLen, Mode mode) {
+        Problem p;
+        p.config.inputSize = 128;
+        p.config.hiddenSize = hidden;
+        p.shape = {.batch = batch, .seqLen = seqLen};
+        p.mode = mode;
+        p.options.threads = 2;
+        return p;
+    };
+    const auto threads = [](const Problem& p) {
+        return cpu::sessionThreads(cpu::BlasLayout(p), p.options.gemm, p.options.threads);
+    };
+    const Problem small = problem(64, 4, 20, Mode::Training);
+    EXPECT_EQ(threads(small), 1);
+    EXPECT_EQ(threads(problem(64, 4, 100, Mode::Training)), 2) << "65.5 MFLOP of all-steps GEMMs";
+    EXPECT_EQ(threads(problem(64, 4, 20, Mode::Inference)), 2) << "inference keeps every thread";
+    EXPECT_EQ(threads(problem(256, 1, 20, Mode::Training)), 2) << "a team of two runs the steps";
+    Problem openBlas = small;
+    openBlas.options.gemm = GemmProvider::OpenBlas;
+    EXPECT_EQ(threads(openBlas), 2);
+    // The session says so, runs on one thread, and its memory estimate sizes that session.
+    const Backend* blas = builtinBackends().find("cpu-blas");
+    ASSERT_NE(blas, nullptr);
+    const auto session = runBlasOnce(small);
+    ASSERT_NE(session, nullptr);
+    const auto notes = session->notes();
+    EXPECT_TRUE(hasNote(notes, "GEMM: oneDNN sgemm, 1 thread"));
+    EXPECT_TRUE(hasNote(notes, "1 thread of 2: training this small runs faster on one"));
+    const MemoryFootprint estimate = blas->estimateMemory(small);
+    EXPECT_EQ(estimate.weights, session->memory().weights);
+    EXPECT_EQ(estimate.workspace, session->memory().workspace);
+    const RunOutputs out = session->outputs();
+    const auto ref = reference::runIteration<double>(small);
+    EXPECT_NEAR(out.loss, ref.loss, 1e-5 * std::max(1.0, ref.loss));
+}
+
 TEST(RecurrentThreads, TrainingSplitsALargeStepOnlyInItsGemms) {
     // LSTM H=256, B=256 on 2 threads: 2 * 256 * 1024 * 256 = 134 MFLOP a step, 67 MFLOP for each
     // of a team of two. Inference takes the team; training runs a team of one whose GEMMs split
