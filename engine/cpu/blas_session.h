@@ -4,6 +4,7 @@
 // gpu-generic's step sequence (engine/gpu/generic_rnn.h): see the note there.
 #include "engine/backend.h"
 #include "engine/cpu/blas_layout.h"
+#include "engine/cpu/blas_plan.h"
 #include "engine/cpu/gemm.h"
 #include "engine/cpu/packed_gemm.h"
 #include "engine/cpu/step_team.h"
@@ -13,80 +14,6 @@
 #include <vector>
 
 namespace rnnprof::cpu {
-
-// How cpu-blas runs the recurrence of one problem: the threads of a step (recurrentThreads) and the
-// recurrent products on packed W_hh of each team thread, the same for every (layer, direction).
-// Shared by the session, which creates them, and estimateMemory(), which sizes them.
-struct RecurrentPlan {
-    struct Slice {
-        UnitSlice units;
-        PackedGemm::Shape forward;                 // hRec[B, H] * (the slice's rows of every gate)^T
-        std::optional<PackedGemm::Shape> backward; // training: (gate gradients)[B, GH] * W_hh[:, slice]
-        std::int64_t outFloats = 0;                // the dense result of a team thread (SliceProducts::out)
-        std::int64_t inFloats = 0; // stepInput in a team: the slice's own input projection [B, G*w]
-    };
-    RecurrentThreads threads;
-    int gemmThreads = 1;       // the threads each packed product runs with
-    std::vector<Slice> slices; // one per team thread; empty: no packed products (sgemm per step)
-    bool fused = false;        // the fused step (fused_step.h) on each team thread's slice instead
-    // Packed products of one direction from kMinStepInputBatch rows (inference in a team of several
-    // threads: from kMinTeamStepInputBatch; training only in a team of one): each step projects
-    // its own input, x_t * (the slice's rows of W_ih)^T on W_ih packed once, just before its
-    // recurrent product, instead of one GEMM over all steps whose result the gate pass then reads
-    // back from memory. A team of one writes it to a one-step buffer; a team's threads to their
-    // slice's `in`, and their gate pass reads both products where they landed, in the slice's own
-    // layout.
-    bool stepInput = false;
-    // Inference without stepInput: the input GEMM over all steps on W_ih packed once, in prepare(),
-    // where sgemm packs W_ih again on every call (a third of the GEMM at T*B = 20 rows).
-    bool inputPacked = false;
-};
-// The smallest batch whose recurrence projects each step's input (RecurrentPlan::stepInput), on a
-// team of one and, in inference, on a team of several threads (whose gate pass then also skips two
-// copies).
-inline constexpr std::int64_t kMinStepInputBatch = 64;
-inline constexpr std::int64_t kMinTeamStepInputBatch = 16;
-// Training below batch 4 packs its recurrent products only on a team whose thread's slice of W_hh
-// is at least this large (a team thread reads a slice of this size in place through sgemm from
-// beyond its L2; a smaller one stays there either way, and the repack after every SGD step does
-// not pay).
-inline constexpr std::int64_t kMinSmallBatchPackedSliceBytes = std::int64_t(1) << 20;
-// The input product of one team thread's slice in `layer` (RecurrentPlan::stepInput).
-[[nodiscard]] PackedGemm::Shape stepInputShape(const BlasLayout& l, const RecurrentPlan::Slice& slice,
-                                               int layer);
-// The input GEMM over all steps of `layer` (RecurrentPlan::inputPacked): x[T*B, in] * W_ih^T.
-[[nodiscard]] PackedGemm::Shape inputGemmShape(const BlasLayout& l, int layer);
-// The named part "packed W_ih" (weights) of RecurrentPlan::inputPacked; empty without it.
-[[nodiscard]] MemoryFootprint packedInputFootprint(const BlasLayout& l, const RecurrentPlan& plan,
-                                                   int threads);
-// The largest batch that runs the fused step (inference, LSTM and reset-after GRU) at any hidden
-// size; larger batches run it where a block's weights fit in L1 (fusedBlockInL1()).
-inline constexpr std::int64_t kFusedMaxBatch = 4;
-[[nodiscard]] RecurrentPlan recurrentPlan(const BlasLayout& l, GemmProvider provider, int threads);
-// Training whose steps run on one thread (recurrentThreads(): no team, no split) and whose GEMMs
-// over all steps (input projection, weight and input gradients) come to less than this many FLOPs
-// an iteration runs on one thread altogether: its serial parts (the steps, SGD) read what the other
-// threads' GEMMs wrote from those threads' caches, and lost more to it than the GEMMs gained.
-inline constexpr double kMinThreadedTrainingGemmFlops = 32e6;
-// The threads a cpu-blas session of this layout runs on: the requested count (0: every core), or
-// one by the rule above. The session and its memory estimate both use it.
-[[nodiscard]] int sessionThreads(const BlasLayout& l, GemmProvider provider, int requested);
-// The named part "packed W_hh" (weights) and the team's dense results (workspace) of all layers.
-[[nodiscard]] MemoryFootprint packedProductsFootprint(const BlasLayout& l, const RecurrentPlan& plan);
-
-// The weight-gradient products of one layer over all steps, c = a^T * b, in the order
-// weightGradients() runs them: dW_ih = dXP^T * layer input (both directions at once), then per
-// direction dW_hh = (gate gradients)^T * hRec (GRU reset-before: rows [0, 2H) on hRec, then the
-// candidate's rows [2H, 3H) on r * hRec).
-[[nodiscard]] std::vector<TransposedGemm::Shape> weightGradientShapes(const BlasLayout& l, int layer);
-// The threads of a weight-gradient product that runs on TransposedGemm (oneDNN as the GEMM
-// provider and transposedGemmPays()), 0 where it runs on sgemm.
-[[nodiscard]] int weightGradientMatmulThreads(const TransposedGemm::Shape& shape, GemmProvider provider,
-                                              int threads);
-// The named part "weight-gradient scratchpad" (workspace): one buffer that the TransposedGemm
-// products of every layer share, sized for the largest; empty when none runs on one.
-[[nodiscard]] MemoryFootprint weightGradientFootprint(const BlasLayout& l, GemmProvider provider,
-                                                      int threads);
 
 class BlasSession final : public Session {
 public:

@@ -1,0 +1,247 @@
+#include "engine/cpu/blas_plan.h"
+
+#include "engine/cpu/fused_step.h"
+#include "engine/cpu/kernel_runner.h"
+#include "engine/cpu/onednn_support.h"
+
+#include <algorithm>
+
+namespace rnnprof::cpu {
+
+namespace {
+
+// The threads of every step of this layout's recurrence: its recurrent products are
+// 2 * D * B * G*H * H FLOPs a step over H units.
+RecurrentThreads layoutStepThreads(const BlasLayout& l, int threads) {
+    return recurrentThreads(2.0 * double(l.D * l.B * l.GH() * l.H), l.H, threads, l.training);
+}
+
+// Whether inference of this layout runs the fused step (given a team that allows it).
+bool fusedStepFits(const BlasLayout& l) {
+    return l.B <= kFusedMaxBatch || fusedBlockInL1(l.H, int(l.G), kernelIsa());
+}
+
+} // namespace
+
+RecurrentPlan recurrentPlan(const BlasLayout& l, GemmProvider provider, int threads) {
+    RecurrentPlan plan;
+    // With OpenBLAS, its own pool runs the step's GEMMs and our loops stay on one thread.
+    if (provider != GemmProvider::OneDnn) return plan;
+    // Inference's weights stay as they are, so W_ih is packed once (and no stepInput: set below).
+    // Measured on the 2-core machine (2026-11-24, rnn_backends_bench, inference at B <= 16, 1 and 2
+    // threads, the binaries before and after alternated twice, medians of 3, time after / before):
+    // geometric mean 0.96 over 192 point-runs; H=64 B=1 T=20 0.73-0.86 (the input GEMM of an LSTM
+    // iteration 9.5 -> 6.1-6.9 us of 19.4), H=256 B=1 and 4 0.82-1.06 (median 0.92); the worst 1.07-1.10
+    // (LSTM H=512 B=1 T=100 on 2 threads, 0.88-0.97 in an earlier pair of runs), where points this
+    // path does not touch (B=16 on 2 threads) varied between 0.98 and 1.09.
+    plan.inputPacked = !l.training;
+    plan.threads = layoutStepThreads(l, resolveThreads(threads));
+    const int team = plan.threads.team;
+    plan.gemmThreads = team > 1 ? 1 : plan.threads.singleTeam;
+    // Inference at small batch, or where a block of W_hh fits in L1 (fusedStepFits()): the fused
+    // step (fused_step.h) on the team's slices, with no GEMM call and no gate buffer. A team of one that
+    // would run its GEMMs on several threads keeps them, and so does --gemm openblas (returned above).
+    if (!l.training && (l.lstm || l.resetAfter) && fusedStepFits(l) &&
+        (team > 1 || plan.threads.singleTeam == 1)) {
+        plan.fused = true;
+        return plan;
+    }
+    // The packed products cover the recurrent GEMMs of LSTM and reset-after GRU, whose operands
+    // keep one row stride for the whole sequence (the reset-before GRU's products read strided
+    // column blocks, and a bidirectional inference reads h0 and y with different strides).
+    if (!(l.lstm || l.resetAfter) || !(l.training || l.D == 1)) return plan;
+    // Training repacks after every SGD step, and on a team of one at batch 1 the backward product
+    // (K = GH) gains nothing from packing: measured on the 2-core machine (1 thread, LSTM
+    // H=256/512, T=20 and 100), training with packed products took 1.02-1.25x the time with sgemm
+    // at B=1 and 0.93-0.96x at B=4; inference 0.77-0.9x at B=4 and within 7 % at B=1, H <= 256.
+    // A team's threads pack their slices in parallel and then read them from their own caches,
+    // where sgemm reads its slice in place: for the backward product a column block of W_hh, half
+    // of every row at two threads. That pays from a slice of 1 MiB on (kMinSmallBatchPackedSliceBytes).
+    // Measured on the 2-core machine (2026-11-24, 2 threads = a team of two, B=1), time with packed
+    // products / with sgemm at T=20 and T=100: rnn_backends_bench, two and three runs of medians of
+    // 3 and 5: LSTM H=512 (slice 2 MiB) 0.76-0.87 and 0.66-0.68, GRU H=512 (1.5 MiB) 0.75-0.76 and
+    // 0.59-0.64 (the sweep's step breakdown, LSTM H=512 T=20: backward steps 98 -> 38 us, packing
+    // 30 us a step); but LSTM H=256 (0.5 MiB) 1.11-1.18 and 0.98-1.06, GRU H=256 1.17-1.22 and
+    // 1.04-1.08.
+    if (l.training && l.B < 4 &&
+        (team == 1 || l.G * unitSlice(l.H, 0, team).width() * l.H * std::int64_t(sizeof(float)) <
+                          kMinSmallBatchPackedSliceBytes))
+        return plan;
+    for (int i = 0; i < team; ++i) {
+        RecurrentPlan::Slice& slice = plan.slices.emplace_back();
+        slice.units = unitSlice(l.H, i, team);
+        const std::int64_t w = slice.units.width();
+        if (w == 0) continue;
+        slice.forward = {.m = l.B, .n = l.G * w, .k = l.H, .lda = l.H};
+        if (l.training)
+            slice.backward =
+                PackedGemm::Shape{.m = l.B, .n = w, .k = l.GH(), .lda = l.lstm ? l.DGH() : l.GH()};
+        if (team > 1) slice.outFloats = l.B * l.G * w;
+    }
+    // Inference: with the input projection of all T steps done first, the gate pass reads each
+    // step's back from memory (at B = 256, H = 256 on one thread the gate pass took a fifth of the
+    // step, most of it waiting on those loads). Projecting each step's input just before its
+    // recurrent product keeps it in L2. Measured on the 2-core machine, one thread, medians of two
+    // runs, cpu-blas / cpu-onednn: at B = 64 and 256 (H = 256-1024, T = 20 and 100) from 0.98-1.35
+    // to 0.89-1.13 (LSTM H=256 B=256 T=100: 1.35 -> 1.07, H=512 B=256 T=20: 1.12 -> 1.03); at B = 16
+    // the all-steps GEMM's larger M paid more (LSTM H=512: 1.07 -> 1.14). A team's threads also
+    // read their slice products in place, and there it paid from B = 16: 2 threads (a team of
+    // two), B = 16, two runs: H = 256 from 0.97-1.11 to 0.87-0.99, H = 512 and 1024 unchanged
+    // (0.77-1.09 both); B = 64 and 256 from 0.92-1.33 to 0.79-1.16.
+    // Training on a team of one too (one thread, B = 64 and 256, H = 64-1024, two runs: geometric
+    // mean of the step time 0.98x, points above cpu-onednn's time 15 -> 12 of 32; and no T-step
+    // input buffer); a team's slice layout does not fit the gates training keeps, so not there.
+    // One direction only: the one-step buffer is a dense [B, G*H] product, while a bidirectional
+    // layer's directions share the rows of the input projection (and of the gates training keeps).
+    plan.stepInput = l.D == 1 && (!l.training || team == 1) &&
+                     l.B >= (team > 1 ? kMinTeamStepInputBatch : kMinStepInputBatch);
+    plan.inputPacked = plan.inputPacked && !plan.stepInput;
+    if (plan.stepInput && team > 1)
+        for (RecurrentPlan::Slice& slice : plan.slices)
+            slice.inFloats = l.B * l.G * slice.units.width();
+    return plan;
+}
+
+namespace {
+
+// Training's GEMMs over all steps in one iteration: per layer the input projection, dW_ih and
+// (above layer 0) the input gradients, each 2 * T*B * D*G*H * in, and dW_hh, 2 * T*B * D*G*H * H.
+double trainingAllStepsGemmFlops(const BlasLayout& l) {
+    double flops = 0;
+    for (int layer = 0; layer < l.L; ++layer) {
+        const double perInput = 2.0 * double(l.TB()) * double(l.DGH());
+        flops += perInput * double(l.layerInput(layer)) * (layer == 0 ? 2 : 3) + perInput * double(l.H);
+    }
+    return flops;
+}
+
+} // namespace
+
+// Measured on the 2-core machine (2026-11-24, rnn_backends_bench, medians of 3-5, 2 threads / 1
+// thread, four to seven runs): training at H=64 with its steps on one thread, LSTM and GRU, B=4
+// T=20 (13 and 10 MFLOP of all-steps GEMMs) 1.00-1.20 and B=1 T=100 (16 and 12 MFLOP) 0.97-1.15,
+// against B=4 T=100 (65 MFLOP) LSTM 0.83-0.96 and B=16 T=20 (52 and 39) 0.80-1.01. In a GRU B=4
+// T=20 iteration the SGD step, a serial loop over 37k parameters, took 10.2 us in a two-thread
+// session and 3.5 in a one-thread one (3.8 with OMP_WAIT_POLICY=passive, whose sleeping worker
+// makes every parallel region slow to start instead); the steps 60 against 44 us.
+int sessionThreads(const BlasLayout& l, GemmProvider provider, int requested) {
+    const int threads = resolveThreads(requested);
+    if (threads == 1 || !l.training || provider != GemmProvider::OneDnn) return threads;
+    const RecurrentThreads steps = layoutStepThreads(l, threads);
+    const bool serialSteps = steps.team == 1 && steps.singleTeam == 1;
+    return serialSteps && trainingAllStepsGemmFlops(l) < kMinThreadedTrainingGemmFlops ? 1 : threads;
+}
+
+PackedGemm::Shape inputGemmShape(const BlasLayout& l, int layer) {
+    const std::int64_t in = l.layerInput(layer);
+    return {.m = l.TB(), .n = l.DGH(), .k = in, .lda = in};
+}
+
+int inputGemmThreads(const PackedGemm::Shape& shape, int threads) {
+    return allStepsGemmThreads(2.0 * double(shape.m) * double(shape.n) * double(shape.k), threads);
+}
+
+MemoryFootprint packedInputFootprint(const BlasLayout& l, const RecurrentPlan& plan, int threads) {
+    MemoryFootprint m;
+    if (!plan.inputPacked) return m;
+    const dnnl::engine engine =
+        oneDnnCall("CPU engine", [] { return dnnl::engine(dnnl::engine::kind::cpu, 0); });
+    std::uint64_t bytes = 0;
+    for (int layer = 0; layer < l.L; ++layer) {
+        const PackedGemm::Shape shape = inputGemmShape(l, layer);
+        bytes += PackedGemm::requiredBytes(engine, shape, inputGemmThreads(shape, resolveThreads(threads)));
+    }
+    m.addNamed("packed W_ih", BufferCategory::Weights, bytes);
+    return m;
+}
+
+PackedGemm::Shape stepInputShape(const BlasLayout& l, const RecurrentPlan::Slice& slice, int layer) {
+    const std::int64_t in = l.layerInput(layer);
+    return {.m = l.B, .n = l.G * slice.units.width(), .k = in, .lda = in};
+}
+
+Index fusedFloats(const BlasLayout& l, const RecurrentPlan& plan, int index) {
+    const UnitSlice u = unitSlice(l.H, index, plan.threads.team);
+    return fusedSliceFloats(l.H, int(l.G), u.j0, u.j1, kernelIsa());
+}
+
+std::int64_t sliceBiasFloats(const BlasLayout& l, const RecurrentPlan::Slice& slice) {
+    return 2 * l.G * slice.units.width();
+}
+
+MemoryFootprint packedProductsFootprint(const BlasLayout& l, const RecurrentPlan& plan) {
+    MemoryFootprint m;
+    if (plan.fused) {
+        std::uint64_t floats = 0;
+        for (int i = 0; i < plan.threads.team; ++i)
+            floats += std::uint64_t(fusedFloats(l, plan, i));
+        m.addNamed("packed W_hh", BufferCategory::Weights, floats * sizeof(float) * std::uint64_t(l.L * l.D));
+        return m;
+    }
+    if (plan.slices.empty()) return m;
+    const dnnl::engine engine =
+        oneDnnCall("CPU engine", [] { return dnnl::engine(dnnl::engine::kind::cpu, 0); });
+    std::uint64_t packed = 0, input = 0, out = 0, bias = 0;
+    for (const RecurrentPlan::Slice& slice : plan.slices) {
+        if (slice.units.width() == 0) continue;
+        packed += PackedGemm::requiredBytes(engine, slice.forward, plan.gemmThreads);
+        if (slice.backward) packed += PackedGemm::requiredBytes(engine, *slice.backward, plan.gemmThreads);
+        out += std::uint64_t(slice.outFloats + slice.inFloats) * sizeof(float);
+        if (slice.inFloats > 0) bias += std::uint64_t(sliceBiasFloats(l, slice)) * sizeof(float);
+        if (plan.stepInput)
+            for (int layer = 0; layer < l.L; ++layer)
+                input +=
+                    PackedGemm::requiredBytes(engine, stepInputShape(l, slice, layer), plan.gemmThreads) *
+                    std::uint64_t(l.D);
+    }
+    const std::uint64_t copies = std::uint64_t(l.L * l.D);
+    m.addNamed("packed W_hh", BufferCategory::Weights, packed * copies);
+    if (plan.stepInput) m.addNamed("packed W_ih", BufferCategory::Weights, input);
+    m.add(BufferCategory::Weights, bias * copies);
+    m.add(BufferCategory::Workspace, out * copies);
+    return m;
+}
+
+std::vector<TransposedGemm::Shape> weightGradientShapes(const BlasLayout& l, int layer) {
+    const std::int64_t in = l.layerInput(layer), H = l.H, TB = l.TB();
+    std::vector<TransposedGemm::Shape> shapes{
+        {.m = l.DGH(), .n = in, .k = TB, .lda = l.DGH(), .ldb = in, .ldc = in}};
+    const std::int64_t ld = l.lstm ? l.DGH() : 3 * H; // gate gradients: LSTM's dXP, GRU's dHP
+    for (int d = 0; d < l.D; ++d) {
+        if (!l.resetBefore()) {
+            shapes.push_back({.m = l.GH(), .n = H, .k = TB, .lda = ld, .ldb = H, .ldc = H});
+            continue;
+        }
+        shapes.push_back({.m = 2 * H, .n = H, .k = TB, .lda = ld, .ldb = H, .ldc = H});
+        shapes.push_back({.m = H, .n = H, .k = TB, .lda = ld, .ldb = H, .ldc = H});
+    }
+    return shapes;
+}
+
+int weightGradientMatmulThreads(const TransposedGemm::Shape& shape, GemmProvider provider, int threads) {
+    if (provider != GemmProvider::OneDnn || !transposedGemmPays(shape)) return 0;
+    return allStepsGemmThreads(2.0 * double(shape.m) * double(shape.n) * double(shape.k), threads);
+}
+
+std::int64_t weightGradientScratchpadFloats(const BlasLayout& l, GemmProvider provider, int threads) {
+    if (!l.training) return 0;
+    const dnnl::engine engine =
+        oneDnnCall("CPU engine", [] { return dnnl::engine(dnnl::engine::kind::cpu, 0); });
+    std::uint64_t bytes = 0;
+    for (int layer = 0; layer < l.L; ++layer)
+        for (const TransposedGemm::Shape& shape : weightGradientShapes(l, layer))
+            if (const int n = weightGradientMatmulThreads(shape, provider, threads))
+                bytes = std::max(bytes, TransposedGemm::scratchpadBytes(engine, shape, n));
+    return std::int64_t((bytes + sizeof(float) - 1) / sizeof(float));
+}
+
+MemoryFootprint weightGradientFootprint(const BlasLayout& l, GemmProvider provider, int threads) {
+    MemoryFootprint m;
+    const std::int64_t floats = weightGradientScratchpadFloats(l, provider, resolveThreads(threads));
+    if (floats > 0)
+        m.addNamed("weight-gradient scratchpad", BufferCategory::Workspace,
+                   std::uint64_t(floats) * sizeof(float));
+    return m;
+}
+
+} // namespace rnnprof::cpu
