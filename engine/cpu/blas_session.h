@@ -1,6 +1,7 @@
 #pragma once
 // The cpu-blas session: owns every buffer of one (config, shape, mode) and runs iterations.
-// See blas_backend.h for the algorithm; blas_layout.h for the buffer sizes. Why it does not share
+// See blas_backend.h for the algorithm; blas_plan.h for what it decides before allocating (threads,
+// packed products); blas_layout.h for the buffer sizes. Why it does not share
 // gpu-generic's step sequence (engine/gpu/generic_rnn.h): see the note there.
 #include "engine/backend.h"
 #include "engine/cpu/blas_layout.h"
