@@ -137,19 +137,15 @@ PackedGemm::Shape inputGemmShape(const BlasLayout& l, int layer) {
     return {.m = l.TB(), .n = l.DGH(), .k = in, .lda = in};
 }
 
-int inputGemmThreads(const PackedGemm::Shape& shape, int threads) {
-    return allStepsGemmThreads(2.0 * double(shape.m) * double(shape.n) * double(shape.k), threads);
-}
-
 MemoryFootprint packedInputFootprint(const BlasLayout& l, const RecurrentPlan& plan, int threads) {
     MemoryFootprint m;
     if (!plan.inputPacked) return m;
-    const dnnl::engine engine =
-        oneDnnCall("CPU engine", [] { return dnnl::engine(dnnl::engine::kind::cpu, 0); });
+    const dnnl::engine engine = cpuEngine();
     std::uint64_t bytes = 0;
     for (int layer = 0; layer < l.L; ++layer) {
         const PackedGemm::Shape shape = inputGemmShape(l, layer);
-        bytes += PackedGemm::requiredBytes(engine, shape, inputGemmThreads(shape, resolveThreads(threads)));
+        bytes += PackedGemm::requiredBytes(
+            engine, shape, allStepsGemmThreads(shape.m, shape.n, shape.k, resolveThreads(threads)));
     }
     m.addNamed("packed W_ih", BufferCategory::Weights, bytes);
     return m;
@@ -179,8 +175,7 @@ MemoryFootprint packedProductsFootprint(const BlasLayout& l, const RecurrentPlan
         return m;
     }
     if (plan.slices.empty()) return m;
-    const dnnl::engine engine =
-        oneDnnCall("CPU engine", [] { return dnnl::engine(dnnl::engine::kind::cpu, 0); });
+    const dnnl::engine engine = cpuEngine();
     std::uint64_t packed = 0, input = 0, out = 0, bias = 0;
     for (const RecurrentPlan::Slice& slice : plan.slices) {
         if (slice.units.width() == 0) continue;
@@ -220,13 +215,12 @@ std::vector<TransposedGemm::Shape> weightGradientShapes(const BlasLayout& l, int
 
 int weightGradientMatmulThreads(const TransposedGemm::Shape& shape, GemmProvider provider, int threads) {
     if (provider != GemmProvider::OneDnn || !transposedGemmPays(shape)) return 0;
-    return allStepsGemmThreads(2.0 * double(shape.m) * double(shape.n) * double(shape.k), threads);
+    return allStepsGemmThreads(shape.m, shape.n, shape.k, threads);
 }
 
 std::int64_t weightGradientScratchpadFloats(const BlasLayout& l, GemmProvider provider, int threads) {
     if (!l.training) return 0;
-    const dnnl::engine engine =
-        oneDnnCall("CPU engine", [] { return dnnl::engine(dnnl::engine::kind::cpu, 0); });
+    const dnnl::engine engine = cpuEngine();
     std::uint64_t bytes = 0;
     for (int layer = 0; layer < l.L; ++layer)
         for (const TransposedGemm::Shape& shape : weightGradientShapes(l, layer))

@@ -76,8 +76,6 @@ inline constexpr double kMinThreadedTrainingGemmFlops = 32e6;
 // The threads a cpu-blas session of this layout runs on: the requested count (0: every core), or
 // one by the rule above. The session and its memory estimate both use it.
 [[nodiscard]] int sessionThreads(const BlasLayout& l, GemmProvider provider, int requested);
-// The threads of the input GEMM over all steps of this shape (allStepsGemmThreads()).
-[[nodiscard]] int inputGemmThreads(const PackedGemm::Shape& shape, int threads);
 // Floats of the fused step's copy of W_hh for team thread `index` (one layer and direction).
 [[nodiscard]] Index fusedFloats(const BlasLayout& l, const RecurrentPlan& plan, int index);
 // The bias floats of a team thread's slice products that have their own input projection: the

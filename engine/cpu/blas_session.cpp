@@ -78,8 +78,7 @@ void BlasSession::createWeightGradientProducts() {
     m_weightGradients.resize(std::size_t(l.L));
     const std::int64_t floats = weightGradientScratchpadFloats(l, m_provider, m_threads);
     if (floats == 0) return; // every product on sgemm
-    const dnnl::engine engine =
-        oneDnnCall("CPU engine", [] { return dnnl::engine(dnnl::engine::kind::cpu, 0); });
+    const dnnl::engine engine = cpuEngine();
     for (int layer = 0; layer < l.L; ++layer)
         for (const TransposedGemm::Shape& shape : weightGradientShapes(l, layer)) {
             auto& product = m_weightGradients[std::size_t(layer)].emplace_back();
@@ -94,8 +93,7 @@ void BlasSession::createWeightGradientProducts() {
 void BlasSession::createPackedProducts() {
     const BlasLayout& l = m_lay;
     const int team = teamSize();
-    const dnnl::engine engine =
-        oneDnnCall("CPU engine", [] { return dnnl::engine(dnnl::engine::kind::cpu, 0); });
+    const dnnl::engine engine = cpuEngine();
     m_products.resize(std::size_t(l.L * l.D * team));
     std::uint64_t packed = 0, input = 0, out = 0, bias = 0;
     for (int layer = 0; layer < l.L; ++layer)
@@ -129,12 +127,11 @@ void BlasSession::createPackedProducts() {
 }
 
 void BlasSession::createPackedInputGemms() {
-    const dnnl::engine engine =
-        oneDnnCall("CPU engine", [] { return dnnl::engine(dnnl::engine::kind::cpu, 0); });
+    const dnnl::engine engine = cpuEngine();
     std::uint64_t bytes = 0;
     for (int layer = 0; layer < m_lay.L; ++layer) {
         const PackedGemm::Shape shape = inputGemmShape(m_lay, layer);
-        const int threads = inputGemmThreads(shape, m_threads);
+        const int threads = allStepsGemmThreads(shape.m, shape.n, shape.k, m_threads);
         InputGemm& g = m_inputGemms.emplace_back(InputGemm{PackedGemm(engine, shape, threads), threads});
         // W[k, n] = W_ih[n, k]: W_ih is [D*G*H, in], every direction's gates one after another.
         g.gemm.pack(weights(layer).wih, 1, shape.k);
@@ -282,8 +279,7 @@ void BlasSession::stoppedInRecurrence(const char* pass, int layer, int step) con
 
 void BlasSession::gemm(const GemmArgs& args) const {
     // OpenBLAS keeps a small GEMM on one thread by itself; oneDNN's follow OpenMP's count.
-    const double flops = 2.0 * double(args.m) * double(args.n) * double(args.k);
-    if (m_provider == GemmProvider::OneDnn && allStepsGemmThreads(flops, m_threads) == 1) {
+    if (m_provider == GemmProvider::OneDnn && allStepsGemmThreads(args.m, args.n, args.k, m_threads) == 1) {
         const OmpThreadCount one(1);
         sgemm(m_provider, args);
         return;

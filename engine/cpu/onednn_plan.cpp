@@ -99,7 +99,7 @@ OneDnnPlan::OneDnnPlan(const Problem& problem)
     const RnnConfig& c = problem.config;
     const OneDnnDims& d = m_dims;
     const OmpThreadCount threads(m_threads);
-    m_engine = oneDnnCall("CPU engine creation", [] { return dnnl::engine(dnnl::engine::kind::cpu, 0); });
+    m_engine = cpuEngine();
     dnnl::primitive_attr attr;
     attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
     const auto direction =

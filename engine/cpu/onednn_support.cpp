@@ -7,6 +7,10 @@
 
 namespace rnnprof::cpu {
 
+dnnl::engine cpuEngine() {
+    return oneDnnCall("CPU engine", [] { return dnnl::engine(dnnl::engine::kind::cpu, 0); });
+}
+
 int resolveOneDnnThreads(int requested) {
     if (requested < 0)
         throw Error(ErrorKind::InvalidConfig, "threads must be 0 (all cores) or a positive count (got " +

@@ -41,6 +41,9 @@ decltype(auto) oneDnnCall(const std::string& what, F&& f) {
     }
 }
 
+// oneDNN's CPU engine (index 0). Throws Error like oneDnnCall, naming "CPU engine".
+[[nodiscard]] dnnl::engine cpuEngine();
+
 // "avx512_core_amx", "avx2", ...
 [[nodiscard]] std::string cpuIsaName(dnnl::cpu_isa isa);
 

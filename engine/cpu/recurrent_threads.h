@@ -68,5 +68,9 @@ inline constexpr double kMinAllStepsGemmFlops = 2e6;
 [[nodiscard]] inline int allStepsGemmThreads(double flops, int threads) {
     return flops < kMinAllStepsGemmFlops ? 1 : threads;
 }
+// The same for the product of an [m, k] and a [k, n] matrix: 2 * m * n * k FLOPs.
+[[nodiscard]] inline int allStepsGemmThreads(std::int64_t m, std::int64_t n, std::int64_t k, int threads) {
+    return allStepsGemmThreads(2.0 * double(m) * double(n) * double(k), threads);
+}
 
 } // namespace rnnprof::cpu

@@ -12,6 +12,7 @@
 
 #include "engine/backend.h"
 #include "engine/cpu/cpu_libraries.h"
+#include "engine/cpu/onednn_support.h"
 #include "engine/cpu/packed_gemm.h"
 #include "profiling/flops.h"
 
@@ -80,7 +81,7 @@ double stepFloorSeconds(int gates, int hidden, int threads) {
         200);
     openblas_set_num_threads(1);
     omp_set_num_threads(threads);
-    const dnnl::engine engine(dnnl::engine::kind::cpu, 0);
+    const dnnl::engine engine = cpu::cpuEngine();
     cpu::PackedGemm packed(engine, {.m = 1, .n = n, .k = k, .lda = k}, threads);
     packed.pack(w.data(), 1, k);
     const double onednn = bestSeconds([&] { packed.run(x.data(), y.data()); }, 200);

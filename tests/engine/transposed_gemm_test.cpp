@@ -1,5 +1,6 @@
 // cpu-blas's weight-gradient product c = a^T * b on oneDNN's matmul (TransposedGemm) against a
 // plain triple loop in double, on strided operands, and the rule that picks it over sgemm.
+#include "engine/cpu/onednn_support.h"
 #include "engine/cpu/transposed_gemm.h"
 
 #include <gtest/gtest.h>
@@ -29,7 +30,7 @@ void expectProductOfTheTransposedA(const TransposedGemm::Shape& s) {
     const std::vector<float> a = randomFloats(s.k * s.lda, 1), b = randomFloats(s.k * s.ldb, 2);
     const float untouched = 1234.5f; // the padding of c's rows stays as it was
     std::vector<float> c(std::size_t(s.m * s.ldc), untouched);
-    const dnnl::engine engine(dnnl::engine::kind::cpu, 0);
+    const dnnl::engine engine = cpu::cpuEngine();
     TransposedGemm product(engine, s, 1);
     std::vector<float> scratchpad(product.scratchpadBytes() / sizeof(float) + 1);
     product.run(a.data(), b.data(), c.data(), scratchpad.data());
