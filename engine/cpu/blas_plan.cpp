@@ -31,9 +31,10 @@ RecurrentPlan recurrentPlan(const BlasLayout& l, GemmProvider provider, int thre
     // Measured on the 2-core machine (2026-11-24, rnn_backends_bench, inference at B <= 16, 1 and 2
     // threads, the binaries before and after alternated twice, medians of 3, time after / before):
     // geometric mean 0.96 over 192 point-runs; H=64 B=1 T=20 0.73-0.86 (the input GEMM of an LSTM
-    // iteration 9.5 -> 6.1-6.9 us of 19.4), H=256 B=1 and 4 0.82-1.06 (median 0.92); the worst 1.07-1.10
-    // (LSTM H=512 B=1 T=100 on 2 threads, 0.88-0.97 in an earlier pair of runs), where points this
-    // path does not touch (B=16 on 2 threads) varied between 0.84 and 1.14.
+    // iteration 9.5 -> 6.1-6.9 us of 19.4), H=256 B=1 and 4 0.82-1.06 (median 0.92). Above 1.05 in
+    // both runs only LSTM H=512 B=1 T=100 on 2 threads (1.07-1.10; 0.88-0.97 in an earlier pair of
+    // runs); single runs reached 1.13, as points this path does not touch (B=16 on 2 threads)
+    // varied between 0.84 and 1.14.
     plan.inputPacked = !l.training;
     plan.threads = layoutStepThreads(l, resolveThreads(threads));
     const int team = plan.threads.team;
