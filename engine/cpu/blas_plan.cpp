@@ -10,10 +10,13 @@ namespace rnnprof::cpu {
 
 namespace {
 
-// The threads of every step of this layout's recurrence: its recurrent products are
-// 2 * D * B * G*H * H FLOPs a step over H units.
+// The FLOPs of the recurrent products of one step: 2 * D * B * G*H * H.
+double stepFlops(const BlasLayout& l) {
+    return 2.0 * double(l.D * l.B * l.GH() * l.H);
+}
+// The threads of every step of this layout's recurrence over its H units.
 RecurrentThreads layoutStepThreads(const BlasLayout& l, int threads) {
-    return recurrentThreads(2.0 * double(l.D * l.B * l.GH() * l.H), l.H, threads, l.training);
+    return recurrentThreads(stepFlops(l), l.H, threads, l.training);
 }
 
 // Whether inference of this layout runs the fused step (given a team that allows it).
@@ -37,13 +40,19 @@ RecurrentPlan recurrentPlan(const BlasLayout& l, GemmProvider provider, int thre
     // varied between 0.84 and 1.14.
     plan.inputPacked = !l.training;
     plan.threads = layoutStepThreads(l, resolveThreads(threads));
+    const bool fusable = !l.training && (l.lstm || l.resetAfter) && fusedStepFits(l);
+    // Where the units leave the team smaller than the rows allow (H < 32 * threads), the fused step
+    // runs on a team that splits the rows instead (recurrent_threads.h: rowTeamThreads()).
+    if (fusable) {
+        const int rowTeam = rowTeamThreads(stepFlops(l), l.B, resolveThreads(threads));
+        if (rowTeam > plan.threads.team) plan.threads = {.team = rowTeam, .singleTeam = 1, .rows = true};
+    }
     const int team = plan.threads.team;
     plan.gemmThreads = team > 1 ? 1 : plan.threads.singleTeam;
     // Inference at small batch, or where a block of W_hh fits in L1 (fusedStepFits()): the fused
     // step (fused_step.h) on the team's slices, with no GEMM call and no gate buffer. A team of one that
     // would run its GEMMs on several threads keeps them, and so does --gemm openblas (returned above).
-    if (!l.training && (l.lstm || l.resetAfter) && fusedStepFits(l) &&
-        (team > 1 || plan.threads.singleTeam == 1)) {
+    if (fusable && (team > 1 || plan.threads.singleTeam == 1)) {
         plan.fused = true;
         return plan;
     }
@@ -157,8 +166,16 @@ PackedGemm::Shape stepInputShape(const BlasLayout& l, const RecurrentPlan::Slice
     return {.m = l.B, .n = l.G * slice.units.width(), .k = in, .lda = in};
 }
 
+int fusedCopies(const RecurrentPlan& plan) {
+    return plan.threads.rows ? 1 : plan.threads.team;
+}
+
+UnitSlice fusedUnits(const BlasLayout& l, const RecurrentPlan& plan, int index) {
+    return plan.threads.rows ? UnitSlice{0, l.H} : unitSlice(l.H, index, plan.threads.team);
+}
+
 Index fusedFloats(const BlasLayout& l, const RecurrentPlan& plan, int index) {
-    const UnitSlice u = unitSlice(l.H, index, plan.threads.team);
+    const UnitSlice u = fusedUnits(l, plan, index);
     return fusedSliceFloats(l.H, int(l.G), u.j0, u.j1, kernelIsa());
 }
 
@@ -170,7 +187,7 @@ MemoryFootprint packedProductsFootprint(const BlasLayout& l, const RecurrentPlan
     MemoryFootprint m;
     if (plan.fused) {
         std::uint64_t floats = 0;
-        for (int i = 0; i < plan.threads.team; ++i)
+        for (int i = 0; i < fusedCopies(plan); ++i)
             floats += std::uint64_t(fusedFloats(l, plan, i));
         m.addNamed("packed W_hh", BufferCategory::Weights, floats * sizeof(float) * std::uint64_t(l.L * l.D));
         return m;

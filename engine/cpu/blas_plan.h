@@ -76,7 +76,12 @@ inline constexpr double kMinThreadedTrainingGemmFlops = 32e6;
 // The threads a cpu-blas session of this layout runs on: the requested count (0: every core), or
 // one by the rule above. The session and its memory estimate both use it.
 [[nodiscard]] int sessionThreads(const BlasLayout& l, GemmProvider provider, int requested);
-// Floats of the fused step's copy of W_hh for team thread `index` (one layer and direction).
+// The fused step's packed copies of W_hh per (layer, direction): one per team thread, each of its
+// thread's units, or one of every unit that the threads of a team splitting the rows share.
+[[nodiscard]] int fusedCopies(const RecurrentPlan& plan);
+// The units of fused copy `index`.
+[[nodiscard]] UnitSlice fusedUnits(const BlasLayout& l, const RecurrentPlan& plan, int index);
+// Floats of fused copy `index` (one layer and direction).
 [[nodiscard]] Index fusedFloats(const BlasLayout& l, const RecurrentPlan& plan, int index);
 // The bias floats of a team thread's slice products that have their own input projection: the
 // slice's b_ih [G*w], then its b_hh [G*w].

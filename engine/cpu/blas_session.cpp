@@ -147,7 +147,7 @@ void BlasSession::packRecurrentWeights() {
     // Each thread of the step team packs its own slices, so that they are packed in parallel and
     // land in the cache of the core whose steps read them (training repacks after every SGD step:
     // on one thread this took 0.9 ms an iteration at LSTM H=512, B=1 on a team of two).
-    StepTeam::run(m_provider, m_plan.threads, l.H, nullptr, [&](StepTeam& team) {
+    StepTeam::run(m_provider, m_plan.threads, l.H, l.B, nullptr, [&](StepTeam& team) {
         team.guarded([&] {
             std::vector<float> rows; // the slice's rows of every gate, one after another
             // Packs (the rows g*H + j of `weights` [G*H, cols] for j in the slice, every gate g)^T.
@@ -188,15 +188,15 @@ void BlasSession::packRecurrentWeights() {
 
 void BlasSession::packFusedSlices() {
     const BlasLayout& l = m_lay;
-    const int team = teamSize();
-    m_fused.resize(std::size_t(l.L * l.D * team));
+    const int copies = fusedCopies(m_plan);
+    m_fused.resize(std::size_t(l.L * l.D * copies));
     std::uint64_t floats = 0;
     for (int layer = 0; layer < l.L; ++layer) {
         const Weights w = weights(layer);
         for (int d = 0; d < l.D; ++d)
-            for (int i = 0; i < team; ++i) {
-                const UnitSlice u = unitSlice(l.H, i, team);
-                AlignedFloats& packed = m_fused[std::size_t((layer * l.D + d) * team + i)];
+            for (int i = 0; i < copies; ++i) {
+                const UnitSlice u = fusedUnits(l, m_plan, i);
+                AlignedFloats& packed = m_fused[std::size_t((layer * l.D + d) * copies + i)];
                 packed.resize(std::size_t(fusedFloats(l, m_plan, i)));
                 packFusedSlice({.whh = w.whh[d],
                                 .bih = w.bih[d],
@@ -213,9 +213,12 @@ void BlasSession::packFusedSlices() {
 }
 
 const AlignedFloats* BlasSession::fusedSlice(const StepTeam& team, int layer, int d) const {
+    if (m_fused.empty()) return nullptr;
+    // A team splitting the rows shares one copy, whatever number of threads OpenMP gave it.
+    if (m_plan.threads.rows) return &m_fused[std::size_t(layer * m_lay.D + d)];
     // OpenMP may give a team fewer threads than asked: the slices then differ from the packed ones.
     const int n = teamSize();
-    if (m_fused.empty() || team.size() != n) return nullptr;
+    if (team.size() != n) return nullptr;
     return &m_fused[std::size_t((layer * m_lay.D + d) * n + team.index())];
 }
 
@@ -335,7 +338,7 @@ void BlasSession::forwardLayer(PhaseHook& hook, int layer) {
     }
     {
         StepScope step(hook, "recurrent steps");
-        const int stopped = StepTeam::run(m_provider, m_plan.threads, l.H, stopToken(),
+        const int stopped = StepTeam::run(m_provider, m_plan.threads, l.H, l.B, stopToken(),
                                           [&](StepTeam& team) { recurrentForward(team, layer, w); });
         if (stopped >= 0) stoppedInRecurrence("forward", layer, stopped);
     }
@@ -469,15 +472,17 @@ void BlasSession::forwardStep(StepTeam& team, int layer, int d, int s, const Wei
                                   : m_b.cstate[d][(s - 1) & 1].data();
     float* c = !l.lstm ? nullptr : kept ? kept->cells[d].data() + t * B * H : m_b.cstate[d][s & 1].data();
     if (const AlignedFloats* fused = fusedSlice(team, layer, d)) { // inference: hRec is hPrev
-        const FusedStepArgs args{.batch = B,
+        // The team's rows (every row unless it splits the rows): the same step on a shorter batch.
+        const std::int64_t b0 = team.rows().b0;
+        const FusedStepArgs args{.batch = team.rows().count(),
                                  .hidden = H,
-                                 .h = hPrev.p,
+                                 .h = hPrev.p + b0 * hPrev.ld,
                                  .ldh = hPrev.ld,
-                                 .xp = xp.p,
+                                 .xp = xp.p + b0 * xp.ld,
                                  .ldxp = xp.ld,
-                                 .cPrev = cPrev,
-                                 .c = c,
-                                 .hOut = hOut.p,
+                                 .cPrev = cPrev ? cPrev + b0 * H : nullptr,
+                                 .c = c ? c + b0 * H : nullptr,
+                                 .hOut = hOut.p + b0 * hOut.ld,
                                  .ldhOut = hOut.ld};
         kernels::withCellActs(m_problem.config, [&](auto acts) {
             fusedStep<decltype(acts)>(l.lstm, {fused->data(), u.j0, u.j1}, args);
@@ -637,7 +642,7 @@ void BlasSession::backwardLayer(PhaseHook& hook, int layer) {
     }
     {
         StepScope step(hook, "recurrent steps (backward)");
-        const int stopped = StepTeam::run(m_provider, m_plan.threads, l.H, stopToken(),
+        const int stopped = StepTeam::run(m_provider, m_plan.threads, l.H, l.B, stopToken(),
                                           [&](StepTeam& team) { recurrentBackward(team, layer, w); });
         if (stopped >= 0) stoppedInRecurrence("backward", layer, stopped);
     }
@@ -947,7 +952,8 @@ std::vector<std::string> BlasSession::notes() const {
         std::string("step kernels: ") + isaName(kernelIsa()) +
             (*kernelIsaNote() ? std::string(" (") + kernelIsaNote() + ")" : std::string()) +
             ", recurrence on " + std::to_string(stepThreads) + " thread" + (stepThreads == 1 ? "" : "s") +
-            (r.team > 1 ? " (units split across the team)" : "")};
+            (r.team > 1 ? r.rows ? " (batch rows split across the team)" : " (units split across the team)"
+                        : "")};
     if (const int requested = resolveThreads(m_problem.options.threads); m_threads < requested)
         notes.push_back("1 thread of " + std::to_string(requested) +
                         ": training this small runs faster on one (its steps on one thread, its GEMMs over "

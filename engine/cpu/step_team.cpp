@@ -15,6 +15,12 @@ UnitSlice unitSlice(std::int64_t units, int index, int count) {
     return {j0, std::min(units, j0 + per)};
 }
 
+RowSlice rowSlice(std::int64_t batch, int index, int count) {
+    const std::int64_t per = ((batch + count - 1) / count + 3) / 4 * 4;
+    const std::int64_t b0 = std::min(batch, per * index);
+    return {b0, std::min(batch, b0 + per)};
+}
+
 RecurrentThreads recurrentThreads(double stepFlops, std::int64_t units, int threads, bool training) {
     const int byWork = std::clamp(int(stepFlops / kMinStepFlopsPerThread), 1, std::max(threads, 1));
     const int byUnits =

@@ -5,8 +5,9 @@
 // the slice stays in its core's cache) and runs the cell kernel on its units; one barrier per step
 // (team_barrier.h) makes the new state visible before the next step's GEMM. Compared with a
 // multi-threaded GEMM per step this saves a fork/join per step, which dominates at small batch.
-// With one thread the team is the calling thread and owns every unit. How many threads:
-// recurrent_threads.h.
+// With one thread the team is the calling thread and owns every unit. A team may split the batch
+// rows instead (RecurrentThreads::rows, the fused step only): each thread then owns every unit of
+// its rows. How many threads: recurrent_threads.h.
 #include "engine/cpu/gemm.h"
 #include "engine/cpu/onednn_support.h"
 #include "engine/cpu/packed_gemm.h"
@@ -35,14 +36,26 @@ struct UnitSlice {
 // line of floats), possibly empty for the last threads when `units` is small.
 [[nodiscard]] UnitSlice unitSlice(std::int64_t units, int index, int count);
 
+// Batch rows [b0, b1) of a team that splits the rows (RecurrentThreads::rows).
+struct RowSlice {
+    std::int64_t b0 = 0;
+    std::int64_t b1 = 0;
+    [[nodiscard]] std::int64_t count() const { return b1 - b0; }
+};
+// The rows of `batch` owned by thread `index` of `count`: contiguous, a multiple of 4 rows (the
+// fused step's passes) where the batch allows, possibly empty for the last threads.
+[[nodiscard]] RowSlice rowSlice(std::int64_t batch, int index, int count);
+
 class StepTeam {
 public:
     // Runs body(team) on `threads.team` threads (a team of one runs its GEMMs and loops on
-    // `threads.singleTeam` threads); a GEMM failure inside is rethrown after all joined. Returns
-    // the step before which the body stopped for `stop` (see stopBefore()), -1 when it did not.
+    // `threads.singleTeam` threads), each owning a slice of the `units` and every one of the
+    // `batch` rows, or, with threads.rows, every unit of a slice of the rows; a GEMM failure inside
+    // is rethrown after all joined. Returns the step before which the body stopped for `stop` (see
+    // stopBefore()), -1 when it did not.
     template <class Body>
-    static int run(GemmProvider provider, RecurrentThreads threads, std::int64_t units, const StopToken* stop,
-                   Body&& body);
+    static int run(GemmProvider provider, RecurrentThreads threads, std::int64_t units, std::int64_t batch,
+                   const StopToken* stop, Body&& body);
 
     // Whether the team stops before its step `step` (0, 1, 2, ... in the order it runs them)
     // because a stop was requested. Every thread gets the same answer at the same step, so all
@@ -53,6 +66,7 @@ public:
     [[nodiscard]] bool stopBefore(int step) noexcept;
 
     [[nodiscard]] const UnitSlice& slice() const { return m_slice; }
+    [[nodiscard]] const RowSlice& rows() const { return m_rows; }
     [[nodiscard]] int index() const { return m_index; }
     [[nodiscard]] bool single() const { return m_threads == 1; }
     [[nodiscard]] int size() const { return m_threads; }
@@ -77,9 +91,10 @@ private:
         std::atomic<int> stopStep{INT_MAX}; // the step every thread stops before
         TeamBarrier barrier;
     };
-    StepTeam(GemmProvider provider, int threads, int index, int loopThreads, UnitSlice slice, Shared& shared)
+    StepTeam(GemmProvider provider, int threads, int index, int loopThreads, UnitSlice slice, RowSlice rows,
+             Shared& shared)
         : m_provider(provider), m_threads(threads), m_index(index), m_loopThreads(loopThreads),
-          m_slice(slice), m_shared(shared) {}
+          m_slice(slice), m_rows(rows), m_shared(shared) {}
     static void rethrow(const Shared& shared);
     static int currentThread();
     static int currentTeamSize();
@@ -91,6 +106,7 @@ private:
     int m_index;
     int m_loopThreads;
     UnitSlice m_slice;
+    RowSlice m_rows;
     Shared& m_shared;
 };
 
@@ -105,13 +121,13 @@ void StepTeam::guarded(F&& f) noexcept {
 }
 
 template <class Body>
-int StepTeam::run(GemmProvider provider, RecurrentThreads threads, std::int64_t units, const StopToken* stop,
-                  Body&& body) {
+int StepTeam::run(GemmProvider provider, RecurrentThreads threads, std::int64_t units, std::int64_t batch,
+                  const StopToken* stop, Body&& body) {
     Shared shared;
     shared.stop = stop;
     if (threads.team <= 1) {
         const OmpThreadCount gemmThreads(threads.singleTeam); // oneDNN's GEMMs follow OpenMP's count
-        StepTeam team(provider, 1, 0, threads.singleTeam, {0, units}, shared);
+        StepTeam team(provider, 1, 0, threads.singleTeam, {0, units}, {0, batch}, shared);
         body(team);
     } else {
         // The region spans OpenMP's whole pool and the threads beyond the team leave at once:
@@ -124,7 +140,8 @@ int StepTeam::run(GemmProvider provider, RecurrentThreads threads, std::int64_t 
             const int i = currentThread();
             if (i < n) {
                 singleThreadedGemms();
-                StepTeam team(provider, n, i, 1, unitSlice(units, i, n), shared);
+                StepTeam team(provider, n, i, 1, threads.rows ? UnitSlice{0, units} : unitSlice(units, i, n),
+                              threads.rows ? rowSlice(batch, i, n) : RowSlice{0, batch}, shared);
                 body(team);
             }
         }

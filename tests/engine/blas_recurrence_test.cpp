@@ -4,6 +4,7 @@
 #include "engine/backend.h"
 #include "engine/cpu/blas_session.h"
 #include "engine/cpu/cpu_libraries.h"
+#include "engine/cpu/fused_step.h"
 #include "engine/cpu/recurrent_threads.h"
 #include "engine/reference/reference_rnn.h"
 #include "support/compare.h"
@@ -542,6 +543,118 @@ TEST(BlasPackedInput, OnlyInferenceOverAllStepsOnOneDnn) {
     perStep.shape.batch = int(cpu::kMinStepInputBatch);
     EXPECT_FALSE(packs(perStep));
     EXPECT_TRUE(hasNote(blas->prepare(perStep)->notes(), kStepInputNote));
+}
+
+// A team that splits the batch rows (rowTeamThreads) gives each thread kMinTeamRows rows and
+// kMinStepFlopsPerThread of the step, and never more threads than asked. Hand-derived: LSTM H=64 at
+// B=256 is 8.4 MFLOP a step (56 threads' worth) and 32 blocks of 8 rows; at B=16, 2 blocks; at
+// B=7, not one; H=8 at B=64 is 33 kFLOP, a fifth of one thread's share.
+TEST(RecurrentThreads, ARowTeamGivesEveryThreadEnoughRowsAndWork) {
+    EXPECT_EQ(cpu::rowTeamThreads(lstmStepFlops(256, 64), 256, 16), 16);
+    EXPECT_EQ(cpu::rowTeamThreads(lstmStepFlops(256, 64), 256, 64), 32);
+    EXPECT_EQ(cpu::rowTeamThreads(lstmStepFlops(16, 64), 16, 16), 2);
+    EXPECT_EQ(cpu::rowTeamThreads(lstmStepFlops(7, 64), 7, 16), 1);
+    EXPECT_EQ(cpu::rowTeamThreads(lstmStepFlops(64, 8), 64, 16), 1);
+    for (int threads : {1, 2, 3, 16})
+        for (std::int64_t batch : {1, 8, 15, 16, 61, 256, 4096})
+            for (std::int64_t hidden : {8, 40, 64, 128}) {
+                const double flops = lstmStepFlops(double(batch), double(hidden));
+                const int n = cpu::rowTeamThreads(flops, batch, threads);
+                SCOPED_TRACE(testing::Message() << threads << " threads, B=" << batch << ", H=" << hidden);
+                EXPECT_GE(n, 1);
+                EXPECT_LE(n, threads);
+                if (n > 1) {
+                    EXPECT_GE(batch / n, cpu::kMinTeamRows);
+                    EXPECT_GE(flops / n, kMinStepFlopsPerThread);
+                }
+                // The slices of such a team cover every row once, in order, 4-row aligned.
+                std::int64_t next = 0;
+                for (int i = 0; i < n; ++i) {
+                    const cpu::RowSlice rows = cpu::rowSlice(batch, i, n);
+                    EXPECT_EQ(rows.b0, next);
+                    EXPECT_GE(rows.count(), 0);
+                    if (rows.b1 < batch) {
+                        EXPECT_EQ(rows.count() % 4, 0);
+                    }
+                    next = rows.b1;
+                }
+                EXPECT_EQ(next, batch);
+            }
+}
+
+// The fused step on a team that splits the batch rows: H = 40 leaves no team of units (32 units a
+// thread) on two threads, while B = 29 and 61 give each thread rows of its own (slices of 16 + 13
+// and 32 + 29 rows; bidirectional, so a step is 2 * 2 * B * G*H * H: at B = 29 LSTM 743 kFLOP, GRU
+// 557, both more than two threads' worth). Two layers, the second reading both directions of the
+// first, so each thread's rows pass through every layer and direction. y, h_n and c_n must be the
+// double reference's; the threads share one packed copy of W_hh per layer and direction, which the
+// memory estimate sizes.
+TEST(BlasRowTeam, FusedInferenceOnSplitRowsEqualsTheReference) {
+    if (availableCpuCores() < 2) GTEST_SKIP() << "one core: no team";
+    const Backend* blas = builtinBackends().find("cpu-blas");
+    ASSERT_NE(blas, nullptr);
+    for (CellType cell : {CellType::Lstm, CellType::Gru})
+        for (int batch : {29, 61}) {
+            SCOPED_TRACE(testing::Message() << (cell == CellType::Lstm ? "LSTM" : "GRU") << ", B=" << batch);
+            Problem p;
+            p.config.cell = cell;
+            p.config.inputSize = 24;
+            p.config.hiddenSize = 40;
+            p.config.layers = 2;
+            p.config.bidirectional = true;
+            p.config.seed = 17;
+            p.shape = {.batch = batch, .seqLen = 6};
+            p.mode = Mode::Inference;
+            p.options.threads = 2;
+            const auto session = runBlasOnce(p);
+            ASSERT_NE(session, nullptr);
+            const auto notes = session->notes();
+            EXPECT_TRUE(hasNote(notes, "recurrence on 2 threads (batch rows split across the team)"));
+            EXPECT_TRUE(hasNote(notes, "recurrent steps fused"));
+            const RunOutputs out = session->outputs();
+            const auto ref = reference::runIteration<double>(p);
+            EXPECT_TRUE(test::tensorsClose(out.y.cast<double>(), ref.y, 1e-5, "output y"));
+            EXPECT_TRUE(test::tensorsClose(out.hN.cast<double>(), ref.hN, 1e-5, "final h"));
+            if (cell == CellType::Lstm) {
+                EXPECT_TRUE(test::tensorsClose(out.cN.cast<double>(), ref.cN, 1e-5, "final c"));
+            }
+            const int gates = cell == CellType::Lstm ? 4 : 3;
+            EXPECT_EQ(session->memory().part("packed W_hh"),
+                      2u * 2u * std::uint64_t(cpu::fusedSliceFloats(40, gates, 0, 40, cpu::kernelIsa())) *
+                          sizeof(float))
+                << "one copy of every unit per layer and direction";
+            const MemoryFootprint estimate = blas->estimateMemory(p);
+            EXPECT_EQ(estimate.weights, session->memory().weights);
+            EXPECT_EQ(estimate.workspace, session->memory().workspace);
+        }
+}
+
+// Rows are split only where that gives the fused step more threads than the units do: not at H=64
+// on two threads (a team of two over the units already), not in training, not at H=200 (a team of
+// units, or no fused step where a block of W_hh is outside L1), not on one thread.
+TEST(BlasRowTeam, OnlyWhereUnitsLimitTheFusedStepsTeam) {
+    if (availableCpuCores() < 2) GTEST_SKIP() << "one core: no team";
+    const Backend* blas = builtinBackends().find("cpu-blas");
+    ASSERT_NE(blas, nullptr);
+    const auto problem = [](int hidden, Mode mode, int threads) {
+        Problem p;
+        p.config.inputSize = 16;
+        p.config.hiddenSize = hidden;
+        p.shape = {.batch = 61, .seqLen = 3};
+        p.mode = mode;
+        p.options.threads = threads;
+        return p;
+    };
+    const auto rows = [&](const Problem& p) {
+        return hasNote(blas->prepare(p)->notes(), "batch rows split across the team");
+    };
+    EXPECT_TRUE(rows(problem(40, Mode::Inference, 2)));
+    EXPECT_FALSE(rows(problem(64, Mode::Inference, 2)));
+    EXPECT_TRUE(
+        hasNote(blas->prepare(problem(64, Mode::Inference, 2))->notes(), "units split across the team"));
+    EXPECT_FALSE(rows(problem(40, Mode::Training, 2)));
+    EXPECT_FALSE(rows(problem(200, Mode::Inference, 2)));
+    EXPECT_FALSE(rows(problem(40, Mode::Inference, 1)));
 }
 
 } // namespace

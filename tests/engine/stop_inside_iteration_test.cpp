@@ -208,7 +208,7 @@ TEST(StepTeamStop, EveryThreadStopsBeforeTheSameStep) {
         cpu::RecurrentThreads threads;
         threads.team = size;
         const int stoppedAt =
-            cpu::StepTeam::run(GemmProvider::OneDnn, threads, 64 * size, &stop, [&](cpu::StepTeam& team) {
+            cpu::StepTeam::run(GemmProvider::OneDnn, threads, 64 * size, 1, &stop, [&](cpu::StepTeam& team) {
                 teamSize[std::size_t(team.index())] = team.size();
                 for (int s = 0; s < kLoop; ++s) {
                     if (team.stopBefore(s)) return;
@@ -233,7 +233,7 @@ TEST(StepTeamStop, WithoutATokenOrARequestEveryStepRuns) {
     for (const StopToken* token : {static_cast<const StopToken*>(nullptr), unset}) {
         int steps = 0;
         const int stoppedAt =
-            cpu::StepTeam::run(GemmProvider::OneDnn, {}, 16, token, [&](cpu::StepTeam& team) {
+            cpu::StepTeam::run(GemmProvider::OneDnn, {}, 16, 1, token, [&](cpu::StepTeam& team) {
                 for (int s = 0; s < 20; ++s) {
                     if (team.stopBefore(s)) return;
                     ++steps;
