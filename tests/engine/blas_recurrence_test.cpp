@@ -50,6 +50,17 @@ double lstmStepFlops(double batch, double hidden) {
     return 2.0 * batch * 4.0 * hidden * hidden;
 }
 
+// An inference session's y, h_n and (LSTM) c_n against the double reference of the same problem.
+void expectInferenceEqualsTheReference(const Session& session, const Problem& p) {
+    const RunOutputs out = session.outputs();
+    const auto ref = reference::runIteration<double>(p);
+    EXPECT_TRUE(test::tensorsClose(out.y.cast<double>(), ref.y, 1e-5, "output y"));
+    EXPECT_TRUE(test::tensorsClose(out.hN.cast<double>(), ref.hN, 1e-5, "final h"));
+    if (p.config.cell == CellType::Lstm) {
+        EXPECT_TRUE(test::tensorsClose(out.cN.cast<double>(), ref.cN, 1e-5, "final c"));
+    }
+}
+
 TEST(RecurrentThreads, EveryTeamThreadGetsEnoughUnitsAndWork) {
     for (const bool training : {false, true})
         for (int threads : {1, 2, 3, 8, 16, 64})
@@ -366,13 +377,7 @@ TEST_P(BlasStepInputTest, InferenceAtALargeBatchEqualsTheReference) {
         p.options.threads = threads;
         const auto session = runBlasOnce(p);
         ASSERT_NE(session, nullptr);
-        const RunOutputs out = session->outputs();
-        const auto ref = reference::runIteration<double>(p);
-        EXPECT_TRUE(test::tensorsClose(out.y.cast<double>(), ref.y, 1e-5, "output y"));
-        EXPECT_TRUE(test::tensorsClose(out.hN.cast<double>(), ref.hN, 1e-5, "final h"));
-        if (cell == CellType::Lstm) {
-            EXPECT_TRUE(test::tensorsClose(out.cN.cast<double>(), ref.cN, 1e-5, "final c"));
-        }
+        expectInferenceEqualsTheReference(*session, p);
         const auto notes = session->notes();
         EXPECT_TRUE(hasNote(notes, kStepInputNote)) << "this problem is meant to project per step";
         if (threads > 1 && availableCpuCores() > 1) {
@@ -510,13 +515,7 @@ TEST(BlasPackedInput, InferenceOverAllStepsEqualsTheReference) {
                 ASSERT_NE(session, nullptr);
                 EXPECT_TRUE(hasNote(session->notes(), kPackedInputNote));
                 EXPECT_GT(session->memory().part("packed W_ih"), 0u);
-                const RunOutputs out = session->outputs();
-                const auto ref = reference::runIteration<double>(p);
-                EXPECT_TRUE(test::tensorsClose(out.y.cast<double>(), ref.y, 1e-5, "output y"));
-                EXPECT_TRUE(test::tensorsClose(out.hN.cast<double>(), ref.hN, 1e-5, "final h"));
-                if (cell.type == CellType::Lstm) {
-                    EXPECT_TRUE(test::tensorsClose(out.cN.cast<double>(), ref.cN, 1e-5, "final c"));
-                }
+                expectInferenceEqualsTheReference(*session, p);
             }
 }
 
@@ -611,13 +610,7 @@ TEST(BlasRowTeam, FusedInferenceOnSplitRowsEqualsTheReference) {
             const auto notes = session->notes();
             EXPECT_TRUE(hasNote(notes, "recurrence on 2 threads (batch rows split across the team)"));
             EXPECT_TRUE(hasNote(notes, "recurrent steps fused"));
-            const RunOutputs out = session->outputs();
-            const auto ref = reference::runIteration<double>(p);
-            EXPECT_TRUE(test::tensorsClose(out.y.cast<double>(), ref.y, 1e-5, "output y"));
-            EXPECT_TRUE(test::tensorsClose(out.hN.cast<double>(), ref.hN, 1e-5, "final h"));
-            if (cell == CellType::Lstm) {
-                EXPECT_TRUE(test::tensorsClose(out.cN.cast<double>(), ref.cN, 1e-5, "final c"));
-            }
+            expectInferenceEqualsTheReference(*session, p);
             const int gates = cell == CellType::Lstm ? 4 : 3;
             EXPECT_EQ(session->memory().part("packed W_hh"),
                       2u * 2u * std::uint64_t(cpu::fusedSliceFloats(40, gates, 0, 40, cpu::kernelIsa())) *
