@@ -21,7 +21,7 @@ RecurrentThreads layoutStepThreads(const BlasLayout& l, int threads) {
 
 // Whether inference of this layout runs the fused step (given a team that allows it).
 bool fusedStepFits(const BlasLayout& l) {
-    return l.B <= kFusedMaxBatch || fusedBlockInL1(l.H, int(l.G), kernelIsa());
+    return l.B <= kFusedMaxBatch || fusedBlockInL1(l.H, int(l.G), kernelIsa(), l1DataCacheBytes());
 }
 
 } // namespace

@@ -29,13 +29,22 @@ namespace rnnprof::cpu {
     return isa == Isa::Avx512 ? 4 : 2;
 }
 
-// Whether one block's weights (H * gates * lanes floats) fit in 32 KiB, so that at any batch every
-// pass over the block (fusedRowsPerPass() rows) reads them from a 48 KiB L1. Larger blocks are
-// read from L2 once per pass: at batch >= 16 and H >= 256 that measured 1.1-1.5x cpu-onednn's
-// time on the 2-core machine, where the packed GEMM with a separate gate pass took 1.0-1.3x; with
-// blocks in L1 (H = 64) the fused step took 0.7-1.2x against 1.1-1.9x (README, CPU performance).
-[[nodiscard]] constexpr bool fusedBlockInL1(Index hidden, int gates, Isa isa) {
-    return hidden * gates * fusedLanes(isa) * Index(sizeof(float)) <= 32 * 1024;
+// Whether one block's weights (H * gates * lanes floats) take at most three quarters of an L1 data
+// cache of `l1Bytes` (l1DataCacheBytes()) and at most kMaxFusedBlockBytes, so that at any batch every pass
+// over the block (fusedRowsPerPass() rows) reads them from L1, beside the rows of h and of the input
+// projection it streams. Larger blocks are read from L2 once per pass: at batch >= 16 and H >= 256 that
+// measured 1.1-1.5x cpu-onednn's time on the 2-core Xeon (48 KiB L1), where the packed GEMM with a separate
+// gate pass took 1.0-1.3x; with blocks in L1 (H = 64) the fused step took 0.7-1.2x against 1.1-1.9x
+// (README, CPU performance). On the 2-core AMD EPYC, Zen 4 (32 KiB L1; 2026-11-24, rnnprof sweep,
+// inference, I=128, H=128, T=100, two runs of 20, medians) LSTM's 32 KiB blocks at B=64 and 256
+// took 10.4-10.5 and 39.2-41.0 ms on two threads against 8.9-9.3 and 36.3-37.0 with the packed GEMM
+// (one thread at B=256: 71.3-72.1 against 68.5-69.4), while GRU's 24 KiB blocks were as fast as the
+// GEMM at B=64 and 256 and faster at B=16 (1.57-1.65 against 1.88-1.95 ms on two threads).
+// Never above 32 KiB, the bound measured on the Xeon: larger blocks in a larger L1 are untried.
+inline constexpr Index kMaxFusedBlockBytes = 32 * 1024;
+[[nodiscard]] constexpr bool fusedBlockInL1(Index hidden, int gates, Isa isa, Index l1Bytes) {
+    const Index bytes = hidden * gates * fusedLanes(isa) * Index(sizeof(float));
+    return bytes <= kMaxFusedBlockBytes && bytes * 4 <= l1Bytes * 3;
 }
 
 // Floats of one block of `lanes` units: weights, then G+1 bias vectors.

@@ -4,6 +4,8 @@
 #include <cstring>
 #include <string>
 
+#include <unistd.h>
+
 namespace rnnprof::cpu {
 namespace {
 
@@ -43,6 +45,14 @@ const Choice& choice() {
 Isa widestIsa() {
     static const Isa isa = detect();
     return isa;
+}
+
+Index l1DataCacheBytes() {
+    static const Index bytes = [] {
+        const long reported = sysconf(_SC_LEVEL1_DCACHE_SIZE);
+        return reported > 0 ? Index(reported) : kDefaultL1DataBytes;
+    }();
+    return bytes;
 }
 
 Isa kernelIsa() {

@@ -28,6 +28,10 @@ enum class Isa { Sse2, Avx2, Avx512 }; // in order of width
 [[nodiscard]] const char* isaName(Isa isa); // "SSE2", "AVX2", "AVX-512"
 
 using Index = std::int64_t;
+// One core's L1 data cache in bytes, as the system reports it (sysconf), or kDefaultL1DataBytes
+// where it reports none. The fused step's blocks are sized by it (fused_step.h).
+inline constexpr Index kDefaultL1DataBytes = 32 * 1024;
+[[nodiscard]] Index l1DataCacheBytes();
 
 // Below this many elements a parallel region costs more than it saves (the kernels' loops here and
 // the session's other element-wise loops, row_loops.h).

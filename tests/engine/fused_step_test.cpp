@@ -8,6 +8,7 @@
 #include "engine/backend.h"
 #include "engine/cpu/blas_session.h"
 #include "engine/cpu/cpu_libraries.h"
+#include "engine/cpu/fused_step.h"
 #include "engine/forced_isa.h"
 #include "engine/reference/reference_rnn.h"
 #include "support/compare.h"
@@ -76,12 +77,13 @@ INSTANTIATE_TEST_SUITE_P(Shapes, FusedStepTest,
                                           testing::Values(37, 100, 256), testing::Values(1, 2, 3, 4),
                                           testing::Values(1, 2)));
 
-// Larger batches where a block's weights fit in L1 (H = 37 and 100 on every ISA): many passes over
-// each block, full and short, per step (25 = 6 passes of 4 rows and one of 1 on AVX-512). At 2 threads
-// H = 37 stays on one thread and H = 100 splits into a team of two (recurrent_threads.h).
+// Larger batches where a block's weights stay in L1 (H = 37 and 90 on every ISA with an L1 of 32 KiB
+// or more: LSTM H=90 with AVX-512 is 22.5 KiB a block): many passes over each block, full and
+// short, per step (25 = 6 passes of 4 rows and one of 1 on AVX-512). At 2 threads H = 37 stays on
+// one thread and H = 90 splits into a team of two, slices of 48 and 42 units (recurrent_threads.h).
 INSTANTIATE_TEST_SUITE_P(LargeBatches, FusedStepTest,
                          testing::Combine(testing::Values(CellType::Lstm, CellType::Gru),
-                                          testing::Values(37, 100), testing::Values(5, 16, 25),
+                                          testing::Values(37, 90), testing::Values(5, 16, 25),
                                           testing::Values(1, 2)));
 
 // With two threads, a step large enough for a team of two splits its units: each thread runs the
@@ -113,9 +115,30 @@ TEST(FusedStep, StackedBidirectionalWithOtherActivationsEqualsTheReference) {
     }
 }
 
+// A block of W_hh stays in L1 where it takes at most three quarters of it, and never more than
+// 32 KiB. Hand-derived block sizes (H * gates * lanes * 4 bytes): LSTM H=128 with AVX-512's 16 lanes
+// 32 KiB, in a 48 KiB L1 (36 KiB) but not in a 32 KiB one (24 KiB); H=144 (36 KiB) in neither, nor
+// in a 1 MiB one; GRU H=128 24 KiB, in both; LSTM H=192 with AVX2's 8 lanes 24 KiB; LSTM H=64 16
+// KiB, also in a 24 KiB L1 (18 KiB), where H=128 GRU is not.
+TEST(FusedStep, ABlockStaysInThreeQuartersOfL1) {
+    using cpu::fusedBlockInL1;
+    using cpu::Isa;
+    EXPECT_TRUE(fusedBlockInL1(128, 4, Isa::Avx512, 48 * 1024));
+    EXPECT_FALSE(fusedBlockInL1(144, 4, Isa::Avx512, 48 * 1024));
+    EXPECT_FALSE(fusedBlockInL1(144, 4, Isa::Avx512, 1024 * 1024));
+    EXPECT_FALSE(fusedBlockInL1(128, 4, Isa::Avx512, 32 * 1024));
+    EXPECT_TRUE(fusedBlockInL1(128, 3, Isa::Avx512, 32 * 1024));
+    EXPECT_TRUE(fusedBlockInL1(192, 4, Isa::Avx2, 32 * 1024));
+    EXPECT_FALSE(fusedBlockInL1(193, 4, Isa::Avx2, 32 * 1024));
+    EXPECT_TRUE(fusedBlockInL1(64, 4, Isa::Avx512, 24 * 1024));
+    EXPECT_FALSE(fusedBlockInL1(128, 3, Isa::Avx512, 24 * 1024));
+    EXPECT_GT(cpu::l1DataCacheBytes(), 0);
+}
+
 // Where the fused step does not apply, the session keeps the GEMM and the cell kernel.
-// Above kFusedMaxBatch only where a block of W_hh fits in 32 KiB: H = 64 does on every ISA (64 * 4
-// gates * 16 lanes * 4 bytes = 16 KiB with AVX-512), H = 1024 on none (64 KiB with SSE2's 4 lanes).
+// Above kFusedMaxBatch only where a block of W_hh stays in L1 (above): H = 64 does on every ISA
+// with an L1 of 24 KiB or more (64 * 4 gates * 16 lanes * 4 bytes = 16 KiB with AVX-512), H = 1024
+// on none (64 KiB with SSE2's 4 lanes).
 TEST(FusedStep, OnlyInferenceOfLstmAndResetAfterGruAtSmallBatchOrWithBlocksInL1) {
     const Backend* blas = builtinBackends().find("cpu-blas");
     ASSERT_NE(blas, nullptr);
