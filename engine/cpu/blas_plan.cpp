@@ -39,12 +39,13 @@ RecurrentPlan recurrentPlan(const BlasLayout& l, GemmProvider provider, int thre
     // runs); single runs reached 1.13, as points this path does not touch (B=16 on 2 threads)
     // varied between 0.84 and 1.14.
     plan.inputPacked = !l.training;
-    plan.threads = layoutStepThreads(l, resolveThreads(threads));
+    const int available = resolveThreads(threads);
+    plan.threads = layoutStepThreads(l, available);
     const bool fusable = !l.training && (l.lstm || l.resetAfter) && fusedStepFits(l);
     // Where the units leave the team smaller than the rows allow (H < 32 * threads), the fused step
     // runs on a team that splits the rows instead (recurrent_threads.h: rowTeamThreads()).
     if (fusable) {
-        const int rowTeam = rowTeamThreads(stepFlops(l), l.B, resolveThreads(threads));
+        const int rowTeam = rowTeamThreads(stepFlops(l), l.B, available);
         if (rowTeam > plan.threads.team) plan.threads = {.team = rowTeam, .singleTeam = 1, .rows = true};
     }
     const int team = plan.threads.team;

@@ -214,12 +214,13 @@ void BlasSession::packFusedSlices() {
 
 const AlignedFloats* BlasSession::fusedSlice(const StepTeam& team, int layer, int d) const {
     if (m_fused.empty()) return nullptr;
+    const int copies = fusedCopies(m_plan); // per (layer, direction), as packFusedSlices() laid them out
+    const std::size_t first = std::size_t((layer * m_lay.D + d) * copies);
     // A team splitting the rows shares one copy, whatever number of threads OpenMP gave it.
-    if (m_plan.threads.rows) return &m_fused[std::size_t(layer * m_lay.D + d)];
+    if (m_plan.threads.rows) return &m_fused[first];
     // OpenMP may give a team fewer threads than asked: the slices then differ from the packed ones.
-    const int n = teamSize();
-    if (team.size() != n) return nullptr;
-    return &m_fused[std::size_t((layer * m_lay.D + d) * n + team.index())];
+    if (team.size() != copies) return nullptr;
+    return &m_fused[first + std::size_t(team.index())];
 }
 
 BlasSession::SliceProducts* BlasSession::products(StepTeam& team, int layer, int d) {
