@@ -1,8 +1,11 @@
 #pragma once
-// "cpu-blas": the fast CPU path. One GEMM projects the input of all time steps (both directions),
-// one GEMM (a GEMV at batch 1) per step runs the recurrence, the gate math is one fused pass per
-// step (engine/kernels/step_kernels.h), weight gradients are one GEMM over all steps and input
-// gradients one GEMM. GEMMs go to oneDNN's sgemm (AVX-512 JIT) or OpenBLAS, by option.
+// "cpu-blas": the fast CPU path. Per layer: the input projection (one GEMM over all steps, or at
+// large batch one per step), then the recurrence step by step - a product on W_hh packed once
+// (engine/cpu/packed_gemm.h) and one fused gate pass per step (engine/kernels/step_kernels.h), or
+// in inference at small batch the fused step that does both from L1 (engine/cpu/fused_step.h) - on
+// a step team where the work pays for one (recurrent_threads.h); in training, weight gradients are
+// one GEMM over all steps. GEMMs go to oneDNN (matmul, sgemm) or OpenBLAS, by option; blas_plan.h
+// decides which runs where.
 #include "engine/backend.h"
 
 namespace rnnprof {
