@@ -1,11 +1,13 @@
 #pragma once
 // "cpu-blas": the fast CPU path. Per layer: the input projection (one GEMM over all steps, or at
-// large batch one per step), then the recurrence step by step - a product on W_hh packed once
-// (engine/cpu/packed_gemm.h) and one fused gate pass per step (engine/kernels/step_kernels.h), or
-// in inference at small batch the fused step that does both from L1 (engine/cpu/fused_step.h) - on
-// a step team where the work pays for one (recurrent_threads.h); in training, weight gradients are
-// one GEMM over all steps. GEMMs go to oneDNN (matmul, sgemm) or OpenBLAS, by option; blas_plan.h
-// decides which runs where.
+// large batch one per step), then the recurrence step by step: a product per step on W_hh (a oneDNN
+// matmul on W_hh packed once, again after every SGD step in training, where blas_plan.h allows it;
+// else sgemm) and one fused gate pass (engine/kernels/step_kernels.h); or, in inference (LSTM,
+// reset-after GRU, oneDNN as provider) at batch <= kFusedMaxBatch or where a block of W_hh fits in
+// L1, the fused step that does both in one pass (fused_step.h). Steps run on a team where the work
+// pays for one (recurrent_threads.h). In training, weight gradients are GEMMs over all steps (dW_ih
+// one a layer, dW_hh one a direction) and input gradients one GEMM. GEMMs go to oneDNN (matmul,
+// sgemm) or OpenBLAS, by option; blas_plan.h decides which runs where.
 #include "engine/backend.h"
 
 namespace rnnprof {
@@ -14,7 +16,7 @@ class BlasBackend final : public Backend {
 public:
     [[nodiscard]] std::string_view id() const override { return "cpu-blas"; }
     [[nodiscard]] std::string_view description() const override {
-        return "Fused CPU implementation over a BLAS sgemm (oneDNN or OpenBLAS)";
+        return "Fused CPU implementation on packed GEMMs (oneDNN or OpenBLAS)";
     }
     [[nodiscard]] Availability availability() const override { return {}; }
     [[nodiscard]] std::vector<std::string> unsupportedReasons(const RnnConfig& config,

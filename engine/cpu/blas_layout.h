@@ -1,5 +1,6 @@
 #pragma once
-// Every buffer of a cpu-blas session, declared once (declareBlasBuffers): the session allocates
+// Every plain buffer of a cpu-blas session, declared once (declareBlasBuffers; the packed copies
+// and scratchpads are sized by blas_plan.h): the session allocates
 // from the list and tallies what it got, estimateMemory() sums the same list without allocating.
 #include "engine/backend.h"
 #include "engine/cpu/cache_aligned.h"
@@ -32,8 +33,9 @@ struct BlasBuffers {
     ResolvedProblem<float> in; // inputs, masks, and the parameters that training updates (resolve())
     ParamSet<float> grads;
     Buffer zeros; // bias stand-in when bias is off
-    // The kernels run unchecked (branch-free, vectorised): every optional view must be valid, so
-    // outputs that are not kept go to scratch and a missing mask is a mask of ones.
+    // The kernels run unchecked (branch-free, vectorised): every view they read or write must be
+    // valid, so training's unkept outputs and reset-before GRU's go to scratch (inference's
+    // kernels skip what they do not keep) and a missing mask is a mask of ones.
     Buffer ones;          // [B*H]
     Buffer scratchRec[2]; // one step's recurrent input: training's last step, GRU reset-before's
 

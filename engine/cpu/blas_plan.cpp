@@ -51,8 +51,9 @@ RecurrentPlan recurrentPlan(const BlasLayout& l, GemmProvider provider, int thre
     const int team = plan.threads.team;
     plan.gemmThreads = team > 1 ? 1 : plan.threads.singleTeam;
     // Inference at small batch, or where a block of W_hh fits in L1 (fusedStepFits()): the fused
-    // step (fused_step.h) on the team's slices, with no GEMM call and no gate buffer. A team of one that
-    // would run its GEMMs on several threads keeps them, and so does --gemm openblas (returned above).
+    // step (fused_step.h) on the team's slices of units or rows, with no GEMM call and no gate buffer. A team
+    // of one that would run its GEMMs on several threads keeps them, and so does --gemm openblas (returned
+    // above).
     if (fusable && (team > 1 || plan.threads.singleTeam == 1)) {
         plan.fused = true;
         return plan;

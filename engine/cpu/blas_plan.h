@@ -32,8 +32,9 @@ struct RecurrentPlan {
     };
     RecurrentThreads threads;
     int gemmThreads = 1;       // the threads each packed product runs with
-    std::vector<Slice> slices; // one per team thread; empty: no packed products (sgemm per step)
-    bool fused = false;        // the fused step (fused_step.h) on each team thread's slice instead
+    std::vector<Slice> slices; // one per team thread; empty: no packed products (sgemm or fused step)
+    bool fused = false;        // the fused step (fused_step.h) on each thread's units, or its rows of a
+                               // row-splitting team, instead
     // Packed products of one direction from kMinStepInputBatch rows (inference in a team of several
     // threads: from kMinTeamStepInputBatch; training only in a team of one): each step projects
     // its own input, x_t * (the slice's rows of W_ih)^T on W_ih packed once, just before its

@@ -62,9 +62,11 @@ private:
     void createPackedInputGemms();
     void createWeightGradientProducts();
     void packRecurrentWeights();
-    // W_hh of every (layer, direction, team thread) row-blocked for the fused step, once.
+    // W_hh row-blocked for the fused step, once: per (layer, direction) one copy per team thread,
+    // or one that the threads of a row-splitting team share (fusedCopies()).
     void packFusedSlices();
-    // The fused step's copy for this team thread; null where the step runs GEMM and cell kernel.
+    // This thread's fused copy (a row-splitting team's shared one); null where the step runs GEMM
+    // and cell kernel.
     [[nodiscard]] const AlignedFloats* fusedSlice(const StepTeam& team, int layer, int d) const;
     [[nodiscard]] SliceProducts* products(StepTeam& team, int layer, int d);
     [[nodiscard]] int teamSize() const { return m_plan.threads.team; }
@@ -109,7 +111,7 @@ private:
     int m_loopThreads = 1;
     RecurrentPlan m_plan;
     std::vector<SliceProducts> m_products; // [(layer * D + d) * team + thread], as m_plan says
-    std::vector<AlignedFloats> m_fused;    // the same index; only with m_plan.fused
+    std::vector<AlignedFloats> m_fused;    // [(layer * D + d) * fusedCopies(m_plan) + copy]; if fused
     struct InputGemm {
         PackedGemm gemm;
         int threads; // allStepsGemmThreads() of its FLOPs

@@ -4,7 +4,9 @@
 
 namespace rnnprof {
 
-// e.g. "OpenBLAS 0.3.21 (Haswell kernels, pthreads) · oneDNN 2.6.3 (OpenMP)"
+// openblas_get_config(), OpenBLAS's kernel name and oneDNN's version, e.g.
+// "OpenBLAS 0.3.21 NO_LAPACKE DYNAMIC_ARCH NO_AFFINITY Haswell MAX_THREADS=64 (Haswell kernels) ·
+// oneDNN 2.6.3"
 [[nodiscard]] std::string cpuLibraryVersions();
 // Empty, or a warning that OpenBLAS runs kernels older than the CPU: a DYNAMIC_ARCH build that
 // does not recognise the CPU falls back to SSE3 ("Prescott") kernels, several times slower,

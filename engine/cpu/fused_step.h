@@ -1,5 +1,6 @@
 #pragma once
-// cpu-blas's recurrent step fused for small batches in inference (LSTM, GRU with reset_after): one
+// cpu-blas's recurrent step fused in inference (LSTM, GRU with reset_after) at small batches, or at
+// any batch where a block of W_hh fits in L1 (fusedBlockInL1()): one
 // pass over a team thread's slice of hidden units computes h_{t-1} * W_hh^T for the slice's gate
 // rows, adds the step's input projection and the biases, applies the gate math
 // (engine/kernels/gate_math.h) and writes c and h while the pre-activations are still in

@@ -29,7 +29,8 @@ enum class Isa { Sse2, Avx2, Avx512 }; // in order of width
 
 using Index = std::int64_t;
 // One core's L1 data cache in bytes, as the system reports it (sysconf), or kDefaultL1DataBytes
-// where it reports none. The fused step's blocks are sized by it (fused_step.h).
+// where it reports none. Whether inference above kFusedMaxBatch runs the fused step depends on it
+// (fusedBlockInL1(), fused_step.h).
 inline constexpr Index kDefaultL1DataBytes = 32 * 1024;
 [[nodiscard]] Index l1DataCacheBytes();
 

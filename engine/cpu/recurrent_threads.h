@@ -24,9 +24,9 @@ struct RecurrentThreads {
 // thread on any core count, rather than being tuned on one machine. A team takes every thread the
 // work pays for in inference; where units limit it below that, and in training always, the team
 // is as large as the units allow if that leaves each thread at most kMaxTeamShareFlops; else (and
-// below 64 units) a team of one runs its GEMMs on every thread from kMinSplitStepFlops a step on
-// (never on some: libgomp would end and restart the rest of its pool around each such run). The
-// all-steps GEMMs (input projection, weight and input gradients) are not covered:
+// below 64 units, in training below kMinTrainingTeamUnits) a team of one runs its GEMMs on every thread from
+// kMinSplitStepFlops a step on (never on some: libgomp would end and restart the rest of its pool around each
+// such run). The all-steps GEMMs (input projection, weight and input gradients) are not covered:
 // allStepsGemmThreads() below gives theirs.
 inline constexpr double kMinStepFlopsPerThread = 1.5e5;
 // Measured on the 16-core host (2026-11-24, cpu-blas / cpu-onednn, all 16 threads, a team of as
@@ -51,12 +51,12 @@ inline constexpr double kMaxTeamShareFlops = 2e6;
 // (GRU 69-76 against 71-81 us a step, LSTM 77-87 against 87-90).
 inline constexpr double kMinSplitStepFlops = 1e6;
 // Training forms a team only from kMinTrainingTeamUnits hidden units on: its backward step
-// exchanges every unit's gate gradients between the team's threads and waits at a barrier twice
-// per step, which a small layer does not pay for. Measured on the 2-core machine (2026-11-24,
-// medians of 3, 2 threads, H=64): a team of one with its GEMMs on both threads took 0.78-0.93x the
-// team of two's time at B=16-256 (e.g. LSTM B=256 T=20: 279 against 359 us a step; the one
-// exception LSTM B=16 T=100, 1.06x), the same at B=4; at H=128 the two were within 7 %; on the
-// 16-core host at H=64, B=64 the team of two took 1.1-1.5x a team of one on 16 GEMM threads.
+// exchanges every unit's gate gradients between the team's threads, and the team waits at a
+// barrier in the forward and in the backward step, which a small layer does not pay for. Measured on the
+// 2-core machine (2026-11-24, medians of 3, 2 threads, H=64): a team of one with its GEMMs on both threads
+// took 0.78-0.93x the team of two's time at B=16-256 (e.g. LSTM B=256 T=20: 279 against 359 us a step; the
+// one exception LSTM B=16 T=100, 1.06x), the same at B=4; at H=128 the two were within 7 %; on the 16-core
+// host at H=64, B=64 the team of two took 1.1-1.5x a team of one on 16 GEMM threads.
 inline constexpr std::int64_t kMinTrainingTeamUnits = 128;
 [[nodiscard]] RecurrentThreads recurrentThreads(double stepFlops, std::int64_t units, int threads,
                                                 bool training);

@@ -2,9 +2,10 @@
 // The thread team of cpu-blas's recurrence. Each thread owns a contiguous slice of the hidden
 // units for the whole sequence: it computes its slice's recurrent GEMM columns (single-threaded,
 // on its own packed copy of its slice of W_hh where the session has one, else sgemm; either way
-// the slice stays in its core's cache) and runs the cell kernel on its units; one barrier per step
-// (team_barrier.h) makes the new state visible before the next step's GEMM. Compared with a
-// multi-threaded GEMM per step this saves a fork/join per step, which dominates at small batch.
+// the slice stays in its core's cache) and runs the cell kernel on its units; a barrier per step
+// (team_barrier.h; two for reset-before GRU) makes the new state visible before the next step's
+// GEMM. Compared with a multi-threaded GEMM per step this saves a fork/join per step, which
+// dominates at small batch.
 // With one thread the team is the calling thread and owns every unit. A team may split the batch
 // rows instead (RecurrentThreads::rows, the fused step only): each thread then owns every unit of
 // its rows. How many threads: recurrent_threads.h.
@@ -72,7 +73,8 @@ public:
     [[nodiscard]] int size() const { return m_threads; }
     // Threads the element-wise loops of this team member may use.
     [[nodiscard]] int loopThreads() const { return m_loopThreads; }
-    // A GEMM on this thread alone; never throws (a team thread must keep reaching the barriers):
+    // A GEMM on this member's threads (one in a team of several, RecurrentThreads::singleTeam in a
+    // team of one); never throws (a team thread must keep reaching the barriers):
     // the first failure is recorded and rethrown by run().
     void gemm(const GemmArgs& args) noexcept;
     // The same for a product on packed weights: c = a * W.

@@ -1,7 +1,7 @@
 #pragma once
 // Per-element kernels of one recurrent time step, as host+device functors. Each functor has
 // at(b, j) for batch row b and hidden unit j, and operator()(idx) over the flat index
-// idx = b * H + j in [0, B*H) (or over columns for the reductions). The CPU backends loop over
+// idx = b * H + j in [0, B*H). cpu-blas loops over
 // them (vectorising the j loop); the CUDA backend launches them from thin __global__ wrappers; the
 // tests run them over the whole index range on the host. GEMMs happen between kernels:
 //   forward   hp = hRec * W_hh^T, then the cell kernel;
