@@ -2,10 +2,11 @@
 """Turns rnn_backends_bench's JSON (--benchmark_out) into the README's Markdown tables.
 
 One table per thread count. Rows: cell/mode/hidden/seq_len/batch; columns: each backend's time per
-step (µs), cpu-blas[onednn] time / cpu-onednn time (the goal is <= 1.00), step time / floor at
+step (µs), cpu-blas[onednn] time / cpu-onednn time (the goal is <= 1.00; from the point's paired
+benchmark, which times both in alternating blocks of runs, where the file has it), step time / floor at
 batch 1 inference (the floor: W_hh streamed once by a GEMV at the same thread count, same run;
 goal <= 1.3) and the best GFLOP/s with its fraction of the in-run SGEMM peaks. A summary line per
-table gives the median and worst ratio.
+table gives the median and worst ratio and says where the ratios come from.
   scripts/bench-table.py result.json [--summary-only]
 """
 import json
@@ -15,6 +16,7 @@ import sys
 from collections import OrderedDict
 
 data = json.load(open(sys.argv[1]))
+PAIRED = "paired"
 summary_only = "--summary-only" in sys.argv
 tables = OrderedDict()  # threads -> OrderedDict(key -> {backend: record})
 backends = []
@@ -34,7 +36,7 @@ for b in data["benchmarks"]:
     threads = int(b["threads"])
     key = (cell, mode, int(h), int(t), int(batch))
     tables.setdefault(threads, OrderedDict()).setdefault(key, {})[backend] = b
-    if backend not in backends:
+    if backend not in backends and backend != PAIRED:
         backends.append(backend)
 
 ctx = data.get("context", {})
@@ -45,26 +47,40 @@ if peaks:
 print()
 BLAS, ONEDNN = "cpu-blas[onednn]", "cpu-onednn"
 for threads, rows in sorted(tables.items()):
-    ratios, floors = [], []
+    ratios, floors, sources = [], [], set()
     lines = []
+    paired_cols = any(PAIRED in by for by in rows.values())
     head = "| cell | mode | H | T | B | " + " | ".join(f"{x} µs/step" for x in backends)
+    if paired_cols:
+        head += " | paired: cpu-blas[onednn] / cpu-onednn µs/step"
     head += " | cpu-blas / cpu-onednn | step / floor | best GFLOP/s | best / all-core oneDNN peak |"
     lines.append(head)
     lines.append("|" + "---|" * (head.count("|") - 1))
     for (cell, mode, h, t, batch), by in rows.items():
         cells = [f"{by[x]['us_per_step']:.1f}" if x in by else "" for x in backends]
-        ratio = ""
-        if BLAS in by and ONEDNN in by:
+        if paired_cols:
+            pair = by.get(PAIRED)
+            cells.append(f"{pair['blas_us_per_step']:.1f} / {pair['onednn_us_per_step']:.1f}" if pair else "")
+        r = None
+        if PAIRED in by:
+            r = by[PAIRED]["ratio"]
+            sources.add("paired")
+        elif BLAS in by and ONEDNN in by:
             r = by[BLAS]["us_per_step"] / by[ONEDNN]["us_per_step"]
+            sources.add("separate benchmarks")
+        ratio = ""
+        if r is not None:
             ratios.append((r, f"{cell} {mode} H{h} T{t} B{batch}"))
             ratio = f"**{r:.2f}**" if r > 1.0 else f"{r:.2f}"
         floor = ""
         if BLAS in by and "step_over_floor" in by[BLAS]:
             floor = f"{by[BLAS]['step_over_floor']:.2f}"
             floors.append(by[BLAS]["step_over_floor"])
-        best = max(by.values(), key=lambda r: r["GFLOP/s"])
+        timed = [x for x in by.values() if "GFLOP/s" in x]
+        best = max(timed, key=lambda x: x["GFLOP/s"]) if timed else None
+        best_cells = f"{best['GFLOP/s']:.0f} | {100 * best['peak_onednn']:.0f} %" if best else " | "
         lines.append(f"| {cell} | {mode} | {h} | {t} | {batch} | " + " | ".join(cells) +
-                     f" | {ratio} | {floor} | {best['GFLOP/s']:.0f} | {100 * best['peak_onednn']:.0f} % |")
+                     f" | {ratio} | {floor} | {best_cells} |")
     print(f"### {threads} thread{'s' if threads != 1 else ''}")
     print()
     if ratios:
@@ -72,7 +88,7 @@ for threads, rows in sorted(tables.items()):
         worst = max(ratios)
         over = sum(1 for r in values if r > 1.0)
         print(f"cpu-blas / cpu-onednn: median {statistics.median(values):.2f}, worst {worst[0]:.2f} ({worst[1]}), "
-              f"{over} of {len(values)} points above 1.00" +
+              f"{over} of {len(values)} points above 1.00 ({' and '.join(sorted(sources))})" +
               (f"; step / floor at B=1 inference: median {statistics.median(floors):.2f}, worst {max(floors):.2f}"
                if floors else ""))
         print()

@@ -6,8 +6,13 @@
 // iteration and per step, GFLOP/s, the fraction of the SGEMM peak measured in the same run, and at
 // batch 1 the floor of a step: the best time to stream W_hh once (a GEMV on a matrix of W_hh's
 // shape, OpenBLAS sgemv or oneDNN's packed matmul, at the same thread count), with step time / floor.
-// scripts/bench-table.py turns --benchmark_out JSON into tables, with cpu-blas / cpu-onednn per point.
-//   rnn_backends_bench --benchmark_filter='thrall/cpu-(blas.onednn|onednn)' --benchmark_out=x.json
+// Each point also has a paired benchmark, <...>/thr<n>/paired, that times cpu-blas[onednn] and
+// cpu-onednn in alternating blocks of runs within one benchmark, so that both see the same machine:
+// on a shared, noisy machine the ratio of two benchmarks run minutes apart moved by up to 1.4x
+// from run to run. Its counters: each backend's median time per step and their ratio.
+// scripts/bench-table.py turns --benchmark_out JSON into tables, with cpu-blas / cpu-onednn per point
+// (from the paired benchmark where the file has it).
+//   rnn_backends_bench --benchmark_filter='thrall/(paired|cpu-blas.onednn)' --benchmark_out=x.json
 #include "sgemm_peak.h"
 
 #include "engine/backend.h"
@@ -90,7 +95,7 @@ double stepFloorSeconds(int gates, int hidden, int threads) {
     return cache[key] = std::min(blas, onednn);
 }
 
-void runCase(benchmark::State& state, const Case& c) {
+Problem problemOf(const Case& c) {
     Problem p;
     p.config.cell = c.cell;
     p.config.inputSize = kInput;
@@ -99,23 +104,47 @@ void runCase(benchmark::State& state, const Case& c) {
     p.mode = c.mode;
     p.options.gemm = c.gemm;
     p.options.threads = c.threads;
+    return p;
+}
+
+// The case's session, prepared and run once (warm-up); null after SkipWithError where it cannot run.
+std::unique_ptr<Session> warmSession(benchmark::State& state, const Case& c) {
+    const Problem p = problemOf(c);
     const Backend* backend = builtinBackends().find(c.backend);
     if (!backend) {
         state.SkipWithError(("backend not registered: " + c.backend).c_str());
-        return;
+        return nullptr;
     }
     if (const auto why = backend->unsupportedReasons(p.config, p.mode); !why.empty()) {
         state.SkipWithError(why.front().c_str());
-        return;
+        return nullptr;
     }
     std::unique_ptr<Session> session = backend->prepare(p);
     NullPhaseHook hook;
-    session->run(hook); // warm-up
+    session->run(hook);
+    return session;
+}
+
+double secondsOfRun(Session& session) {
+    NullPhaseHook hook;
+    const auto start = std::chrono::steady_clock::now();
+    session.run(hook);
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    const std::size_t n = v.size();
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+void runCase(benchmark::State& state, const Case& c) {
+    const Problem p = problemOf(c);
+    std::unique_ptr<Session> session = warmSession(state, c);
+    if (!session) return;
     double seconds = 0.0;
     for (auto _ : state) {
-        const auto start = std::chrono::steady_clock::now();
-        session->run(hook);
-        const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        const double s = secondsOfRun(*session);
         state.SetIterationTime(s);
         seconds += s;
     }
@@ -136,6 +165,51 @@ void runCase(benchmark::State& state, const Case& c) {
     }
 }
 
+// A block of runs of one backend takes at least this long (a run at least once), and the paired
+// benchmark times at least kPairedBlocks blocks of each backend and at least kPairedSeconds in all.
+constexpr double kPairedBlockSeconds = 0.025;
+constexpr int kPairedBlocks = 5;
+constexpr double kPairedSeconds = 1.0;
+
+// cpu-blas[onednn] (a) and cpu-onednn (b) on the same point, in alternating blocks of runs (which
+// of the two goes first alternates too), one benchmark iteration in all: the time per step of each
+// is the median of its runs, and their ratio is what the goal cpu-blas <= cpu-onednn compares.
+// Blocks rather than single runs so that each run finds its own session's data where a run of the
+// same session alone would (a small problem's weights in cache), as in the unpaired benchmarks.
+void runPaired(benchmark::State& state, const Case& a, const Case& b) {
+    std::unique_ptr<Session> sa = warmSession(state, a);
+    if (!sa) return;
+    std::unique_ptr<Session> sb = warmSession(state, b);
+    if (!sb) return;
+    const auto runsPerBlock = [](Session& s) {
+        const double once = secondsOfRun(s);
+        return std::max(1, int(kPairedBlockSeconds / std::max(once, 1e-9)));
+    };
+    const int na = runsPerBlock(*sa), nb = runsPerBlock(*sb);
+    std::vector<double> ta, tb;
+    for (auto _ : state) {
+        double total = 0.0;
+        for (int block = 0; block < kPairedBlocks || total < kPairedSeconds; ++block) {
+            for (int half = 0; half < 2; ++half) {
+                const bool first = (half == 0) == (block % 2 == 0);
+                Session& s = first ? *sa : *sb;
+                std::vector<double>& times = first ? ta : tb;
+                for (int i = 0, n = first ? na : nb; i < n; ++i) {
+                    times.push_back(secondsOfRun(s));
+                    total += times.back();
+                }
+            }
+        }
+        state.SetIterationTime(total);
+    }
+    const double perStepA = median(ta) / a.seq, perStepB = median(tb) / b.seq;
+    state.counters["blas_us_per_step"] = perStepA * 1e6;
+    state.counters["onednn_us_per_step"] = perStepB * 1e6;
+    state.counters["ratio"] = perStepA / perStepB;
+    state.counters["runs"] = double(ta.size() + tb.size());
+    state.counters["threads"] = a.threads;
+}
+
 void sgemmPeakBenchmark(benchmark::State& state) {
     for (auto _ : state)
         benchmark::DoNotOptimize(sgemmPeak());
@@ -151,9 +225,8 @@ void registerAll() {
         const char* id;
         GemmProvider gemm;
     };
-    const B backends[] = {{"cpu-blas", GemmProvider::OneDnn},
-                          {"cpu-blas", GemmProvider::OpenBlas},
-                          {"cpu-onednn", GemmProvider::OneDnn}};
+    const B blasOnOneDnn{"cpu-blas", GemmProvider::OneDnn}, oneDnn{"cpu-onednn", GemmProvider::OneDnn};
+    const B backends[] = {blasOnOneDnn, {"cpu-blas", GemmProvider::OpenBlas}, oneDnn};
     const int cores = availableCpuCores();
     std::vector<std::pair<int, std::string>> threadCounts;
     if (cores > 1) threadCounts.emplace_back(1, "1");
@@ -164,16 +237,28 @@ void registerAll() {
             for (int hidden : {64, 256, 512, 1024})
                 for (int seq : {20, 100})
                     for (int batch : {1, 4, 16, 64, 256})
-                        for (const auto& [threads, threadsName] : threadCounts)
+                        for (const auto& [threads, threadsName] : threadCounts) {
+                            const auto caseOf = [&](const B& b) {
+                                return Case{b.id,  b.gemm, cell,    mode,       hidden,
+                                            batch, seq,    threads, threadsName};
+                            };
                             for (const B& b : backends) {
-                                const Case c{b.id,  b.gemm, cell,    mode,       hidden,
-                                             batch, seq,    threads, threadsName};
+                                const Case c = caseOf(b);
                                 benchmark::RegisterBenchmark(caseName(c).c_str(),
                                                              [c](benchmark::State& s) { runCase(s, c); })
                                     ->UseManualTime()
                                     ->Unit(benchmark::kMillisecond)
                                     ->MinTime(0.2);
                             }
+                            const Case a = caseOf(blasOnOneDnn), o = caseOf(oneDnn);
+                            const std::string name =
+                                caseName(a).substr(0, caseName(a).rfind('/')) + "/paired";
+                            benchmark::RegisterBenchmark(name.c_str(),
+                                                         [a, o](benchmark::State& s) { runPaired(s, a, o); })
+                                ->UseManualTime()
+                                ->Unit(benchmark::kMillisecond)
+                                ->Iterations(1);
+                        }
 }
 
 } // namespace
