@@ -9,7 +9,8 @@
 // Each point also has a paired benchmark, <...>/thr<n>/paired, that times cpu-blas[onednn] and
 // cpu-onednn in alternating blocks of runs within one benchmark, so that both see the same machine:
 // on a shared, noisy machine the ratio of two benchmarks run minutes apart moved by up to 1.4x
-// from run to run. Its counters: each backend's median time per step and their ratio.
+// from run to run. Its counters: each backend's median time per step, the spread of its runs and
+// their ratio.
 // scripts/bench-table.py turns --benchmark_out JSON into tables, with cpu-blas / cpu-onednn per point
 // (from the paired benchmark where the file has it).
 //   rnn_backends_bench --benchmark_filter='thrall/(paired|cpu-blas.onednn)' --benchmark_out=x.json
@@ -20,6 +21,7 @@
 #include "engine/cpu/onednn_support.h"
 #include "engine/cpu/packed_gemm.h"
 #include "profiling/flops.h"
+#include "profiling/statistics.h"
 
 #include <benchmark/benchmark.h>
 #include <cblas.h>
@@ -132,12 +134,6 @@ double secondsOfRun(Session& session) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    const std::size_t n = v.size();
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 void runCase(benchmark::State& state, const Case& c) {
     const Problem p = problemOf(c);
     std::unique_ptr<Session> session = warmSession(state, c);
@@ -202,10 +198,13 @@ void runPaired(benchmark::State& state, const Case& a, const Case& b) {
         }
         state.SetIterationTime(total);
     }
-    const double perStepA = median(ta) / a.seq, perStepB = median(tb) / b.seq;
+    const SampleStats statsA = summarize(ta), statsB = summarize(tb);
+    const double perStepA = statsA.median / a.seq, perStepB = statsB.median / b.seq;
     state.counters["blas_us_per_step"] = perStepA * 1e6;
     state.counters["onednn_us_per_step"] = perStepB * 1e6;
     state.counters["ratio"] = perStepA / perStepB;
+    state.counters["blas_spread"] = relativeSpread(statsA); // (p90 - p10) / median of its runs
+    state.counters["onednn_spread"] = relativeSpread(statsB);
     state.counters["runs"] = double(ta.size() + tb.size());
     state.counters["threads"] = a.threads;
 }
