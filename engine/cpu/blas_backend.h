@@ -16,7 +16,7 @@ class BlasBackend final : public Backend {
 public:
     [[nodiscard]] std::string_view id() const override { return "cpu-blas"; }
     [[nodiscard]] std::string_view description() const override {
-        return "Fused CPU implementation on packed GEMMs (oneDNN or OpenBLAS)";
+        return "Fused CPU implementation over GEMMs: oneDNN (weights packed once) or OpenBLAS";
     }
     [[nodiscard]] Availability availability() const override { return {}; }
     [[nodiscard]] std::vector<std::string> unsupportedReasons(const RnnConfig& config,
