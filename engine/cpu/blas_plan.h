@@ -46,7 +46,22 @@ struct RecurrentPlan {
     // Inference without stepInput: the input GEMM over all steps on W_ih packed once, in prepare(),
     // where sgemm packs W_ih again on every call (a third of the GEMM at T*B = 20 rows).
     bool inputPacked = false;
+    // Training at batch 1 on one thread where W_hh's rows lie a multiple of 4 KiB apart
+    // (whhRowsAlias()): the forward product of each step runs smallBatchGemm() on a copy of W_hh
+    // whose rows are kPaddedWhhFloats longer (paddedWhhLd()), made in prepare() and after every SGD
+    // step (small_batch_gemm.h: why).
+    bool paddedWhh = false;
 };
+// Floats added to every row of the padded copy of W_hh (RecurrentPlan::paddedWhh): one cache line.
+inline constexpr std::int64_t kPaddedWhhFloats = 16;
+// The row stride of the padded copy of W_hh.
+[[nodiscard]] constexpr std::int64_t paddedWhhLd(std::int64_t hidden) {
+    return hidden + kPaddedWhhFloats;
+}
+// Whether rows of `hidden` floats start a multiple of 4 KiB apart (and so map to the same L1 sets).
+[[nodiscard]] constexpr bool whhRowsAlias(std::int64_t hidden) {
+    return hidden * std::int64_t(sizeof(float)) % 4096 == 0;
+}
 // The smallest batch whose recurrence projects each step's input (RecurrentPlan::stepInput), on a
 // team of one and, in inference, on a team of several threads (whose gate pass then also skips two
 // copies).
@@ -87,7 +102,8 @@ inline constexpr double kMinThreadedTrainingGemmFlops = 32e6;
 // The bias floats of a team thread's slice products that have their own input projection: the
 // slice's b_ih [G*w], then its b_hh [G*w].
 [[nodiscard]] std::int64_t sliceBiasFloats(const BlasLayout& l, const RecurrentPlan::Slice& slice);
-// The named part "packed W_hh" (weights) and the team's dense results (workspace) of all layers.
+// The named part "packed W_hh" (weights: the packed products', the fused step's or the padded copy)
+// and the team's dense results (workspace) of all layers.
 [[nodiscard]] MemoryFootprint packedProductsFootprint(const BlasLayout& l, const RecurrentPlan& plan);
 
 // The weight-gradient products of one layer over all steps, c = a^T * b, in the order

@@ -5,6 +5,7 @@
 #include "engine/cpu/kernel_runner.h"
 #include "engine/cpu/onednn_support.h"
 #include "engine/cpu/row_loops.h"
+#include "engine/cpu/small_batch_gemm.h"
 #include "engine/kernels/act_dispatch.h"
 #include "engine/kernels/step_kernels.h"
 
@@ -69,6 +70,7 @@ BlasSession::BlasSession(const Problem& problem)
         packRecurrentWeights();
     }
     if (m_plan.fused) packFusedSlices();
+    if (m_plan.paddedWhh) copyPaddedWhh();
     if (m_plan.inputPacked) createPackedInputGemms();
     if (m_lay.training) createWeightGradientProducts();
 }
@@ -212,6 +214,26 @@ void BlasSession::packFusedSlices() {
     m_memory.addNamed("packed W_hh", BufferCategory::Weights, floats * sizeof(float));
 }
 
+void BlasSession::copyPaddedWhh() {
+    const BlasLayout& l = m_lay;
+    const std::int64_t ld = paddedWhhLd(l.H);
+    const bool first = m_paddedWhh.empty();
+    if (first) {
+        m_paddedWhh.resize(std::size_t(l.L * l.D));
+        for (AlignedFloats& copy : m_paddedWhh)
+            copy.assign(std::size_t(l.GH() * ld), 0.0f);
+        m_memory.addNamed("packed W_hh", BufferCategory::Weights,
+                          std::uint64_t(l.GH() * ld * l.L * l.D) * sizeof(float));
+    }
+    for (int layer = 0; layer < l.L; ++layer)
+        for (int d = 0; d < l.D; ++d) {
+            const float* whh = m_b.in.params.data(layer, d, ParamKind::WeightHh);
+            float* copy = m_paddedWhh[std::size_t(layer * l.D + d)].data();
+            for (std::int64_t row = 0; row < l.GH(); ++row)
+                std::copy_n(whh + row * l.H, l.H, copy + row * ld);
+        }
+}
+
 const AlignedFloats* BlasSession::fusedSlice(const StepTeam& team, int layer, int d) const {
     if (m_fused.empty()) return nullptr;
     const int copies = fusedCopies(m_plan); // per (layer, direction), as packFusedSlices() laid them out
@@ -240,7 +262,9 @@ BlasSession::Weights BlasSession::weights(int layer) const {
         const float* bhh = m_b.in.params.data(layer, d, ParamKind::BiasHh);
         w.bih[d] = bih ? bih : m_b.zeros.data();
         w.bhh[d] = bhh ? bhh : m_b.zeros.data();
+        w.whhStep[d] = m_paddedWhh.empty() ? w.whh[d] : m_paddedWhh[std::size_t(layer * m_lay.D + d)].data();
     }
+    w.ldStep = m_paddedWhh.empty() ? m_lay.H : paddedWhhLd(m_lay.H);
     return w;
 }
 
@@ -390,7 +414,7 @@ void BlasSession::recurrentForward(StepTeam& team, int layer, const Weights& w) 
 }
 
 void BlasSession::gateGemm(StepTeam& team, SliceProducts* packed, int gates, const float* a, std::int64_t lda,
-                           const float* whh, float* hp) const {
+                           const float* whh, std::int64_t ldw, float* hp) const {
     const std::int64_t B = m_lay.B, H = m_lay.H, GH = m_lay.GH();
     const UnitSlice u = team.slice();
     if (packed && gates == m_lay.G && lda == packed->forward->shape().lda) {
@@ -403,20 +427,24 @@ void BlasSession::gateGemm(StepTeam& team, SliceProducts* packed, int gates, con
         return;
     }
     if (team.single()) {
-        team.gemm({.opA = Op::N,
-                   .opB = Op::T,
-                   .m = B,
-                   .n = gates * H,
-                   .k = H,
-                   .a = a,
-                   .lda = lda,
-                   .b = whh,
-                   .ldb = H,
-                   .c = hp,
-                   .ldc = GH});
+        const GemmArgs args{.opA = Op::N,
+                            .opB = Op::T,
+                            .m = B,
+                            .n = gates * H,
+                            .k = H,
+                            .a = a,
+                            .lda = lda,
+                            .b = whh,
+                            .ldb = ldw,
+                            .c = hp,
+                            .ldc = GH};
+        if (m_plan.paddedWhh)
+            team.guarded([&] { smallBatchGemm(args); });
+        else
+            team.gemm(args);
         return;
     }
-    teamGateColumns(team, gates, a, lda, H, whh, hp);
+    teamGateColumns(team, gates, a, lda, H, whh, hp); // a team never reads the padded copy
 }
 
 void BlasSession::teamGateColumns(StepTeam& team, int gates, const float* a, std::int64_t lda, std::int64_t k,
@@ -513,7 +541,7 @@ void BlasSession::forwardStep(StepTeam& team, int layer, int d, int s, const Wei
               u.j0};
     } else {
         if (m_plan.stepInput) stepInputGemm(team, packed, layer, t, w);
-        gateGemm(team, packed, resetBefore ? 2 : int(l.G), hRec.p, hRec.ld, w.whh[d], hp);
+        gateGemm(team, packed, resetBefore ? 2 : int(l.G), hRec.p, hRec.ld, w.whhStep[d], w.ldStep, hp);
     }
     const std::int64_t o = in.unitOffset; // the state views below are shifted with the units
     const std::int64_t j0 = u.j0 - o, j1 = u.j1 - o;
@@ -573,7 +601,7 @@ void BlasSession::forwardResetBeforeTail(StepTeam& team, int layer, int d, int s
     float* gates = kept ? kept->saved[d].data() + t * B * 3 * H : m_b.stepGates[d].data();
     const float* rh = kept ? kept->rh[d].data() + t * B * H : m_b.stepRh[d].data();
     float* hp = m_b.hp[d].data();
-    gateGemm(team, nullptr, 1, rh, H, w.whh[d] + 2 * H * H, hp + 2 * H);
+    gateGemm(team, nullptr, 1, rh, H, w.whhStep[d] + 2 * H * w.ldStep, w.ldStep, hp + 2 * H);
     const CRows<float> hPrev = s == 0 ? crows(m_b.in.data.h0.ptr() + slot * B * H, H)
                                       : crows(y + tPrev * B * l.DH() + d * H, l.DH());
     const Rows<float> hRecNext{
@@ -917,6 +945,10 @@ void BlasSession::update(PhaseHook& hook) {
         StepScope pack(hook, "pack recurrent weights");
         packRecurrentWeights();
     }
+    if (m_plan.paddedWhh) {
+        StepScope pack(hook, "pack recurrent weights");
+        copyPaddedWhh();
+    }
 }
 
 RunOutputs BlasSession::outputs() const {
@@ -965,6 +997,12 @@ std::vector<std::string> BlasSession::notes() const {
                         (m_lay.B <= kFusedMaxBatch ? "batch <= " + std::to_string(kFusedMaxBatch)
                                                    : std::string("W_hh blocks in L1")) +
                         "): W_hh row-blocked once, product and gate math in one pass");
+    if (m_plan.paddedWhh)
+        notes.push_back("forward recurrent products (training, batch 1): own kernel on a copy of W_hh in "
+                        "rows padded by " +
+                        std::to_string(kPaddedWhhFloats) +
+                        " floats (its rows otherwise lie a multiple of 4 KiB "
+                        "apart), made again after every SGD step");
     if (!m_products.empty())
         for (const SliceProducts& p : m_products)
             if (p.forward) {

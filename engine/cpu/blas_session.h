@@ -33,6 +33,9 @@ private:
         const float* whh[2] = {};   // [G*H, H]
         const float* bih[2] = {};   // [G*H] (zeros without bias)
         const float* bhh[2] = {};
+        // W_hh as the forward steps read it: the padded copy (RecurrentPlan::paddedWhh) or whh.
+        const float* whhStep[2] = {};
+        std::int64_t ldStep = 0;
     };
 
     [[nodiscard]] Weights weights(int layer) const;
@@ -68,14 +71,18 @@ private:
     // This thread's fused copy (a row-splitting team's shared one); null where the step runs GEMM
     // and cell kernel.
     [[nodiscard]] const AlignedFloats* fusedSlice(const StepTeam& team, int layer, int d) const;
+    // W_hh of every (layer, direction) into m_paddedWhh (RecurrentPlan::paddedWhh): in prepare()
+    // and after every SGD step.
+    void copyPaddedWhh();
     [[nodiscard]] SliceProducts* products(StepTeam& team, int layer, int d);
     [[nodiscard]] int teamSize() const { return m_plan.threads.team; }
     void forward(PhaseHook& hook);
     void forwardLayer(PhaseHook& hook, int layer);
     void recurrentForward(StepTeam& team, int layer, const Weights& w);
-    // Columns g*H + j (g < gates, j in the team's slice) of hp = hRec * W_hh^T (rows from `whh`).
+    // Columns g*H + j (g < gates, j in the team's slice) of hp = hRec * W_hh^T (rows from `whh`,
+    // `ldw` apart).
     void gateGemm(StepTeam& team, SliceProducts* packed, int gates, const float* a, std::int64_t lda,
-                  const float* whh, float* hp) const;
+                  const float* whh, std::int64_t ldw, float* hp) const;
     // Columns g*H + j (g < gates, j in the team's slice; row stride G*H) of c = a * W^T, W = `weights`
     // [G*H, k]: the team's share of a gate product by sgemm, one call per gate.
     void teamGateColumns(StepTeam& team, int gates, const float* a, std::int64_t lda, std::int64_t k,
@@ -110,8 +117,9 @@ private:
     int m_threads;
     int m_loopThreads = 1;
     RecurrentPlan m_plan;
-    std::vector<SliceProducts> m_products; // [(layer * D + d) * team + thread], as m_plan says
-    std::vector<AlignedFloats> m_fused;    // [(layer * D + d) * fusedCopies(m_plan) + copy]; if fused
+    std::vector<SliceProducts> m_products;  // [(layer * D + d) * team + thread], as m_plan says
+    std::vector<AlignedFloats> m_fused;     // [(layer * D + d) * fusedCopies(m_plan) + copy]; if fused
+    std::vector<AlignedFloats> m_paddedWhh; // [layer * D + d]; if paddedWhh
     struct InputGemm {
         PackedGemm gemm;
         int threads; // allStepsGemmThreads() of its FLOPs

@@ -1,6 +1,6 @@
 // cpu-blas's recurrence: the threading rule (recurrentThreads), the recurrent weights packed once
-// per prepare() and again after every SGD step, and inference's input projections (per step, or
-// over all steps on W_ih packed once), checked against the double reference.
+// per prepare() and again after every SGD step (or copied into padded rows), and inference's input
+// projections (per step, or over all steps on W_ih packed once), checked against the double reference.
 #include "engine/backend.h"
 #include "engine/cpu/blas_session.h"
 #include "engine/cpu/cpu_libraries.h"
@@ -27,6 +27,7 @@ using cpu::RecurrentThreads;
 
 constexpr const char* kStepInputNote = "each step's input projection on W_ih packed once";
 constexpr const char* kPackedInputNote = "input GEMM: oneDNN matmul on W_ih packed once";
+constexpr const char* kPaddedWhhNote = "copy of W_hh in rows padded by";
 
 bool hasNote(const std::vector<std::string>& notes, const char* text) {
     return std::any_of(notes.begin(), notes.end(),
@@ -352,6 +353,79 @@ TEST(BlasSmallBatchTraining, PacksOnlyLargeSlicesOfATeam) {
     EXPECT_FALSE(hasNote(small, packed));
     EXPECT_TRUE(hasNote(large, "units split across the team"));
     EXPECT_TRUE(hasNote(large, packed));
+}
+
+class BlasPaddedWhhTest : public testing::TestWithParam<std::tuple<CellType, bool>> {};
+
+// Training at batch 1 on one thread with H = 1024, whose rows of W_hh lie 4 KiB apart, runs each
+// step's forward product on a copy of W_hh in padded rows (RecurrentPlan::paddedWhh), made again
+// after every SGD step. The first run's gradients and the second run's output and loss must be the
+// reference's (on the parameters the first run left), which fails if the copy were wrong or not
+// refreshed. GRU with reset_before reads the candidate's rows of the copy on their own.
+TEST_P(BlasPaddedWhhTest, TrainingOnThePaddedCopyEqualsTheReference) {
+    const auto [cell, resetAfter] = GetParam();
+    Problem p;
+    p.config.cell = cell;
+    p.config.resetAfter = resetAfter;
+    p.config.inputSize = 24;
+    p.config.hiddenSize = 1024;
+    p.config.seed = 7;
+    p.shape = {.batch = 1, .seqLen = 3};
+    p.mode = Mode::Training;
+    p.options.threads = 1;
+    p.options.learningRate = 0.5; // a visible change of W_hh between the runs
+    const Backend* blas = builtinBackends().find("cpu-blas");
+    ASSERT_NE(blas, nullptr);
+    auto session = blas->prepare(p);
+    EXPECT_TRUE(hasNote(session->notes(), kPaddedWhhNote))
+        << "this problem is meant to run on the padded copy";
+    NullPhaseHook hook;
+    session->run(hook);
+    const RunOutputs first = session->outputs();
+    session->run(hook);
+    const RunOutputs second = session->outputs();
+
+    const auto refFirst = reference::runIteration<double>(p);
+    test::expectParamGradientsClose(first.gradients.dParams, refFirst.gradients.dParams, 1e-4);
+    Problem updated = p;
+    updated.overrides.params = std::make_shared<const ParamSet<float>>(first.paramsAfter);
+    const auto ref = reference::runIteration<double>(updated);
+    EXPECT_TRUE(test::tensorsClose(second.y.cast<double>(), ref.y, 1e-4, "output of the second run"));
+    EXPECT_NEAR(second.loss, ref.loss, 1e-4 * std::max(1.0, ref.loss));
+    EXPECT_GT(std::abs(ref.loss - refFirst.loss), 1e-6)
+        << "the update must change the loss for this check to bite";
+    // The copy counts as packed W_hh: G*H rows of H + 16 floats.
+    const std::int64_t gates = cell == CellType::Lstm ? 4 : 3;
+    const std::uint64_t copyBytes = std::uint64_t(gates * 1024 * cpu::paddedWhhLd(1024)) * sizeof(float);
+    EXPECT_EQ(session->memory().part("packed W_hh"), copyBytes);
+    EXPECT_EQ(blas->estimateMemory(p).part("packed W_hh"), copyBytes);
+}
+
+INSTANTIATE_TEST_SUITE_P(Cells, BlasPaddedWhhTest,
+                         testing::Values(std::tuple{CellType::Lstm, true}, std::tuple{CellType::Gru, true},
+                                         std::tuple{CellType::Gru, false}));
+
+// Only rows a multiple of 4 KiB apart, only batch 1, only on one thread: elsewhere the products read
+// W_hh where it is (H = 512: rows 2 KiB apart, where the padding measured no gain).
+TEST(BlasPaddedWhh, OnlyAtBatchOneOnOneThreadWithRowsFourKiBApart) {
+    const Backend* blas = builtinBackends().find("cpu-blas");
+    ASSERT_NE(blas, nullptr);
+    const auto padded = [&](int hidden, int batch, int threads, Mode mode) {
+        Problem p;
+        p.config.cell = CellType::Lstm;
+        p.config.inputSize = 24;
+        p.config.hiddenSize = hidden;
+        p.shape = {.batch = batch, .seqLen = 3};
+        p.mode = mode;
+        p.options.threads = threads;
+        return hasNote(blas->prepare(p)->notes(), kPaddedWhhNote);
+    };
+    EXPECT_TRUE(padded(1024, 1, 1, Mode::Training));
+    EXPECT_FALSE(padded(512, 1, 1, Mode::Training));
+    EXPECT_FALSE(padded(1024, 2, 1, Mode::Training));
+    EXPECT_FALSE(padded(1024, 1, 1, Mode::Inference)) << "inference runs the fused step";
+    if (availableCpuCores() < 2) GTEST_SKIP() << "needs two cores for a team of two";
+    EXPECT_FALSE(padded(1024, 1, 2, Mode::Training)) << "a team packs its slices instead";
 }
 
 class BlasStepInputTest : public testing::TestWithParam<int> {};

@@ -95,6 +95,10 @@ std::vector<Problem> problems() {
     for (CellType cell : {CellType::Lstm, CellType::Gru})
         for (int threads : {1, 2})
             out.push_back(sized(cell, 512, 1, {.batch = 1, .seqLen = 3}, Mode::Training, threads));
+    // Training at batch 1 on one thread with W_hh's rows 4 KiB apart (H = 1024): the copy of W_hh
+    // in padded rows (RecurrentPlan::paddedWhh), per layer.
+    for (int layers : {1, 2})
+        out.push_back(sized(CellType::Gru, 1024, layers, {.batch = 1, .seqLen = 2}, Mode::Training, 1));
     return out;
 }
 
