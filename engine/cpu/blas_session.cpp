@@ -217,8 +217,7 @@ void BlasSession::packFusedSlices() {
 void BlasSession::copyPaddedWhh() {
     const BlasLayout& l = m_lay;
     const std::int64_t ld = paddedWhhLd(l.H);
-    const bool first = m_paddedWhh.empty();
-    if (first) {
+    if (m_paddedWhh.empty()) { // in prepare(): allocate and count the copies once
         m_paddedWhh.resize(std::size_t(l.L * l.D));
         for (AlignedFloats& copy : m_paddedWhh)
             copy.assign(std::size_t(l.GH() * ld), 0.0f);
