@@ -6,10 +6,11 @@
 #include "engine/cpu/small_batch_gemm.h"
 #include "engine/forced_isa.h"
 
+#include "support/random_problems.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <random>
 #include <tuple>
 #include <vector>
 
@@ -18,15 +19,7 @@ namespace {
 
 using cpu::GemmArgs;
 using cpu::Op;
-
-std::vector<float> randomFloats(std::int64_t n, unsigned seed) {
-    std::mt19937 rng(seed);
-    std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
-    std::vector<float> v(static_cast<std::size_t>(n));
-    for (float& x : v)
-        x = uniform(rng);
-    return v;
-}
+using test::randomFloats;
 
 // c = a * b^T + beta * c on strided operands: rows of a and c with room after them, b in rows 16
 // floats longer (as the session's padded copy of W_hh).

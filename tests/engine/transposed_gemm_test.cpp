@@ -3,10 +3,11 @@
 #include "engine/cpu/onednn_support.h"
 #include "engine/cpu/transposed_gemm.h"
 
+#include "support/random_problems.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <random>
 #include <vector>
 
 namespace rnnprof {
@@ -14,15 +15,7 @@ namespace {
 
 using cpu::TransposedGemm;
 using cpu::transposedGemmPays;
-
-std::vector<float> randomFloats(std::int64_t n, unsigned seed) {
-    std::mt19937 rng(seed);
-    std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
-    std::vector<float> v(static_cast<std::size_t>(n));
-    for (float& x : v)
-        x = uniform(rng);
-    return v;
-}
+using test::randomFloats;
 
 void expectProductOfTheTransposedA(const TransposedGemm::Shape& s) {
     SCOPED_TRACE(testing::Message() << "m=" << s.m << " n=" << s.n << " k=" << s.k << " lda=" << s.lda

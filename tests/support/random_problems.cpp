@@ -2,6 +2,8 @@
 
 #include "engine/random.h"
 
+#include <random>
+
 namespace rnnprof::test {
 
 std::vector<Problem> randomProblems(const RandomProblemOptions& options) {
@@ -20,7 +22,8 @@ std::vector<Problem> randomProblems(const RandomProblemOptions& options) {
         if (options.withOptions) {
             c.bias = pick(0, 4) != 0;
             c.activation = pick(0, 3) == 0 ? Activation::Relu : Activation::Tanh;
-            c.recurrentActivation = pick(0, 3) == 0 ? RecurrentActivation::HardSigmoid : RecurrentActivation::Sigmoid;
+            c.recurrentActivation =
+                pick(0, 3) == 0 ? RecurrentActivation::HardSigmoid : RecurrentActivation::Sigmoid;
             c.recurrentDropout = pick(0, 3) == 0 ? 0.3 : 0.0;
             c.dropout = pick(0, 3) == 0 ? 0.25 : 0.0;
             c.resetAfter = pick(0, 2) != 0;
@@ -37,8 +40,18 @@ std::vector<Problem> randomProblems(const RandomProblemOptions& options) {
 }
 
 std::string describeProblem(const Problem& p) {
-    return describe(p.config) + ", B=" + std::to_string(p.shape.batch) + " T=" + std::to_string(p.shape.seqLen) + " " +
-           std::string(toString(p.mode)) + " (seed " + std::to_string(p.config.seed) + ")";
+    return describe(p.config) + ", B=" + std::to_string(p.shape.batch) +
+           " T=" + std::to_string(p.shape.seqLen) + " " + std::string(toString(p.mode)) + " (seed " +
+           std::to_string(p.config.seed) + ")";
+}
+
+std::vector<float> randomFloats(std::int64_t n, unsigned seed) {
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
+    std::vector<float> v(static_cast<std::size_t>(n));
+    for (float& x : v)
+        x = uniform(rng);
+    return v;
 }
 
 } // namespace rnnprof::test
