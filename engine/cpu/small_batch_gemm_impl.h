@@ -26,24 +26,24 @@ inline Vec load(const float* p) {
     __builtin_memcpy(&v, p, sizeof v);
     return v;
 }
-typedef int IVec __attribute__((vector_size(kLanes * sizeof(int))));
-
 // The lanes of fold(x, y, h) below: lane i takes lane foldLane(i) (and foldLane(i) + h) of x, or of
 // y where the index is kLanes or more.
 constexpr int foldLane(int i, int h) {
     const int segment = i / h;
     return (segment & 1 ? kLanes : 0) + (segment >> 1) * 2 * h + i % h;
 }
-template <int H, std::size_t... I>
-constexpr IVec foldMask(int offset, std::index_sequence<I...>) {
-    return IVec{(foldLane(int(I), H) + offset)...};
+// Lanes foldLane(i, H) + Offset of (x, y), with constant indices (__builtin_shufflevector: GCC 12
+// and clang, which the fuzz build compiles with).
+template <int H, int Offset, std::size_t... I>
+inline Vec pick(Vec x, Vec y, std::index_sequence<I...>) {
+    return __builtin_shufflevector(x, y, (foldLane(int(I), H) + Offset)...);
 }
 // Halves the partial sums that x and y carry per accumulator: each holds segments of 2h lanes, one
 // accumulator's partial sums each; the result holds segments of h lanes, x's and y's alternating.
 template <int H>
 inline Vec fold(Vec x, Vec y) {
     constexpr auto lanes = std::make_index_sequence<kLanes>{};
-    return __builtin_shuffle(x, y, foldMask<H>(0, lanes)) + __builtin_shuffle(x, y, foldMask<H>(H, lanes));
+    return pick<H, 0>(x, y, lanes) + pick<H, H>(x, y, lanes);
 }
 // v[0..N) (N = kLanes >> level vectors, segments of kLanes >> level lanes) folded down to one
 // vector whose lane i is the sum of accumulator sumsOrder()[i].

@@ -63,7 +63,8 @@ void expectTheProductInDouble(std::int64_t m, std::int64_t n, std::int64_t k, fl
 class SmallBatchGemmTest : public testing::TestWithParam<std::tuple<int, int>> {};
 
 // n = 40 fills 2 passes of 16 rows of b (AVX-512, one row of a) and leaves 8, and passes of 4 and 8
-// with none over; 37 leaves rows over on every ISA, 1 is a single row. Beta 0 overwrites c, 1 adds.
+// with none over; 37 leaves rows over wherever a pass takes several rows of b, 1 is a single row.
+// Beta 0 overwrites c, 1 adds.
 TEST_P(SmallBatchGemmTest, EqualsTheProductInDouble) {
     if (const auto missing = test::forcedIsaMissing()) GTEST_SKIP() << *missing;
     const auto [m, k] = GetParam();
