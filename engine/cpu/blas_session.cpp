@@ -217,12 +217,14 @@ void BlasSession::packFusedSlices() {
 void BlasSession::copyPaddedWhh() {
     const BlasLayout& l = m_lay;
     const std::int64_t ld = paddedWhhLd(l.H);
-    if (m_paddedWhh.empty()) { // in prepare(): allocate and count the copies once
+    if (m_paddedWhh.empty()) { // in prepare(): allocate the copies and count what they hold, once
         m_paddedWhh.resize(std::size_t(l.L * l.D));
-        for (AlignedFloats& copy : m_paddedWhh)
+        std::uint64_t floats = 0;
+        for (AlignedFloats& copy : m_paddedWhh) {
             copy.assign(std::size_t(l.GH() * ld), 0.0f);
-        m_memory.addNamed("packed W_hh", BufferCategory::Weights,
-                          std::uint64_t(l.GH() * ld * l.L * l.D) * sizeof(float));
+            floats += copy.size();
+        }
+        m_memory.addNamed("packed W_hh", BufferCategory::Weights, floats * sizeof(float));
     }
     for (int layer = 0; layer < l.L; ++layer)
         for (int d = 0; d < l.D; ++d) {

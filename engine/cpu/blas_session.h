@@ -80,7 +80,8 @@ private:
     void forwardLayer(PhaseHook& hook, int layer);
     void recurrentForward(StepTeam& team, int layer, const Weights& w);
     // Columns g*H + j (g < gates, j in the team's slice) of hp = hRec * W_hh^T (rows from `whh`,
-    // `ldw` apart).
+    // `ldw` apart; a team of several threads reads W_hh itself, rows H apart, as the plan never
+    // gives it the padded copy).
     void gateGemm(StepTeam& team, SliceProducts* packed, int gates, const float* a, std::int64_t lda,
                   const float* whh, std::int64_t ldw, float* hp) const;
     // Columns g*H + j (g < gates, j in the team's slice; row stride G*H) of c = a * W^T, W = `weights`

@@ -26,6 +26,7 @@ inline Vec load(const float* p) {
     __builtin_memcpy(&v, p, sizeof v);
     return v;
 }
+
 // The lanes of fold(x, y, h) below: lane i takes lane foldLane(i) (and foldLane(i) + h) of x, or of
 // y where the index is kLanes or more.
 constexpr int foldLane(int i, int h) {
