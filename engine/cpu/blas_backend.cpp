@@ -13,7 +13,7 @@ MemoryFootprint BlasBackend::estimateMemory(const Problem& problem) const {
     const cpu::BlasLayout layout(problem);
     const int threads = cpu::sessionThreads(layout, problem.options.gemm, problem.options.threads);
     const cpu::RecurrentPlan plan = cpu::recurrentPlan(layout, problem.options.gemm, threads);
-    MemoryFootprint m = cpu::blasFootprint(layout, plan.stepInput);
+    MemoryFootprint m = cpu::blasFootprint(layout, cpu::inputProjectionSteps(layout, plan));
     for (const MemoryFootprint& part :
          {cpu::packedProductsFootprint(layout, plan), cpu::packedInputFootprint(layout, plan, threads),
           cpu::weightGradientFootprint(layout, problem.options.gemm, threads)}) {

@@ -6,7 +6,7 @@ BlasLayout::BlasLayout(const Problem& p)
     : RecurrenceDims(RecurrenceDims::of(p)), paramCount(ParamLayout(p.config).totalSize()),
       bias(p.config.bias) {}
 
-void declareBlasBuffers(const BlasLayout& l, bool stepInput, BlasBuffers& b,
+void declareBlasBuffers(const BlasLayout& l, std::int64_t projectionSteps, BlasBuffers& b,
                         const DeclareBlasBuffer& declare) {
     using C = BufferCategory;
     const auto allocate = [&](C c, std::int64_t n, auto& v) { declare(c, n, &v, BlasFill::Zeros); };
@@ -74,7 +74,7 @@ void declareBlasBuffers(const BlasLayout& l, bool stepInput, BlasBuffers& b,
 
     // workspace: the input projection, the recurrent projection per direction, the unchecked
     // kernels' stand-ins (a mask of ones, one step's recurrent input).
-    allocate(C::Workspace, (stepInput ? l.B : l.TB()) * l.DGH(), b.xp);
+    allocate(C::Workspace, projectionSteps * l.B * l.DGH(), b.xp);
     declare(C::Workspace, BH, &b.ones, BlasFill::Ones);
     for (int d = 0; d < l.D; ++d) {
         allocate(C::Workspace, l.B * l.GH(), b.hp[d]);
@@ -101,12 +101,13 @@ void declareBlasBuffers(const BlasLayout& l, bool stepInput, BlasBuffers& b,
     }
 }
 
-MemoryFootprint blasFootprint(const BlasLayout& l, bool stepInput) {
+MemoryFootprint blasFootprint(const BlasLayout& l, std::int64_t projectionSteps) {
     MemoryFootprint m;
     BlasBuffers none; // only the list's bookkeeping: no buffer is allocated
-    declareBlasBuffers(l, stepInput, none, [&](BufferCategory c, std::int64_t n, BlasBufferRef, BlasFill) {
-        m.add(c, std::uint64_t(n) * sizeof(float));
-    });
+    declareBlasBuffers(l, projectionSteps, none,
+                       [&](BufferCategory c, std::int64_t n, BlasBufferRef, BlasFill) {
+                           m.add(c, std::uint64_t(n) * sizeof(float));
+                       });
     return m;
 }
 

@@ -41,7 +41,8 @@ struct BlasBuffers {
 
     std::vector<Buffer> y; // per layer [T*B, D*H]
     std::vector<Kept> kept;
-    Buffer xp, hp[2];               // xp: [T*B, D*G*H], or one step's [B, D*G*H] (declareBlasBuffers)
+    Buffer xp,
+        hp[2]; // xp: the input projection of `projectionSteps` steps [steps*B, D*G*H] (declareBlasBuffers)
     Buffer cstate[2][2];            // inference LSTM cell ping-pong per direction
     Buffer stepGates[2], stepRh[2]; // inference GRU reset_before
     Tensor<float> hN, cN;
@@ -64,12 +65,12 @@ using BlasBufferRef = std::variant<BlasBuffers::Buffer*, std::vector<float>*>;
 using DeclareBlasBuffer = std::function<void(BufferCategory, std::int64_t, BlasBufferRef, BlasFill)>;
 
 // The one list of cpu-blas's buffers. Sets the shapes of b's tensors and the sizes of its
-// per-layer vectors; allocates nothing itself. `stepInput`: each time step projects its own input
-// (RecurrentPlan::stepInput), so the input projection holds one step, not T.
-void declareBlasBuffers(const BlasLayout& l, bool stepInput, BlasBuffers& b,
+// per-layer vectors; allocates nothing itself. `projectionSteps`: the steps of the input projection
+// held at once (inputProjectionSteps(): T, a chunk of steps, or one where each step projects its own).
+void declareBlasBuffers(const BlasLayout& l, std::int64_t projectionSteps, BlasBuffers& b,
                         const DeclareBlasBuffer& declare);
 
 // Bytes by category of every buffer in the list, without allocating any.
-[[nodiscard]] MemoryFootprint blasFootprint(const BlasLayout& l, bool stepInput);
+[[nodiscard]] MemoryFootprint blasFootprint(const BlasLayout& l, std::int64_t projectionSteps);
 
 } // namespace rnnprof::cpu

@@ -24,9 +24,15 @@ bool fusedStepFits(const BlasLayout& l) {
     return l.B <= kFusedMaxBatch || fusedBlockInL1(l.H, int(l.G), kernelIsa(), l1DataCacheBytes());
 }
 
-} // namespace
+// RecurrentPlan::inputChunk of a plan whose other fields are set.
+std::int64_t inputChunkFor(const BlasLayout& l, const RecurrentPlan& plan) {
+    if (!plan.inputPacked || l.D != 1 || plan.threads.team != 1) return 0;
+    return inputChunkSteps(l.T, l.B, l.DGH() * std::int64_t(sizeof(float)),
+                           l2CacheBytes() / kInputChunkL2Divisor);
+}
 
-RecurrentPlan recurrentPlan(const BlasLayout& l, GemmProvider provider, int threads) {
+// recurrentPlan() but for RecurrentPlan::inputChunk, which follows from the rest.
+RecurrentPlan productsPlan(const BlasLayout& l, GemmProvider provider, int threads) {
     RecurrentPlan plan;
     // With OpenBLAS, its own pool runs the step's GEMMs and our loops stay on one thread.
     if (provider != GemmProvider::OneDnn) return plan;
@@ -121,6 +127,14 @@ RecurrentPlan recurrentPlan(const BlasLayout& l, GemmProvider provider, int thre
     return plan;
 }
 
+} // namespace
+
+RecurrentPlan recurrentPlan(const BlasLayout& l, GemmProvider provider, int threads) {
+    RecurrentPlan plan = productsPlan(l, provider, threads);
+    plan.inputChunk = inputChunkFor(l, plan);
+    return plan;
+}
+
 namespace {
 
 // Training's GEMMs over all steps in one iteration: per layer the input projection, dW_ih and
@@ -151,9 +165,26 @@ int sessionThreads(const BlasLayout& l, GemmProvider provider, int requested) {
     return serialSteps && trainingAllStepsGemmFlops(l) < kMinThreadedTrainingGemmFlops ? 1 : threads;
 }
 
-PackedGemm::Shape inputGemmShape(const BlasLayout& l, int layer) {
-    const std::int64_t in = l.layerInput(layer);
-    return {.m = l.TB(), .n = l.DGH(), .k = in, .lda = in};
+std::int64_t inputProjectionSteps(const BlasLayout& l, const RecurrentPlan& plan) {
+    return plan.stepInput ? 1 : plan.inputChunk > 0 ? plan.inputChunk : l.T;
+}
+
+std::int64_t inputChunkSteps(std::int64_t steps, std::int64_t batch, std::int64_t rowBytes,
+                             std::int64_t budgetBytes) {
+    const std::int64_t stepBytes = batch * rowBytes;
+    if (steps * stepBytes <= budgetBytes) return 0;
+    const std::int64_t byBudget = budgetBytes / stepBytes;
+    const std::int64_t byRows = (kMinInputChunkRows + batch - 1) / batch;
+    const std::int64_t chunk = std::max<std::int64_t>({byBudget, byRows, 1});
+    return chunk >= steps ? 0 : chunk;
+}
+
+std::vector<PackedGemm::Shape> inputGemmShapes(const BlasLayout& l, const RecurrentPlan& plan, int layer) {
+    const std::int64_t in = l.layerInput(layer), steps = inputProjectionSteps(l, plan);
+    std::vector<PackedGemm::Shape> shapes{{.m = steps * l.B, .n = l.DGH(), .k = in, .lda = in}};
+    if (const std::int64_t last = l.T % steps; last > 0)
+        shapes.push_back({.m = last * l.B, .n = l.DGH(), .k = in, .lda = in});
+    return shapes;
 }
 
 MemoryFootprint packedInputFootprint(const BlasLayout& l, const RecurrentPlan& plan, int threads) {
@@ -161,11 +192,10 @@ MemoryFootprint packedInputFootprint(const BlasLayout& l, const RecurrentPlan& p
     if (!plan.inputPacked) return m;
     const dnnl::engine engine = cpuEngine();
     std::uint64_t bytes = 0;
-    for (int layer = 0; layer < l.L; ++layer) {
-        const PackedGemm::Shape shape = inputGemmShape(l, layer);
-        bytes += PackedGemm::requiredBytes(
-            engine, shape, allStepsGemmThreads(shape.m, shape.n, shape.k, resolveThreads(threads)));
-    }
+    for (int layer = 0; layer < l.L; ++layer)
+        for (const PackedGemm::Shape& shape : inputGemmShapes(l, plan, layer))
+            bytes += PackedGemm::requiredBytes(
+                engine, shape, allStepsGemmThreads(shape.m, shape.n, shape.k, resolveThreads(threads)));
     m.addNamed("packed W_ih", BufferCategory::Weights, bytes);
     return m;
 }

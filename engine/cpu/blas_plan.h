@@ -46,6 +46,11 @@ struct RecurrentPlan {
     // Inference without stepInput: the input GEMM over all steps on W_ih packed once, in prepare(),
     // where sgemm packs W_ih again on every call (a third of the GEMM at T*B = 20 rows).
     bool inputPacked = false;
+    // With inputPacked on a team of one, one direction, where the projection of all T steps would
+    // not stay in L2 (inputChunkSteps()): the input GEMM runs over this many steps at a time, just
+    // before them, into a buffer of that many steps, so that the steps read their projection from
+    // L2 rather than from memory. 0: one GEMM over all steps.
+    std::int64_t inputChunk = 0;
     // Training at batch 1 on one thread where W_hh's rows lie a multiple of 4 KiB apart
     // (whhRowsAlias()): the forward product of each step runs smallBatchGemm() on a copy of W_hh
     // whose rows are kPaddedWhhFloats longer (paddedWhhLd()), made in prepare() and after every SGD
@@ -75,8 +80,21 @@ inline constexpr std::int64_t kMinSmallBatchPackedSliceBytes = std::int64_t(1) <
 // The input product of one team thread's slice in `layer` (RecurrentPlan::stepInput).
 [[nodiscard]] PackedGemm::Shape stepInputShape(const BlasLayout& l, const RecurrentPlan::Slice& slice,
                                                int layer);
-// The input GEMM over all steps of `layer` (RecurrentPlan::inputPacked): x[T*B, in] * W_ih^T.
-[[nodiscard]] PackedGemm::Shape inputGemmShape(const BlasLayout& l, int layer);
+// The steps of the input projection the session holds at once: 1 with stepInput, inputChunk, or T.
+[[nodiscard]] std::int64_t inputProjectionSteps(const BlasLayout& l, const RecurrentPlan& plan);
+// The input projection of all steps may take this share of one core's L2 (l2CacheBytes()) before it
+// runs in chunks of steps (RecurrentPlan::inputChunk), and a chunk takes at most that much, but at
+// least kMinInputChunkRows rows (batch rows times steps), so that its GEMM keeps a useful size.
+inline constexpr std::int64_t kInputChunkL2Divisor = 2;
+inline constexpr std::int64_t kMinInputChunkRows = 256;
+// The steps of one chunk of the input projection for `steps` steps of `rowBytes` (one batch row's
+// projection) at batch `batch` where `budgetBytes` may hold them, or 0 where all steps fit.
+[[nodiscard]] std::int64_t inputChunkSteps(std::int64_t steps, std::int64_t batch, std::int64_t rowBytes,
+                                           std::int64_t budgetBytes);
+// The input GEMMs of `layer` (RecurrentPlan::inputPacked): x[rows, in] * W_ih^T over all steps, or
+// over a chunk of inputChunk steps and, where T is no multiple of it, over the last, shorter one.
+[[nodiscard]] std::vector<PackedGemm::Shape> inputGemmShapes(const BlasLayout& l, const RecurrentPlan& plan,
+                                                             int layer);
 // The named part "packed W_ih" (weights) of RecurrentPlan::inputPacked; empty without it.
 [[nodiscard]] MemoryFootprint packedInputFootprint(const BlasLayout& l, const RecurrentPlan& plan,
                                                    int threads);

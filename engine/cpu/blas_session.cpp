@@ -55,7 +55,7 @@ BlasSession::BlasSession(const Problem& problem)
     if (m_lay.training) m_b.grads.layout = ParamLayout(problem.config);
     // Allocates what the list declares and counts what each buffer really holds, so that memory()
     // reports the allocation and a test can compare it with the estimate (blasFootprint).
-    declareBlasBuffers(m_lay, m_plan.stepInput, m_b,
+    declareBlasBuffers(m_lay, inputProjectionSteps(m_lay, m_plan), m_b,
                        [&](BufferCategory c, std::int64_t n, BlasBufferRef ref, BlasFill fill) {
                            std::visit(
                                [&](auto* buffer) {
@@ -132,12 +132,14 @@ void BlasSession::createPackedInputGemms() {
     const dnnl::engine engine = cpuEngine();
     std::uint64_t bytes = 0;
     for (int layer = 0; layer < m_lay.L; ++layer) {
-        const PackedGemm::Shape shape = inputGemmShape(m_lay, layer);
-        const int threads = allStepsGemmThreads(shape.m, shape.n, shape.k, m_threads);
-        InputGemm& g = m_inputGemms.emplace_back(InputGemm{PackedGemm(engine, shape, threads), threads});
-        // W[k, n] = W_ih[n, k]: W_ih is [D*G*H, in], every direction's gates one after another.
-        g.gemm.pack(weights(layer).wih, 1, shape.k);
-        bytes += g.gemm.bytes();
+        std::vector<InputGemm>& gemms = m_inputGemms.emplace_back();
+        for (const PackedGemm::Shape& shape : inputGemmShapes(m_lay, m_plan, layer)) {
+            const int threads = allStepsGemmThreads(shape.m, shape.n, shape.k, m_threads);
+            InputGemm& g = gemms.emplace_back(InputGemm{PackedGemm(engine, shape, threads), threads});
+            // W[k, n] = W_ih[n, k]: W_ih is [D*G*H, in], every direction's gates one after another.
+            g.gemm.pack(weights(layer).wih, 1, shape.k);
+            bytes += g.gemm.bytes();
+        }
     }
     m_memory.addNamed("packed W_ih", BufferCategory::Weights, bytes);
 }
@@ -343,12 +345,12 @@ BlasSession::StepAt BlasSession::stepAt(int layer, int d, int s) const {
 void BlasSession::forwardLayer(PhaseHook& hook, int layer) {
     const BlasLayout& l = m_lay;
     const Weights w = weights(layer);
-    if (m_plan.inputPacked) {
+    if (m_plan.inputPacked && m_plan.inputChunk == 0) {
         StepScope step(hook, "input GEMM");
-        InputGemm& g = m_inputGemms[std::size_t(layer)];
+        InputGemm& g = m_inputGemms[std::size_t(layer)].front();
         const OmpThreadCount count(g.threads);
         g.gemm.run(layerInput(layer), m_b.xp.data());
-    } else if (!m_plan.stepInput) { // otherwise each step projects its own input
+    } else if (!m_plan.inputPacked && !m_plan.stepInput) { // otherwise the steps project their input
         StepScope step(hook, "input GEMM");
         gemm({.opA = Op::N,
               .opB = Op::T,
@@ -403,6 +405,7 @@ void BlasSession::recurrentForward(StepTeam& team, int layer, const Weights& w) 
     const bool resetBefore = l.resetBefore();
     for (int s = 0; s < l.T; ++s) {
         if (team.stopBefore(s)) return; // every thread at the same step
+        if (m_plan.inputChunk > 0 && s % m_plan.inputChunk == 0) inputChunkGemm(team, layer, s);
         for (int d = 0; d < l.D; ++d)
             forwardStep(team, layer, d, s, w);
         if (resetBefore) { // the candidate's product needs r * h of every unit
@@ -475,6 +478,13 @@ void BlasSession::stepInputGemm(StepTeam& team, SliceProducts* packed, int layer
     teamGateColumns(team, int(m_lay.G), x, in, in, w.wih, m_b.xp.data());
 }
 
+void BlasSession::inputChunkGemm(StepTeam& team, int layer, std::int64_t t) {
+    std::vector<InputGemm>& gemms = m_inputGemms[std::size_t(layer)];
+    InputGemm& g = t + m_plan.inputChunk <= m_lay.T ? gemms.front() : gemms.back();
+    const OmpThreadCount count(g.threads);
+    team.gemm(g.gemm, stepInputRows(layer, t), m_b.xp.data());
+}
+
 void BlasSession::forwardStep(StepTeam& team, int layer, int d, int s, const Weights& w) {
     const BlasLayout& l = m_lay;
     const std::int64_t B = l.B, H = l.H, GH = l.GH();
@@ -485,7 +495,7 @@ void BlasSession::forwardStep(StepTeam& team, int layer, int d, int s, const Wei
     const float* mask = recurrentMask(layer, d);
     Kept* kept = l.training ? &m_b.kept[std::size_t(layer)] : nullptr;
 
-    const CRows<float> xp = crows(m_b.xp.data() + (m_plan.stepInput ? 0 : t * B * l.DGH()) + d * GH, l.DGH());
+    const CRows<float> xp = crows(stepProjection(t) + d * GH, l.DGH());
     const CRows<float> hPrev = s == 0 ? crows(m_b.in.data.h0.ptr() + slot * B * H, H)
                                       : crows(y + tPrev * B * l.DH() + d * H, l.DH());
     const CRows<float> hRec = kept ? crows(kept->hrec[d].data() + t * B * H, H) : hPrev;
@@ -609,17 +619,16 @@ void BlasSession::forwardResetBeforeTail(StepTeam& team, int layer, int d, int s
         kept && s + 1 < l.T ? kept->hrec[d].data() + tNext * B * H : m_b.scratchRec[d].data(), H};
     kernels::withCellActs(m_problem.config, [&](auto acts) {
         using A = decltype(acts);
-        kernels::GruResetBeforeOutputKernel<A, float, false> k2{
-            crows(m_b.xp.data() + t * B * l.DGH() + d * GH, l.DGH()),
-            crows(hp + 2 * H, GH),
-            w.bih[d],
-            w.bhh[d],
-            hPrev,
-            {gates, 3 * H},
-            {y + t * B * l.DH() + d * H, l.DH()},
-            hRecNext,
-            crows(recurrentMask(layer, d), H),
-            H};
+        kernels::GruResetBeforeOutputKernel<A, float, false> k2{crows(stepProjection(t) + d * GH, l.DGH()),
+                                                                crows(hp + 2 * H, GH),
+                                                                w.bih[d],
+                                                                w.bhh[d],
+                                                                hPrev,
+                                                                {gates, 3 * H},
+                                                                {y + t * B * l.DH() + d * H, l.DH()},
+                                                                hRecNext,
+                                                                crows(recurrentMask(layer, d), H),
+                                                                H};
         runKernel(k2, B, u.j0, u.j1, team.loopThreads());
     });
 }
@@ -1014,7 +1023,11 @@ std::vector<std::string> BlasSession::notes() const {
             }
     if (!m_inputGemms.empty())
         notes.push_back("input GEMM: oneDNN matmul on W_ih packed once (" +
-                        m_inputGemms.front().gemm.implementation() + ")");
+                        m_inputGemms.front().front().gemm.implementation() + ")" +
+                        (m_plan.inputChunk == 1 ? ", each step's just before it"
+                         : m_plan.inputChunk > 1
+                             ? ", " + std::to_string(m_plan.inputChunk) + " steps at a time, just before them"
+                             : std::string()));
     for (const auto& layer : m_weightGradients)
         if (const auto product =
                 std::find_if(layer.begin(), layer.end(), [](const auto& p) { return p.has_value(); });

@@ -95,6 +95,13 @@ private:
     [[nodiscard]] const float* stepInputRows(int layer, std::int64_t t) const {
         return layerInput(layer) + t * m_lay.B * m_lay.layerInput(layer);
     }
+    // RecurrentPlan::inputChunk: the input projection of the chunk of steps from time step t on,
+    // into m_b.xp (a team of one; the last chunk may be shorter).
+    void inputChunkGemm(StepTeam& team, int layer, std::int64_t t);
+    // Row 0 of time step t's input projection in m_b.xp, whichever steps it holds.
+    [[nodiscard]] const float* stepProjection(std::int64_t t) const {
+        return m_b.xp.data() + t % inputProjectionSteps(m_lay, m_plan) * m_lay.B * m_lay.DGH();
+    }
     void forwardStep(StepTeam& team, int layer, int d, int s, const Weights& w);
     void forwardResetBeforeTail(StepTeam& team, int layer, int d, int s, const Weights& w);
     void backward(PhaseHook& hook);
@@ -125,7 +132,8 @@ private:
         PackedGemm gemm;
         int threads; // allStepsGemmThreads() of its FLOPs
     };
-    std::vector<InputGemm> m_inputGemms; // [layer]; only with m_plan.inputPacked
+    // [layer][i]: inputGemmShapes()'s products; only with m_plan.inputPacked
+    std::vector<std::vector<InputGemm>> m_inputGemms;
     // Training: [layer][i] the product i of weightGradientShapes() on TransposedGemm, or none
     // (sgemm); the scratchpad they share.
     std::vector<std::vector<std::optional<TransposedGemm>>> m_weightGradients;

@@ -47,11 +47,20 @@ Isa widestIsa() {
     return isa;
 }
 
+namespace {
+Index cacheBytes(int name, Index fallback) {
+    const long reported = sysconf(name);
+    return reported > 0 ? Index(reported) : fallback;
+}
+} // namespace
+
 Index l1DataCacheBytes() {
-    static const Index bytes = [] {
-        const long reported = sysconf(_SC_LEVEL1_DCACHE_SIZE);
-        return reported > 0 ? Index(reported) : kDefaultL1DataBytes;
-    }();
+    static const Index bytes = cacheBytes(_SC_LEVEL1_DCACHE_SIZE, kDefaultL1DataBytes);
+    return bytes;
+}
+
+Index l2CacheBytes() {
+    static const Index bytes = cacheBytes(_SC_LEVEL2_CACHE_SIZE, kDefaultL2Bytes);
     return bytes;
 }
 

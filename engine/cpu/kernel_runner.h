@@ -33,6 +33,10 @@ using Index = std::int64_t;
 // (fusedBlockInL1(), fused_step.h).
 inline constexpr Index kDefaultL1DataBytes = 32 * 1024;
 [[nodiscard]] Index l1DataCacheBytes();
+// One core's L2 cache in bytes (sysconf), or kDefaultL2Bytes where the system reports none. Where
+// the input projection runs in chunks of steps depends on it (RecurrentPlan::inputChunk).
+inline constexpr Index kDefaultL2Bytes = 1024 * 1024;
+[[nodiscard]] Index l2CacheBytes();
 
 // Below this many elements a parallel region costs more than it saves (the kernels' loops here and
 // the session's other element-wise loops, row_loops.h).

@@ -650,6 +650,96 @@ TEST(BlasPackedInput, OnlyInferenceOverAllStepsOnOneDnn) {
     EXPECT_TRUE(hasNote(blas->prepare(perStep)->notes(), kStepInputNote));
 }
 
+// The steps of one chunk of the input projection (RecurrentPlan::inputChunk), hand-derived with a
+// budget of 1 MiB: GRU H=64 at B=256 projects 768 bytes a row, 192 KiB a step, so 20 steps (3.75
+// MiB) run 5 at a time; LSTM H=1024 at B=4 (64 KiB a step, 6.25 MiB for 100 steps) would fit 16
+// steps, but a chunk keeps 256 rows (64 steps); with 50 steps that is every step, so no chunks.
+// One step beyond the budget (B=256, 4 MiB) still runs one step at a time, and what fits runs at once.
+TEST(BlasInputChunks, AChunkFitsTheBudgetButKeepsEnoughRows) {
+    constexpr std::int64_t budget = 1 << 20;
+    EXPECT_EQ(cpu::inputChunkSteps(20, 256, 3 * 64 * 4, budget), 5);
+    EXPECT_EQ(cpu::inputChunkSteps(100, 4, 4 * 1024 * 4, budget), 64);
+    EXPECT_EQ(cpu::inputChunkSteps(50, 4, 4 * 1024 * 4, budget), 0);
+    EXPECT_EQ(cpu::inputChunkSteps(100, 256, 4 * 1024 * 4, budget), 1);
+    EXPECT_EQ(cpu::inputChunkSteps(20, 1, 4 * 256 * 4, budget), 0); // 80 KiB: all at once
+    EXPECT_EQ(cpu::inputChunkSteps(256, 4, 1024, budget), 0);       // 4 KiB a step: exactly the budget
+    EXPECT_EQ(cpu::inputChunkSteps(257, 4, 1024, budget), 256);     // one step more: a chunk of the budget
+    EXPECT_GT(cpu::l2CacheBytes(), 0);
+}
+
+// An inference problem on one thread whose input projection over all steps (T * B * G*H floats)
+// is about three times the budget of this machine's L2 (l2CacheBytes()), so that the session projects
+// it in chunks, with T no multiple of the chunk, so that the last chunk is shorter.
+Problem chunkedInference(CellType cell, bool resetAfter, int hidden, int batch) {
+    Problem p;
+    p.config.cell = cell;
+    p.config.resetAfter = resetAfter;
+    p.config.inputSize = 24;
+    p.config.hiddenSize = hidden;
+    p.config.layers = 2;
+    p.config.seed = 11;
+    p.mode = Mode::Inference;
+    p.options.threads = 1;
+    const std::int64_t rowBytes = (cell == CellType::Lstm ? 4 : 3) * std::int64_t(hidden) * 4;
+    const std::int64_t budget = cpu::l2CacheBytes() / cpu::kInputChunkL2Divisor;
+    std::int64_t steps = std::max<std::int64_t>(3, 3 * budget / (batch * rowBytes));
+    for (std::int64_t chunk = 0; chunk == 0 || steps % chunk == 0;
+         chunk = cpu::inputChunkSteps(steps, batch, rowBytes, budget))
+        ++steps;
+    p.shape = {.batch = batch, .seqLen = int(steps)};
+    return p;
+}
+
+// Inference on one thread whose input projection would not stay in L2 projects each chunk of steps
+// just before them (RecurrentPlan::inputChunk), the last chunk shorter, into a buffer of one chunk;
+// y, h_n and c_n must be the double reference's, for the fused step (H = 32, at any batch) and the
+// packed recurrent products (H = 200 at B = 16), LSTM and both GRU forms, over two layers (the
+// second projects the first one's output).
+TEST(BlasInputChunks, InferenceInChunksOfStepsEqualsTheReference) {
+    struct Cell {
+        CellType type;
+        bool resetAfter;
+        const char* name;
+    };
+    for (const Cell cell : {Cell{CellType::Lstm, true, "LSTM"}, Cell{CellType::Gru, true, "GRU"},
+                            Cell{CellType::Gru, false, "GRU reset before"}})
+        for (const auto& [hidden, batch] : {std::pair{32, 64}, std::pair{200, 16}}) {
+            const Problem p = chunkedInference(cell.type, cell.resetAfter, hidden, batch);
+            SCOPED_TRACE(testing::Message()
+                         << cell.name << ", H=" << hidden << ", B=" << batch << ", T=" << p.shape.seqLen);
+            const cpu::BlasLayout layout(p);
+            const cpu::RecurrentPlan plan = cpu::recurrentPlan(layout, GemmProvider::OneDnn, 1);
+            ASSERT_GT(plan.inputChunk, 0);
+            EXPECT_NE(p.shape.seqLen % plan.inputChunk, 0) << "the last chunk is meant to be shorter";
+            const auto session = runBlasOnce(p);
+            ASSERT_NE(session, nullptr);
+            EXPECT_TRUE(hasNote(session->notes(), "steps at a time, just before them"));
+            expectInferenceEqualsTheReference(*session, p);
+        }
+}
+
+// Only a team of one chunks its input projection (a team's threads would wait for one thread's
+// GEMM), only in one direction (a bidirectional layer's directions read opposite ends of it), and
+// only where the projection is packed once: not in training, not with OpenBLAS.
+TEST(BlasInputChunks, OnlyInferenceOfOneDirectionOnATeamOfOne) {
+    const Problem p = chunkedInference(CellType::Lstm, true, 200, 16);
+    const auto chunk = [](const Problem& q, GemmProvider provider, int threads) {
+        return cpu::recurrentPlan(cpu::BlasLayout(q), provider, threads).inputChunk;
+    };
+    EXPECT_GT(chunk(p, GemmProvider::OneDnn, 1), 0);
+    EXPECT_EQ(chunk(p, GemmProvider::OpenBlas, 1), 0);
+    EXPECT_EQ(chunk(p, GemmProvider::OneDnn, 2), 0); // 200 units: a team of two
+    Problem bidirectional = p;
+    bidirectional.config.bidirectional = true;
+    EXPECT_EQ(chunk(bidirectional, GemmProvider::OneDnn, 1), 0);
+    Problem training = p;
+    training.mode = Mode::Training;
+    EXPECT_EQ(chunk(training, GemmProvider::OneDnn, 1), 0);
+    Problem shortSequence = p;
+    shortSequence.shape.seqLen = 2;
+    EXPECT_EQ(chunk(shortSequence, GemmProvider::OneDnn, 1), 0);
+}
+
 // A team that splits the batch rows (rowTeamThreads) gives each thread kMinTeamRows rows and
 // kMinStepFlopsPerThread of the step, and never more threads than asked. Hand-derived: LSTM H=64 at
 // B=256 is 8.4 MFLOP a step (56 threads' worth) and 32 blocks of 8 rows; at B=16, 2 blocks; at

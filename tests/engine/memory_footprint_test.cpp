@@ -99,6 +99,14 @@ std::vector<Problem> problems() {
     // in padded rows (RecurrentPlan::paddedWhh), per layer.
     for (int layers : {1, 2})
         out.push_back(sized(CellType::Gru, 1024, layers, {.batch = 1, .seqLen = 2}, Mode::Training, 1));
+    // Inference on one thread whose input projection runs in chunks of steps (RecurrentPlan::
+    // inputChunk; 8 MiB for all steps at H=32 with the fused step, 7.5 MiB at H=300 on the packed
+    // products), the last chunk shorter: one packed W_ih per chunk length and a buffer of one chunk.
+    for (CellType cell : {CellType::Lstm, CellType::Gru})
+        for (int layers : {1, 2}) {
+            out.push_back(sized(cell, 32, layers, {.batch = 64, .seqLen = 250}, Mode::Inference, 1));
+            out.push_back(sized(cell, 300, layers, {.batch = 16, .seqLen = 130}, Mode::Inference, 1));
+        }
     return out;
 }
 
