@@ -24,7 +24,13 @@ bool fusedStepFits(const BlasLayout& l) {
     return l.B <= kFusedMaxBatch || fusedBlockInL1(l.H, int(l.G), kernelIsa(), l1DataCacheBytes());
 }
 
-// RecurrentPlan::inputChunk of a plan whose other fields are set.
+// RecurrentPlan::inputChunk of a plan whose other fields are set. A team of one only: a team's
+// threads would wait at a barrier for one thread's GEMM (oneDNN runs single-threaded inside the
+// team's parallel region). Measured on the 2-core Xeon (2 MiB L2; 2026-11-26, rnnprof sweep, one
+// thread, old and new builds alternated, medians of 10-200 runs): GRU H=64 B=256 T=100, whose 19.6
+// MB projection went to memory (GEMM 164 GFLOP/s against 197 at T=20, steps 75 against 57 us),
+// 16.1-16.6 -> 13.4-13.6 ms; LSTM 21.8 -> 17.7; GRU B=256 T=20 2.48-2.52 -> 2.37-2.39. Chunks of
+// 1, 2, 5, 10 and 21 steps took 13.2-13.5 ms at the first point, so the budget is not fine-tuned.
 std::int64_t inputChunkFor(const BlasLayout& l, const RecurrentPlan& plan) {
     if (!plan.inputPacked || l.D != 1 || plan.threads.team != 1) return 0;
     return inputChunkSteps(l.T, l.B, l.DGH() * std::int64_t(sizeof(float)),
@@ -176,7 +182,7 @@ std::int64_t inputChunkSteps(std::int64_t steps, std::int64_t batch, std::int64_
     const std::int64_t byBudget = budgetBytes / stepBytes;
     const std::int64_t byRows = (kMinInputChunkRows + batch - 1) / batch;
     const std::int64_t chunk = std::max<std::int64_t>({byBudget, byRows, 1});
-    return chunk >= steps ? 0 : chunk;
+    return 2 * chunk > steps ? 0 : chunk;
 }
 
 std::vector<PackedGemm::Shape> inputGemmShapes(const BlasLayout& l, const RecurrentPlan& plan, int layer) {

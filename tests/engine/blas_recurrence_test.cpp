@@ -652,18 +652,19 @@ TEST(BlasPackedInput, OnlyInferenceOverAllStepsOnOneDnn) {
 
 // The steps of one chunk of the input projection (RecurrentPlan::inputChunk), hand-derived with a
 // budget of 1 MiB: GRU H=64 at B=256 projects 768 bytes a row, 192 KiB a step, so 20 steps (3.75
-// MiB) run 5 at a time; LSTM H=1024 at B=4 (64 KiB a step, 6.25 MiB for 100 steps) would fit 16
-// steps, but a chunk keeps 256 rows (64 steps); with 50 steps that is every step, so no chunks.
+// MiB) run 5 at a time. LSTM H=1024 at B=4 (64 KiB a step) would fit 16 steps, but a chunk keeps
+// 256 rows (64 steps): 200 steps make three of them, 100 steps fewer than two, so they run at once.
 // One step beyond the budget (B=256, 4 MiB) still runs one step at a time, and what fits runs at once.
 TEST(BlasInputChunks, AChunkFitsTheBudgetButKeepsEnoughRows) {
     constexpr std::int64_t budget = 1 << 20;
     EXPECT_EQ(cpu::inputChunkSteps(20, 256, 3 * 64 * 4, budget), 5);
-    EXPECT_EQ(cpu::inputChunkSteps(100, 4, 4 * 1024 * 4, budget), 64);
-    EXPECT_EQ(cpu::inputChunkSteps(50, 4, 4 * 1024 * 4, budget), 0);
+    EXPECT_EQ(cpu::inputChunkSteps(200, 4, 4 * 1024 * 4, budget), 64);
+    EXPECT_EQ(cpu::inputChunkSteps(100, 4, 4 * 1024 * 4, budget), 0);
     EXPECT_EQ(cpu::inputChunkSteps(100, 256, 4 * 1024 * 4, budget), 1);
     EXPECT_EQ(cpu::inputChunkSteps(20, 1, 4 * 256 * 4, budget), 0); // 80 KiB: all at once
     EXPECT_EQ(cpu::inputChunkSteps(256, 4, 1024, budget), 0);       // 4 KiB a step: exactly the budget
-    EXPECT_EQ(cpu::inputChunkSteps(257, 4, 1024, budget), 256);     // one step more: a chunk of the budget
+    EXPECT_EQ(cpu::inputChunkSteps(511, 4, 1024, budget), 0);       // chunks of 256 steps: not two
+    EXPECT_EQ(cpu::inputChunkSteps(512, 4, 1024, budget), 256);     // two of them
     EXPECT_GT(cpu::l2CacheBytes(), 0);
 }
 
