@@ -990,11 +990,10 @@ std::vector<std::string> BlasSession::notes() const {
     const RecurrentThreads& r = m_plan.threads;
     const int stepThreads = r.team > 1 ? r.team : r.singleTeam;
     std::vector<std::string> notes{
-        std::string("GEMM: ") + providerName(m_provider) + ", " + std::to_string(m_threads) + " thread" +
-            (m_threads == 1 ? "" : "s"),
+        std::string("GEMM: ") + providerName(m_provider) + ", " + threadCount(m_threads),
         std::string("step kernels: ") + isaName(kernelIsa()) +
             (*kernelIsaNote() ? std::string(" (") + kernelIsaNote() + ")" : std::string()) +
-            ", recurrence on " + std::to_string(stepThreads) + " thread" + (stepThreads == 1 ? "" : "s") +
+            ", recurrence on " + threadCount(stepThreads) +
             (r.team > 1 ? r.rows ? " (batch rows split across the team)" : " (units split across the team)"
                         : "")};
     if (const int requested = resolveThreads(m_problem.options.threads); m_threads < requested)

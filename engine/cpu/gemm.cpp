@@ -51,6 +51,10 @@ int resolveThreads(int requested) {
     return requested <= 0 ? cores : std::clamp(requested, 1, cores);
 }
 
+std::string threadCount(int threads) {
+    return std::to_string(threads) + (threads == 1 ? " thread" : " threads");
+}
+
 CpuThreadScope::CpuThreadScope(GemmProvider provider, int threads) : m_provider(provider) {
     m_previousOmp = omp_get_max_threads();
     m_previousBlas = openblas_get_num_threads();

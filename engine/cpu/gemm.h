@@ -5,6 +5,7 @@
 #include "engine/problem.h"
 
 #include <cstdint>
+#include <string>
 
 namespace rnnprof::cpu {
 
@@ -50,5 +51,7 @@ private:
 
 // 0 -> all available cores; otherwise clamped to [1, available cores].
 [[nodiscard]] int resolveThreads(int requested);
+// "1 thread", "2 threads": how the sessions' notes count threads.
+[[nodiscard]] std::string threadCount(int threads);
 
 } // namespace rnnprof::cpu

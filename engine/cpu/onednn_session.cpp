@@ -1,5 +1,6 @@
 #include "engine/cpu/onednn_session.h"
 
+#include "engine/cpu/gemm.h"
 #include "engine/cpu/onednn_params.h"
 #include "engine/cpu/onednn_support.h"
 #include "engine/error.h"
@@ -279,7 +280,7 @@ RunOutputs OneDnnSession::outputs() const {
 }
 
 std::vector<std::string> OneDnnSession::notes() const {
-    return {"oneDNN RNN primitives, " + std::to_string(m_plan.threads()) + " threads, ISA " +
+    return {"oneDNN RNN primitives, " + threadCount(m_plan.threads()) + ", ISA " +
                 cpuIsaName(dnnl::get_effective_cpu_isa()),
             "oneDNN implementations: " + m_plan.implementations()};
 }

@@ -2,6 +2,7 @@
 // (double) in the cases the random conformance suite may miss: bias off, bidirectional stacks with
 // dropout, input gradients on/off, overrides, repeated runs, memory accounting, phase marks.
 #include "engine/backend.h"
+#include "engine/cpu/gemm.h"
 #include "engine/error.h"
 #include "engine/host_memory.h"
 #include "engine/reference/reference_rnn.h"
@@ -349,7 +350,8 @@ TEST(OneDnnBackend, NotesNameThreadsAndIsa) {
     p.options.threads = 1;
     const auto notes = oneDnn().prepare(p)->notes();
     ASSERT_FALSE(notes.empty());
-    EXPECT_NE(notes[0].find("oneDNN RNN primitives, 1 threads, ISA "), std::string::npos) << notes[0];
+    EXPECT_NE(notes[0].find("oneDNN RNN primitives, 1 thread, ISA "), std::string::npos) << notes[0];
+    EXPECT_EQ(cpu::threadCount(2), "2 threads");
 }
 
 } // namespace
