@@ -6,7 +6,10 @@ step (µs), cpu-blas[onednn] time / cpu-onednn time (the goal is <= 1.00; from t
 benchmark, which times both in alternating blocks of runs, where the file has it), step time / floor at
 batch 1 inference (the floor: W_hh streamed once by a GEMV at the same thread count, same run;
 goal <= 1.3) and the best GFLOP/s with its fraction of the in-run SGEMM peaks. A summary line per
-table gives the median and worst ratio and says where the ratios come from.
+table gives the median and worst ratio and says where the ratios come from. With repetitions, every
+number is the median of the repetitions (--benchmark_report_aggregates_only=true or not). Where the
+file has one thread and more, a last line per larger thread count compares cpu-blas on it with
+cpu-blas on one thread, point by point (the goal "never slower than one thread").
   scripts/bench-table.py result.json [--summary-only]
 """
 import json
@@ -23,11 +26,12 @@ backends = []
 peaks, label = {}, ""
 for b in data["benchmarks"]:
     name = b["name"]
+    # With --benchmark_repetitions, each point's median (its mean, stddev and cv are skipped).
+    if b.get("error_occurred") or b.get("aggregate_name", "median") != "median":
+        continue
     if name.startswith("sgemm_peak"):
         peaks = {k: v for k, v in b.items() if k.endswith("GFLOP/s") or k == "cores"}
         label = b.get("label", "")
-        continue
-    if b.get("error_occurred"):
         continue
     m = re.match(r"(\w+)/(\w+)/H(\d+)/B(\d+)/T(\d+)/thr(\w+)/([^/]+)", name)
     if not m:
@@ -95,3 +99,29 @@ for threads, rows in sorted(tables.items()):
     if not summary_only:
         print("\n".join(lines))
         print()
+
+# "Never slower than one thread": cpu-blas[onednn] on every other thread count against one thread,
+# point by point, where the file has both (the paired benchmark's medians where it has them).
+def blas_us(by):
+    if PAIRED in by:
+        return by[PAIRED]["blas_us_per_step"]
+    return by[BLAS]["us_per_step"] if BLAS in by else None
+
+if 1 in tables:
+    for threads, rows in sorted(tables.items()):
+        if threads == 1:
+            continue
+        pairs = []
+        for key, by in rows.items():
+            one = tables[1].get(key)
+            many, single = blas_us(by), blas_us(one) if one else None
+            if many and single:
+                cell, mode, h, t, batch = key
+                pairs.append((many / single, f"{cell} {mode} H{h} T{t} B{batch}"))
+        if pairs:
+            values = [r for r, _ in pairs]
+            worst = max(pairs)
+            print(f"cpu-blas[onednn] on {threads} threads / on 1 thread: median {statistics.median(values):.2f}, "
+                  f"worst {worst[0]:.2f} ({worst[1]}), {sum(1 for r in values if r > 1.0)} of {len(values)} "
+                  "points above 1.00")
+            print()
