@@ -49,6 +49,15 @@ std::unique_ptr<Session> runBlasOnce(const Problem& p) {
     return session;
 }
 
+// LSTM and both forms of GRU, for the tests that run each of them.
+struct CellForm {
+    CellType type;
+    bool resetAfter;
+    const char* name;
+};
+constexpr CellForm kEveryCellForm[] = {
+    {CellType::Lstm, true, "LSTM"}, {CellType::Gru, true, "GRU"}, {CellType::Gru, false, "GRU reset before"}};
+
 double lstmStepFlops(double batch, double hidden) {
     return 2.0 * batch * 4.0 * hidden * hidden;
 }
@@ -595,13 +604,7 @@ TEST(BlasStepInput, OnlyInferenceOnPackedProductsFromTheBatchBound) {
 // fused step (B = 3) and the packed recurrent products (B = 17), LSTM and both GRU forms, on one
 // and two threads.
 TEST(BlasPackedInput, InferenceOverAllStepsEqualsTheReference) {
-    struct Cell {
-        CellType type;
-        bool resetAfter;
-        const char* name;
-    };
-    for (const Cell cell : {Cell{CellType::Lstm, true, "LSTM"}, Cell{CellType::Gru, true, "GRU"},
-                            Cell{CellType::Gru, false, "GRU reset before"}})
+    for (const CellForm& cell : kEveryCellForm)
         for (int batch : {3, 17})
             for (int threads : {1, 2}) {
                 Problem p;
@@ -697,13 +700,7 @@ Problem chunkedInference(CellType cell, bool resetAfter, int hidden, int batch) 
 // packed recurrent products (H = 200 at B = 16), LSTM and both GRU forms, over two layers (the
 // second projects the first one's output).
 TEST(BlasInputChunks, InferenceInChunksOfStepsEqualsTheReference) {
-    struct Cell {
-        CellType type;
-        bool resetAfter;
-        const char* name;
-    };
-    for (const Cell cell : {Cell{CellType::Lstm, true, "LSTM"}, Cell{CellType::Gru, true, "GRU"},
-                            Cell{CellType::Gru, false, "GRU reset before"}})
+    for (const CellForm& cell : kEveryCellForm)
         for (const auto& [hidden, batch] : {std::pair{32, 64}, std::pair{200, 16}}) {
             const Problem p = chunkedInference(cell.type, cell.resetAfter, hidden, batch);
             SCOPED_TRACE(testing::Message()
