@@ -41,8 +41,8 @@ struct BlasBuffers {
 
     std::vector<Buffer> y; // per layer [T*B, D*H]
     std::vector<Kept> kept;
-    Buffer xp,
-        hp[2]; // xp: the input projection of `projectionSteps` steps [steps*B, D*G*H] (declareBlasBuffers)
+    // xp: the input projection of `projectionSteps` steps [steps*B, D*G*H] (declareBlasBuffers)
+    Buffer xp, hp[2];
     Buffer cstate[2][2];            // inference LSTM cell ping-pong per direction
     Buffer stepGates[2], stepRh[2]; // inference GRU reset_before
     Tensor<float> hN, cN;
