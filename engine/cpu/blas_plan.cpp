@@ -54,11 +54,20 @@ RecurrentPlan productsPlan(const BlasLayout& l, GemmProvider provider, int threa
     const int available = resolveThreads(threads);
     plan.threads = layoutStepThreads(l, available);
     const bool fusable = !l.training && (l.lstm || l.resetAfter) && fusedStepFits(l);
-    // Where the units leave the team smaller than the rows allow (H < 32 * threads), the fused step
-    // runs on a team that splits the rows instead (recurrent_threads.h: rowTeamThreads()).
+    // Where the rows allow a team at least as large as the units do, the fused step runs on a team
+    // that splits the rows instead (recurrent_threads.h: rowTeamThreads()): its threads read only
+    // the state they wrote themselves, where a team over the units reads every unit of h_{t-1},
+    // half of it from the other core. Measured on the 2-core Xeon (2026-11-26, rnnprof sweep, two
+    // threads, units against rows alternated twice, ms an iteration) where both give a team of
+    // two: GRU H=64 B=256 T=100 7.09-7.35 -> 5.90-5.99, T=20 1.39-1.40 -> 1.30-1.35; LSTM H=64
+    // B=256 T=100 10.7-11.0 -> 8.7-9.2, B=64 T=100 2.48 -> 1.99-2.02, B=16 T=100 0.62-0.64 ->
+    // 0.57-0.59; GRU H=64 B=64 T=20 0.38-0.41 -> 0.32-0.33; LSTM H=128 B=64 T=100 6.1-6.2 ->
+    // 5.0-5.3, B=256 T=20 4.40-4.43 -> 3.93-3.94; GRU H=128 B=16 T=100 1.25-1.27 -> 1.12-1.15. (On
+    // the Zen 4 VM the two measured the same at H=64.)
     if (fusable) {
         const int rowTeam = rowTeamThreads(stepFlops(l), l.B, available);
-        if (rowTeam > plan.threads.team) plan.threads = {.team = rowTeam, .singleTeam = 1, .rows = true};
+        if (rowTeam > 1 && rowTeam >= plan.threads.team)
+            plan.threads = {.team = rowTeam, .singleTeam = 1, .rows = true};
     }
     const int team = plan.threads.team;
     plan.gemmThreads = team > 1 ? 1 : plan.threads.singleTeam;

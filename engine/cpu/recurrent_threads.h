@@ -65,14 +65,15 @@ inline constexpr std::int64_t kMinTrainingTeamUnits = 128;
 // many as get kMinTeamRows rows and kMinStepFlopsPerThread of the step each, 1 where that is one.
 // A row of an inference step depends on nothing but its own row of the step before, so each thread
 // reads only the state it wrote itself, and needs no unit count: the session takes it for the
-// fused step where the units allow a smaller team (fewer than 32 a thread), so that a small layer
-// at a large batch no longer runs on one thread or on a GEMM split every step. Measured on the
+// fused step where the units allow no larger team (blas_plan.cpp), so that a small layer at a
+// large batch no longer runs on one thread or on a GEMM split every step. Measured on the
 // 2-core AMD EPYC (Zen 4) machine (2026-11-24, rnnprof sweep, inference, I=128, T=100, 2 threads,
 // medians): LSTM H=32 B=64 1.47-1.60 ms against 1.92-2.19 (the fused step on one thread; three
 // runs of 150), B=256 6.7-9.4 against 14.2-14.4 (oneDNN's GEMM split every step); H=48 B=64 LSTM
 // 2.6-3.3 against 3.2-5.6, GRU 1.7-1.9 against 2.7-2.8 (two runs of 30). At H=64, where units and
-// rows both give a team of two, the two splits measured the same (rnn_backends_bench, B=16-256,
-// two runs each, within the runs' spread).
+// rows both give a team of two, the two splits measured the same there (rnn_backends_bench,
+// B=16-256, two runs each, within the runs' spread), and the rows 8-20 % faster on the 2-core Xeon
+// (blas_plan.cpp), so a tie goes to the rows.
 inline constexpr std::int64_t kMinTeamRows = 8;
 [[nodiscard]] inline int rowTeamThreads(double stepFlops, std::int64_t batch, int threads) {
     const double byWork = stepFlops / kMinStepFlopsPerThread;

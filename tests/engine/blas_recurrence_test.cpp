@@ -816,10 +816,11 @@ TEST(BlasRowTeam, FusedInferenceOnSplitRowsEqualsTheReference) {
         }
 }
 
-// Rows are split only where that gives the fused step more threads than the units do: not at H=64
-// on two threads (a team of two over the units already), not in training, not at H=200 (a team of
-// units, or no fused step where a block of W_hh is outside L1), not on one thread.
-TEST(BlasRowTeam, OnlyWhereUnitsLimitTheFusedStepsTeam) {
+// Rows are split only where that gives the fused step at least as many threads as the units do:
+// also at H=64 on two threads (a team of two either way), but not in training, not at H=700 (no
+// fused step, as a block of W_hh is outside L1 on every ISA: a team over the units for the GEMMs),
+// not on one thread, not at batch 4 (fused, a team of two over the units; too few rows for two).
+TEST(BlasRowTeam, WhereTheRowsGiveTheFusedStepAsManyThreadsAsTheUnits) {
     if (availableCpuCores() < 2) GTEST_SKIP() << "one core: no team";
     const Backend* blas = builtinBackends().find("cpu-blas");
     ASSERT_NE(blas, nullptr);
@@ -836,12 +837,17 @@ TEST(BlasRowTeam, OnlyWhereUnitsLimitTheFusedStepsTeam) {
         return hasNote(blas->prepare(p)->notes(), "batch rows split across the team");
     };
     EXPECT_TRUE(rows(problem(40, Mode::Inference, 2)));
-    EXPECT_FALSE(rows(problem(64, Mode::Inference, 2)));
-    EXPECT_TRUE(
-        hasNote(blas->prepare(problem(64, Mode::Inference, 2))->notes(), "units split across the team"));
+    EXPECT_TRUE(rows(problem(64, Mode::Inference, 2)));
     EXPECT_FALSE(rows(problem(40, Mode::Training, 2)));
-    EXPECT_FALSE(rows(problem(200, Mode::Inference, 2)));
+    EXPECT_FALSE(rows(problem(700, Mode::Inference, 2)));
+    EXPECT_TRUE(
+        hasNote(blas->prepare(problem(700, Mode::Inference, 2))->notes(), "units split across the team"));
     EXPECT_FALSE(rows(problem(40, Mode::Inference, 1)));
+    Problem small = problem(256, Mode::Inference, 2);
+    small.shape.batch = 4;
+    const auto smallNotes = blas->prepare(small)->notes();
+    EXPECT_TRUE(hasNote(smallNotes, "recurrent steps fused"));
+    EXPECT_TRUE(hasNote(smallNotes, "units split across the team"));
 }
 
 } // namespace

@@ -80,7 +80,8 @@ INSTANTIATE_TEST_SUITE_P(Shapes, FusedStepTest,
 // Larger batches where a block's weights stay in L1 (H = 37 and 90 on every ISA with an L1 of 32 KiB
 // or more: LSTM H=90 with AVX-512 is 22.5 KiB a block): many passes over each block, full and
 // short, per step (25 = 6 passes of 4 rows and one of 1 on AVX-512). At 2 threads H = 37 stays on
-// one thread and H = 90 splits into a team of two, slices of 48 and 42 units (recurrent_threads.h).
+// one thread, and H = 90 runs on a team of two: over units (slices of 48 and 42) at B = 5, over
+// rows at B = 16 and 25 (8 + 8 and 16 + 9 rows; blas_plan.cpp).
 INSTANTIATE_TEST_SUITE_P(LargeBatches, FusedStepTest,
                          testing::Combine(testing::Values(CellType::Lstm, CellType::Gru),
                                           testing::Values(37, 90), testing::Values(5, 16, 25),
