@@ -53,7 +53,15 @@ RecurrentPlan productsPlan(const BlasLayout& l, GemmProvider provider, int threa
     plan.inputPacked = !l.training;
     const int available = resolveThreads(threads);
     plan.threads = layoutStepThreads(l, available);
-    const bool fusable = !l.training && (l.lstm || l.resetAfter) && fusedStepFits(l);
+    // Above kFusedMaxBatch, a slice of W_hh that streams from beyond L2 each step runs the fused step
+    // too, every row in one pass (fused_step.h, fusedStreamPays(): why, and what it measured), on a
+    // team that splits the units (a team over the rows would stream all of W_hh on every thread).
+    const bool fusedCell = !l.training && (l.lstm || l.resetAfter);
+    const std::int64_t sliceBytes =
+        l.G * unitSlice(l.H, 0, plan.threads.team).width() * l.H * std::int64_t(sizeof(float));
+    const bool streamed =
+        fusedCell && l.B > kFusedMaxBatch && fusedStreamPays(kernelIsa(), l.B, sliceBytes, l2CacheBytes());
+    const bool fusable = fusedCell && (fusedStepFits(l) || streamed);
     // Where the rows allow a team at least as large as the units do, the fused step runs on a team
     // that splits the rows instead (recurrent_threads.h: rowTeamThreads()): its threads read only
     // the state they wrote themselves, where a team over the units reads every unit of h_{t-1},
@@ -64,7 +72,7 @@ RecurrentPlan productsPlan(const BlasLayout& l, GemmProvider provider, int threa
     // 0.57-0.59; GRU H=64 B=64 T=20 0.38-0.41 -> 0.32-0.33; LSTM H=128 B=64 T=100 6.1-6.2 ->
     // 5.0-5.3, B=256 T=20 4.40-4.43 -> 3.93-3.94; GRU H=128 B=16 T=100 1.25-1.27 -> 1.12-1.15. (On
     // the Zen 4 VM the two measured the same at H=64.)
-    if (fusable) {
+    if (fusable && !streamed) {
         const int rowTeam = rowTeamThreads(stepFlops(l), l.B, available);
         if (rowTeam > 1 && rowTeam >= plan.threads.team)
             plan.threads = {.team = rowTeam, .singleTeam = 1, .rows = true};
@@ -77,6 +85,7 @@ RecurrentPlan productsPlan(const BlasLayout& l, GemmProvider provider, int threa
     // above).
     if (fusable && (team > 1 || plan.threads.singleTeam == 1)) {
         plan.fused = true;
+        plan.fusedStream = streamed;
         return plan;
     }
     // Training at batch 1 on one thread, W_hh's rows 4 KiB apart: the forward products on a padded
@@ -220,6 +229,10 @@ PackedGemm::Shape stepInputShape(const BlasLayout& l, const RecurrentPlan::Slice
     return {.m = l.B, .n = l.G * slice.units.width(), .k = in, .lda = in};
 }
 
+std::int64_t fusedStreamRowsFloats(const BlasLayout& l, const RecurrentPlan& plan) {
+    return plan.fusedStream ? fusedStreamRows(l.B) * l.H : 0;
+}
+
 int fusedCopies(const RecurrentPlan& plan) {
     return plan.threads.rows ? 1 : plan.threads.team;
 }
@@ -244,6 +257,8 @@ MemoryFootprint packedProductsFootprint(const BlasLayout& l, const RecurrentPlan
         for (int i = 0; i < fusedCopies(plan); ++i)
             floats += std::uint64_t(fusedFloats(l, plan, i));
         m.addNamed("packed W_hh", BufferCategory::Weights, floats * sizeof(float) * std::uint64_t(l.L * l.D));
+        m.add(BufferCategory::Workspace, std::uint64_t(fusedStreamRowsFloats(l, plan)) * sizeof(float) *
+                                             std::uint64_t(plan.threads.team));
         return m;
     }
     if (plan.paddedWhh) {

@@ -35,6 +35,8 @@ struct RecurrentPlan {
     std::vector<Slice> slices; // one per team thread; empty: no packed products (sgemm or fused step)
     bool fused = false;        // the fused step (fused_step.h) on each thread's units, or its rows of a
                                // row-splitting team, instead
+    bool fusedStream = false;  // fused, on FusedOrder::GateMajor blocks, every row in one pass
+                               // (fusedStreamPays(); never a team that splits the rows)
     // Packed products of one direction from kMinStepInputBatch rows (inference in a team of several
     // threads: from kMinTeamStepInputBatch; training only in a team of one): each step projects
     // its own input, x_t * (the slice's rows of W_ih)^T on W_ih packed once, just before its
@@ -105,6 +107,9 @@ inline constexpr std::int64_t kMinInputChunkRows = 256;
 // size; larger batches run it where a block's weights fit in L1 (fusedBlockInL1()).
 inline constexpr std::int64_t kFusedMaxBatch = 4;
 [[nodiscard]] RecurrentPlan recurrentPlan(const BlasLayout& l, GemmProvider provider, int threads);
+// The floats of one team thread's transposed rows of h_{t-1} (FusedStepArgs::hByK) with
+// RecurrentPlan::fusedStream; 0 without.
+[[nodiscard]] std::int64_t fusedStreamRowsFloats(const BlasLayout& l, const RecurrentPlan& plan);
 // Training whose steps run on one thread (recurrentThreads(): no team, no split) and whose GEMMs
 // over all steps (input projection, weight and input gradients) come to less than this many FLOPs
 // an iteration runs on one thread altogether: its serial parts (the steps, SGD) read what the other

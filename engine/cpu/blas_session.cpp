@@ -208,12 +208,18 @@ void BlasSession::packFusedSlices() {
                                 .hidden = l.H,
                                 .gates = int(l.G),
                                 .j0 = u.j0,
-                                .j1 = u.j1},
+                                .j1 = u.j1,
+                                .order = fusedOrder()},
                                kernelIsa(), packed.data());
                 floats += packed.size();
             }
     }
     m_memory.addNamed("packed W_hh", BufferCategory::Weights, floats * sizeof(float));
+    m_fusedHByK.resize(m_plan.fusedStream ? std::size_t(teamSize()) : 0);
+    for (AlignedFloats& rows : m_fusedHByK) {
+        rows.resize(std::size_t(fusedStreamRowsFloats(l, m_plan)));
+        m_memory.add(BufferCategory::Workspace, rows.size() * sizeof(float));
+    }
 }
 
 void BlasSession::copyPaddedWhh() {
@@ -523,9 +529,11 @@ void BlasSession::forwardStep(StepTeam& team, int layer, int d, int s, const Wei
                                  .cPrev = cPrev ? cPrev + b0 * H : nullptr,
                                  .c = c ? c + b0 * H : nullptr,
                                  .hOut = hOut.p + b0 * hOut.ld,
-                                 .ldhOut = hOut.ld};
+                                 .ldhOut = hOut.ld,
+                                 .hByK = m_fusedHByK.empty() ? nullptr
+                                                             : m_fusedHByK[std::size_t(team.index())].data()};
         kernels::withCellActs(m_problem.config, [&](auto acts) {
-            fusedStep<decltype(acts)>(l.lstm, {fused->data(), u.j0, u.j1}, args);
+            fusedStep<decltype(acts)>(l.lstm, {fused->data(), u.j0, u.j1, fusedOrder()}, args);
         });
         return;
     }
@@ -1001,7 +1009,12 @@ std::vector<std::string> BlasSession::notes() const {
                         ": training this small runs faster on one (its steps on one thread, its GEMMs over "
                         "all steps below " +
                         std::to_string(int(kMinThreadedTrainingGemmFlops / 1e6)) + " MFLOP an iteration)");
-    if (m_plan.fused)
+    if (m_plan.fusedStream)
+        notes.push_back("recurrent steps fused (inference, W_hh streamed from beyond L2 once a step): W_hh "
+                        "blocked by gate once, every batch row in one pass (" +
+                        std::to_string(fusedStreamRows(m_lay.B)) +
+                        " rows), one gate at a time, product and gate math in one pass");
+    else if (m_plan.fused)
         notes.push_back(std::string("recurrent steps fused (inference, ") +
                         (m_lay.B <= kFusedMaxBatch ? "batch <= " + std::to_string(kFusedMaxBatch)
                                                    : std::string("W_hh blocks in L1")) +

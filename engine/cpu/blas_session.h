@@ -6,6 +6,7 @@
 #include "engine/backend.h"
 #include "engine/cpu/blas_layout.h"
 #include "engine/cpu/blas_plan.h"
+#include "engine/cpu/fused_step.h"
 #include "engine/cpu/gemm.h"
 #include "engine/cpu/packed_gemm.h"
 #include "engine/cpu/step_team.h"
@@ -66,11 +67,15 @@ private:
     void createWeightGradientProducts();
     void packRecurrentWeights();
     // W_hh row-blocked for the fused step, once: per (layer, direction) one copy per team thread,
-    // or one that the threads of a row-splitting team share (fusedCopies()).
+    // or one that the threads of a row-splitting team share (fusedCopies()); and, for the streamed
+    // step, each team thread's buffer of transposed rows of h_{t-1}.
     void packFusedSlices();
     // This thread's fused copy (a row-splitting team's shared one); null where the step runs GEMM
     // and cell kernel.
     [[nodiscard]] const AlignedFloats* fusedSlice(const StepTeam& team, int layer, int d) const;
+    [[nodiscard]] FusedOrder fusedOrder() const {
+        return m_plan.fusedStream ? FusedOrder::GateMajor : FusedOrder::KMajor;
+    }
     // W_hh of every (layer, direction) into m_paddedWhh (RecurrentPlan::paddedWhh): in prepare()
     // and after every SGD step.
     void copyPaddedWhh();
@@ -127,6 +132,7 @@ private:
     RecurrentPlan m_plan;
     std::vector<SliceProducts> m_products;  // [(layer * D + d) * team + thread], as m_plan says
     std::vector<AlignedFloats> m_fused;     // [(layer * D + d) * fusedCopies(m_plan) + copy]; if fused
+    std::vector<AlignedFloats> m_fusedHByK; // [team thread]: FusedStepArgs::hByK; if fusedStream
     std::vector<AlignedFloats> m_paddedWhh; // [layer * D + d]; if paddedWhh
     struct InputGemm {
         PackedGemm gemm;

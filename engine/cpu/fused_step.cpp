@@ -21,6 +21,7 @@ void packFusedSlice(const FusedPackArgs& a, Isa isa, float* out) {
     const int lanes = fusedLanes(isa);
     const Index H = a.hidden, G = a.gates;
     const bool gru = G == 3;
+    const bool gateMajor = a.order == FusedOrder::GateMajor;
     std::fill_n(out, fusedSliceFloats(H, a.gates, a.j0, a.j1, isa), 0.0f);
     const Index blocks = blockCount(a.j0, a.j1, lanes);
     for (Index blk = 0; blk < blocks; ++blk) {
@@ -32,7 +33,7 @@ void packFusedSlice(const FusedPackArgs& a, Isa isa, float* out) {
             for (Index g = 0; g < G; ++g) {
                 const float* row = a.whh + (g * H + j) * H;
                 for (Index k = 0; k < H; ++k)
-                    w[(k * G + g) * lanes + l] = row[k];
+                    w[(gateMajor ? g * H + k : k * G + g) * lanes + l] = row[k];
                 const bool candidate = gru && g == 2; // b_hn goes inside r * (W_hn h + b_hn)
                 bias[g * lanes + l] = a.bih[g * H + j] + (candidate ? 0.0f : a.bhh[g * H + j]);
             }

@@ -1,6 +1,7 @@
 #pragma once
 // cpu-blas's recurrent step fused in inference (LSTM, GRU with reset_after) at small batches, or at
-// any batch where a block of W_hh fits in L1 (fusedBlockInL1()): one
+// any batch where a block of W_hh fits in L1 (fusedBlockInL1()), or, with AVX-512, at batch 5-16
+// where a team thread's slice of W_hh streams from beyond L2 (fusedStreamPays()): one
 // pass over a team thread's slice of hidden units computes h_{t-1} * W_hh^T for the slice's gate
 // rows, adds the step's input projection and the biases, applies the gate math
 // (engine/kernels/gate_math.h) and writes c and h while the pre-activations are still in
@@ -10,7 +11,7 @@
 // made once, in prepare(), by packFusedSlice().
 //
 // Layout of a slice [j0, j1) of units: blocks of fusedLanes() units (the last one zero-padded),
-// each block [H][G][lanes] weights (W_hh[g*H + j, k] at k, g, j - jBlock), then G+1 vectors of
+// each block's weights in one of two orders (FusedOrder), then G+1 vectors of
 // lanes biases: b_ih + b_hh per gate (GRU's candidate: b_ih only), then GRU's b_hn (LSTM: zeros),
 // which the r gate multiplies with the candidate's recurrent product.
 //
@@ -28,6 +29,43 @@ namespace rnnprof::cpu {
 // weight vectors in the ISA's vector registers (32 with AVX-512, 16 with AVX2 and SSE2).
 [[nodiscard]] constexpr int fusedRowsPerPass(Isa isa) {
     return isa == Isa::Avx512 ? 4 : 2;
+}
+
+// The order of a block's weights (W_hh[g*H + j, k] for the block's units j and gates g).
+//  - KMajor, [H][G][lanes]: every pass over the block (fusedRowsPerPass() rows) reads one stream,
+//    every gate of a k side by side.
+//  - GateMajor, [G][H][lanes]: the streamed step (fusedStreamPays()) takes every batch row (up to
+//    kFusedStreamMaxBatch) in one pass over the block, one gate at a time, so that each gate's
+//    weights are one contiguous stream, which it prefetches. (KMajor for every step measured 2-3 %
+//    slower in LSTM's passes of 4 rows: four streams instead of one.)
+enum class FusedOrder { KMajor, GateMajor };
+
+// The largest batch of the streamed step: every row's accumulators of one gate and the weight
+// vector fill AVX-512's 32 registers at 16 rows with room to spare, and each row shares every
+// weight that the pass streams once per step.
+inline constexpr Index kFusedStreamMaxBatch = 16;
+// The rows of the streamed step's pass: the batch rounded up to 8, 12 or 16 (rows past the batch are
+// zero), so that three compiled passes cover batch 5-16.
+[[nodiscard]] constexpr int fusedStreamRows(Index batch) {
+    return batch <= 8 ? 8 : batch <= 12 ? 12 : 16;
+}
+// Whether the streamed step (FusedOrder::GateMajor, all rows in one pass) replaces the packed GEMM
+// and gate pass (blas_plan.cpp asks above kFusedMaxBatch, where it is the only fused step): with
+// AVX-512 (32 vector registers), for a batch up to kFusedStreamMaxBatch, where a team thread's slice of W_hh
+// (`sliceBytes`) takes at least a core's L2 (`l2Bytes`), so that each step streams it from L3 or memory: the
+// GEMM (oneDNN's brgemm) then ran at 130-140 GFLOP/s on one core of the 2-core Xeon (M=16, K=1024) where the
+// core's peak is about 220, while one pass of 16 rows over prefetched weights took the step nearer its FMA
+// bound. Measured there (2026-11-26, rnnprof sweep, inference, I=128, medians, ms an iteration,
+// GEMM path -> streamed step, cpu-onednn in the same runs): LSTM H=1024 B=16 T=20 one thread
+// 21.8-22.8 -> 18.9-20.7 (20.6-21.1), two threads 11.6 -> 9.6 (11.6-12.1); LSTM H=512 B=16 T=100
+// one thread 29.5-30.6 -> 26.3-26.5 (28.7); GRU H=1024 B=16 T=20 16.4 -> 14.0 (16.0); GRU H=512
+// B=16 T=20 4.3-4.4 -> 3.9-4.1 (4.3-4.4). Where the slice stays in L2 the GEMM was faster (LSTM
+// H=256 B=16, one thread: 1.02-1.03 against 1.08 ms of steps; GRU H=512 B=16 T=100 on two
+// threads, 1.5 MiB slices: 9.9-10.3 against 10.5-10.6 ms), and above 16 rows, where a second pass
+// streams W_hh again, too (LSTM H=1024 B=24 and 32, one thread: 30.6 and 38.1 ms against 37.3 and
+// 42.1).
+[[nodiscard]] constexpr bool fusedStreamPays(Isa isa, Index batch, Index sliceBytes, Index l2Bytes) {
+    return isa == Isa::Avx512 && batch <= kFusedStreamMaxBatch && sliceBytes >= l2Bytes;
 }
 
 // Whether one block's weights (H * gates * lanes floats) take at most three quarters of an L1 data
@@ -62,6 +100,7 @@ struct FusedPackArgs {
     Index hidden = 0;
     int gates = 4; // 4: LSTM, 3: GRU (reset_after)
     Index j0 = 0, j1 = 0;
+    FusedOrder order = FusedOrder::KMajor;
 };
 // Writes the packed copy of units [j0, j1) to out[0, fusedSliceFloats()).
 void packFusedSlice(const FusedPackArgs& args, Isa isa, float* out);
@@ -70,6 +109,7 @@ void packFusedSlice(const FusedPackArgs& args, Isa isa, float* out);
 struct FusedSlice {
     const float* packed = nullptr;
     Index j0 = 0, j1 = 0;
+    FusedOrder order = FusedOrder::KMajor;
 };
 
 // The operands of one step of one direction. Row b of every view starts at p + b * ld; unit j of
@@ -84,6 +124,12 @@ struct FusedStepArgs {
     float* c = nullptr;           // LSTM: c_t [B, H], row stride H
     float* hOut = nullptr;        // h_t [B, H]; not h
     Index ldhOut = 0;
+    // FusedOrder::GateMajor (batch <= kFusedStreamMaxBatch): fusedStreamRows(batch) * hidden
+    // floats of the caller's, where the step transposes h_{t-1} ([k][row], rows past the batch zero)
+    // so that a pass finds every row's h at k in one cache line, a fixed offset from one pointer
+    // (rows of h itself lie ldh apart: 16 row pointers did not fit the general registers, and at
+    // H = 1024 the rows map to one L1 set).
+    float* hByK = nullptr;
 };
 
 #define RNNPROF_DECLARE_FUSED(ns)                                                                            \

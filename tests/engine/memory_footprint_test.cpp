@@ -107,6 +107,13 @@ std::vector<Problem> problems() {
             out.push_back(sized(cell, 32, layers, {.batch = 64, .seqLen = 250}, Mode::Inference, 1));
             out.push_back(sized(cell, 300, layers, {.batch = 16, .seqLen = 130}, Mode::Inference, 1));
         }
+    // Inference at batch 5-16 whose slices of W_hh (16 MiB at H=1024, 8 on a team of two) stream
+    // from beyond L2: with AVX-512 the streamed fused step (RecurrentPlan::fusedStream), with each
+    // team thread's buffer of transposed rows of h (12 rows at B=9); otherwise the packed products.
+    for (CellType cell : {CellType::Lstm, CellType::Gru})
+        for (int layers : {1, 2})
+            for (int threads : {1, 2})
+                out.push_back(sized(cell, 1024, layers, {.batch = 9, .seqLen = 2}, Mode::Inference, threads));
     return out;
 }
 
