@@ -19,6 +19,12 @@ RecurrentThreads layoutStepThreads(const BlasLayout& l, int threads) {
     return recurrentThreads(stepFlops(l), l.H, threads, l.training);
 }
 
+// The bytes of W_hh's rows for the largest slice of units of a team of `team` threads (its first):
+// what a team thread reads each step.
+std::int64_t sliceWhhBytes(const BlasLayout& l, int team) {
+    return l.G * unitSlice(l.H, 0, team).width() * l.H * std::int64_t(sizeof(float));
+}
+
 // Whether inference of this layout runs the fused step (given a team that allows it).
 bool fusedStepFits(const BlasLayout& l) {
     return l.B <= kFusedMaxBatch || fusedBlockInL1(l.H, int(l.G), kernelIsa(), l1DataCacheBytes());
@@ -57,10 +63,9 @@ RecurrentPlan productsPlan(const BlasLayout& l, GemmProvider provider, int threa
     // too, every row in one pass (fused_step.h, fusedStreamPays(): why, and what it measured), on a
     // team that splits the units (a team over the rows would stream all of W_hh on every thread).
     const bool fusedCell = !l.training && (l.lstm || l.resetAfter);
-    const std::int64_t sliceBytes =
-        l.G * unitSlice(l.H, 0, plan.threads.team).width() * l.H * std::int64_t(sizeof(float));
     const bool streamed =
-        fusedCell && l.B > kFusedMaxBatch && fusedStreamPays(kernelIsa(), l.B, sliceBytes, l2CacheBytes());
+        fusedCell && l.B > kFusedMaxBatch &&
+        fusedStreamPays(kernelIsa(), l.B, sliceWhhBytes(l, plan.threads.team), l2CacheBytes());
     const bool fusable = fusedCell && (fusedStepFits(l) || streamed);
     // Where the rows allow a team at least as large as the units do, the fused step runs on a team
     // that splits the rows instead (recurrent_threads.h: rowTeamThreads()): its threads read only
@@ -112,9 +117,7 @@ RecurrentPlan productsPlan(const BlasLayout& l, GemmProvider provider, int threa
     // 0.59-0.64 (the sweep's step breakdown, LSTM H=512 T=20: backward steps 98 -> 38 us, packing
     // 30 us a step); but LSTM H=256 (0.5 MiB) 1.11-1.18 and 0.98-1.06, GRU H=256 1.17-1.22 and
     // 1.04-1.08.
-    if (l.training && l.B < 4 &&
-        (team == 1 || l.G * unitSlice(l.H, 0, team).width() * l.H * std::int64_t(sizeof(float)) <
-                          kMinSmallBatchPackedSliceBytes))
+    if (l.training && l.B < 4 && (team == 1 || sliceWhhBytes(l, team) < kMinSmallBatchPackedSliceBytes))
         return plan;
     for (int i = 0; i < team; ++i) {
         RecurrentPlan::Slice& slice = plan.slices.emplace_back();

@@ -99,18 +99,23 @@ inline void lastRows(Index rows, const float* w, Index b, Index jb, int units, c
     }
 }
 
+// f(w, jBlock, units) for every block of the slice: its weights, its first unit and its real lanes.
+template <int G, class F>
+inline void eachBlock(const FusedSlice& slice, Index hidden, F&& f) {
+    const Index blockFloats = rnnprof::cpu::fusedBlockFloats(hidden, G, kLanes);
+    for (Index jb = slice.j0, blk = 0; jb < slice.j1; jb += kLanes, ++blk)
+        f(slice.packed + blk * blockFloats, jb, int(slice.j1 - jb < kLanes ? slice.j1 - jb : kLanes));
+}
+
 // Every block of the slice, batch rows kRows at a time (FusedOrder::KMajor).
 template <int G, class Tail>
 void forEachBlockByRows(const FusedSlice& slice, const FusedStepArgs& a, Tail& tail) {
-    const Index blockFloats = rnnprof::cpu::fusedBlockFloats(a.hidden, G, kLanes);
-    for (Index jb = slice.j0, blk = 0; jb < slice.j1; jb += kLanes, ++blk) {
-        const float* w = slice.packed + blk * blockFloats;
-        const int units = int(slice.j1 - jb < kLanes ? slice.j1 - jb : kLanes);
+    eachBlock<G>(slice, a.hidden, [&](const float* w, Index jb, int units) {
         Index b = 0;
         for (; b + kRows <= a.batch; b += kRows)
             rowsPass<G, kRows>(w, b, jb, units, a, tail);
         lastRows<G, kRows - 1>(a.batch - b, w, b, jb, units, a, tail);
-    }
+    });
 }
 
 // How far ahead, in k, the streamed step prefetches its gate's weights (one vector of lanes floats
@@ -166,14 +171,11 @@ void forEachBlockStreamed(const FusedSlice& slice, const FusedStepArgs& a, Tail&
     for (Index r = 0; r < a.batch; ++r)
         for (Index k = 0; k < a.hidden; ++k)
             hByK[k * R + r] = a.h[r * a.ldh + k];
-    const Index blockFloats = rnnprof::cpu::fusedBlockFloats(a.hidden, G, kLanes);
-    for (Index jb = slice.j0, blk = 0; jb < slice.j1; jb += kLanes, ++blk) {
-        const float* w = slice.packed + blk * blockFloats;
-        const int units = int(slice.j1 - jb < kLanes ? slice.j1 - jb : kLanes);
+    eachBlock<G>(slice, a.hidden, [&](const float* w, Index jb, int units) {
         Vec acc[R][G];
         blockProductsByGate<G, R>(w, a.hidden, hByK, acc);
         tail(acc, w + a.hidden * G * kLanes, Index(0), int(a.batch), jb, units);
-    }
+    });
 }
 
 // Every block of the slice in the slice's order: tail(acc, bias, b0, rows, jBlock, units) gets
