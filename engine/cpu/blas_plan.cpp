@@ -43,7 +43,18 @@ std::int64_t inputChunkFor(const BlasLayout& l, const RecurrentPlan& plan) {
                            l2CacheBytes() / kInputChunkL2Divisor);
 }
 
-// recurrentPlan() but for RecurrentPlan::inputChunk, which follows from the rest.
+// RecurrentPlan::inputRows of a plan whose other fields are set. Measured on the 2-core Xeon
+// (2026-11-27, rnn_backends_bench's paired benchmark, two threads, old and new builds alternated
+// twice, cpu-blas / cpu-onednn): GRU H=64 B=256 T=100 1.09-1.14 -> 0.87-0.90 (the projection of all
+// steps, 19.6 MB, had gone through memory; `rnnprof sweep` alone 7.04-7.08 -> 6.69-6.85 ms), T=20
+// 0.99-1.00 -> 0.91-0.92; LSTM H=64 B=256 T=100 0.84-0.88 -> 0.67-0.68, T=20 0.76 -> 0.71-0.72;
+// at B=16 and 64 (8 and 32 rows a thread) unchanged within the noise.
+bool inputRowsFor(const BlasLayout& l, const RecurrentPlan& plan) {
+    if (!plan.inputPacked || l.D != 1 || plan.threads.team == 1 || !plan.threads.rows) return false;
+    return l.T * l.B * l.DGH() * std::int64_t(sizeof(float)) > l2CacheBytes() / kInputChunkL2Divisor;
+}
+
+// recurrentPlan() but for RecurrentPlan::inputChunk and inputRows, which follow from the rest.
 RecurrentPlan productsPlan(const BlasLayout& l, GemmProvider provider, int threads) {
     RecurrentPlan plan;
     // With OpenBLAS, its own pool runs the step's GEMMs and our loops stay on one thread.
@@ -159,6 +170,7 @@ RecurrentPlan productsPlan(const BlasLayout& l, GemmProvider provider, int threa
 RecurrentPlan recurrentPlan(const BlasLayout& l, GemmProvider provider, int threads) {
     RecurrentPlan plan = productsPlan(l, provider, threads);
     plan.inputChunk = inputChunkFor(l, plan);
+    plan.inputRows = inputRowsFor(l, plan);
     return plan;
 }
 
@@ -193,7 +205,7 @@ int sessionThreads(const BlasLayout& l, GemmProvider provider, int requested) {
 }
 
 std::int64_t inputProjectionSteps(const BlasLayout& l, const RecurrentPlan& plan) {
-    return plan.stepInput ? 1 : plan.inputChunk > 0 ? plan.inputChunk : l.T;
+    return plan.stepInput || plan.inputRows ? 1 : plan.inputChunk > 0 ? plan.inputChunk : l.T;
 }
 
 std::int64_t inputChunkSteps(std::int64_t steps, std::int64_t batch, std::int64_t rowBytes,
@@ -208,10 +220,21 @@ std::int64_t inputChunkSteps(std::int64_t steps, std::int64_t batch, std::int64_
 
 std::vector<PackedGemm::Shape> inputGemmShapes(const BlasLayout& l, const RecurrentPlan& plan, int layer) {
     const std::int64_t in = l.layerInput(layer), steps = inputProjectionSteps(l, plan);
+    if (plan.inputRows) {
+        std::vector<PackedGemm::Shape> shapes;
+        for (int i = 0; i < plan.threads.team; ++i)
+            shapes.push_back(
+                {.m = rowSlice(l.B, i, plan.threads.team).count(), .n = l.DGH(), .k = in, .lda = in});
+        return shapes;
+    }
     std::vector<PackedGemm::Shape> shapes{{.m = steps * l.B, .n = l.DGH(), .k = in, .lda = in}};
     if (const std::int64_t last = l.T % steps; last > 0)
         shapes.push_back({.m = last * l.B, .n = l.DGH(), .k = in, .lda = in});
     return shapes;
+}
+
+int inputGemmThreads(const RecurrentPlan& plan, const PackedGemm::Shape& shape, int threads) {
+    return plan.inputRows ? 1 : allStepsGemmThreads(shape.m, shape.n, shape.k, threads);
 }
 
 MemoryFootprint packedInputFootprint(const BlasLayout& l, const RecurrentPlan& plan, int threads) {
@@ -221,8 +244,8 @@ MemoryFootprint packedInputFootprint(const BlasLayout& l, const RecurrentPlan& p
     std::uint64_t bytes = 0;
     for (int layer = 0; layer < l.L; ++layer)
         for (const PackedGemm::Shape& shape : inputGemmShapes(l, plan, layer))
-            bytes += PackedGemm::requiredBytes(
-                engine, shape, allStepsGemmThreads(shape.m, shape.n, shape.k, resolveThreads(threads)));
+            bytes += PackedGemm::requiredBytes(engine, shape,
+                                               inputGemmThreads(plan, shape, resolveThreads(threads)));
     m.addNamed("packed W_ih", BufferCategory::Weights, bytes);
     return m;
 }

@@ -53,6 +53,11 @@ struct RecurrentPlan {
     // before them, into a buffer of that many steps, so that the steps read their projection from
     // L2 rather than from memory. 0: one GEMM over all steps.
     std::int64_t inputChunk = 0;
+    // With inputPacked on a team that splits the rows, one direction, where the projection of all T
+    // steps would not stay in L2 (inputRowsPays()): each thread projects its own rows of each step's
+    // input just before its step, on its own W_ih packed once (m = its rows), into a one-step buffer.
+    // No barrier: a thread of such a team reads only its own rows.
+    bool inputRows = false;
     // Training at batch 1 on one thread where W_hh's rows lie a multiple of 4 KiB apart
     // (whhRowsAlias()): the forward product of each step runs smallBatchGemm() on a copy of W_hh
     // whose rows are kPaddedWhhFloats longer (paddedWhhLd()), made in prepare() and after every SGD
@@ -82,7 +87,8 @@ inline constexpr std::int64_t kMinSmallBatchPackedSliceBytes = std::int64_t(1) <
 // The input product of one team thread's slice in `layer` (RecurrentPlan::stepInput).
 [[nodiscard]] PackedGemm::Shape stepInputShape(const BlasLayout& l, const RecurrentPlan::Slice& slice,
                                                int layer);
-// The steps of the input projection the session holds at once: 1 with stepInput, inputChunk, or T.
+// The steps of the input projection the session holds at once: 1 with stepInput or inputRows,
+// inputChunk, or T.
 [[nodiscard]] std::int64_t inputProjectionSteps(const BlasLayout& l, const RecurrentPlan& plan);
 // The input projection of all steps may take this share of one core's L2 (l2CacheBytes()) before it
 // runs in chunks of steps (RecurrentPlan::inputChunk), and a chunk takes at most that much, but at
@@ -97,10 +103,14 @@ inline constexpr std::int64_t kMinInputChunkRows = 256;
 [[nodiscard]] std::int64_t inputChunkSteps(std::int64_t steps, std::int64_t batch, std::int64_t rowBytes,
                                            std::int64_t budgetBytes);
 // The input GEMMs of `layer` (RecurrentPlan::inputPacked): x[rows, in] * W_ih^T over all steps, or
-// over a chunk of inputChunk steps and, where T is no multiple of it, over the last, shorter one.
+// over a chunk of inputChunk steps and, where T is no multiple of it, over the last, shorter one,
+// or with inputRows one per team thread, over its rows of one step.
 [[nodiscard]] std::vector<PackedGemm::Shape> inputGemmShapes(const BlasLayout& l, const RecurrentPlan& plan,
                                                              int layer);
 // The named part "packed W_ih" (weights) of RecurrentPlan::inputPacked; empty without it.
+// The threads an input GEMM of `shape` runs with: one with inputRows (a team thread's own), else
+// allStepsGemmThreads().
+[[nodiscard]] int inputGemmThreads(const RecurrentPlan& plan, const PackedGemm::Shape& shape, int threads);
 [[nodiscard]] MemoryFootprint packedInputFootprint(const BlasLayout& l, const RecurrentPlan& plan,
                                                    int threads);
 // The largest batch that runs the fused step (inference, LSTM and reset-after GRU) at any hidden

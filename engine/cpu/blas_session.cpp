@@ -134,7 +134,7 @@ void BlasSession::createPackedInputGemms() {
     for (int layer = 0; layer < m_lay.L; ++layer) {
         std::vector<InputGemm>& gemms = m_inputGemms.emplace_back();
         for (const PackedGemm::Shape& shape : inputGemmShapes(m_lay, m_plan, layer)) {
-            const int threads = allStepsGemmThreads(shape.m, shape.n, shape.k, m_threads);
+            const int threads = inputGemmThreads(m_plan, shape, m_threads);
             InputGemm& g = gemms.emplace_back(InputGemm{PackedGemm(engine, shape, threads), threads});
             // W[k, n] = W_ih[n, k]: W_ih is [D*G*H, in], every direction's gates one after another.
             g.gemm.pack(weights(layer).wih, 1, shape.k);
@@ -351,7 +351,7 @@ BlasSession::StepAt BlasSession::stepAt(int layer, int d, int s) const {
 void BlasSession::forwardLayer(PhaseHook& hook, int layer) {
     const BlasLayout& l = m_lay;
     const Weights w = weights(layer);
-    if (m_plan.inputPacked && m_plan.inputChunk == 0) {
+    if (m_plan.inputPacked && m_plan.inputChunk == 0 && !m_plan.inputRows) {
         StepScope step(hook, "input GEMM");
         InputGemm& g = m_inputGemms[std::size_t(layer)].front();
         const OmpThreadCount count(g.threads);
@@ -412,6 +412,7 @@ void BlasSession::recurrentForward(StepTeam& team, int layer, const Weights& w) 
     for (int s = 0; s < l.T; ++s) {
         if (team.stopBefore(s)) return; // every thread at the same step
         if (m_plan.inputChunk > 0 && s % m_plan.inputChunk == 0) inputChunkGemm(team, layer, s);
+        if (m_plan.inputRows) inputRowsGemm(team, layer, s, w);
         for (int d = 0; d < l.D; ++d)
             forwardStep(team, layer, d, s, w);
         if (resetBefore) { // the candidate's product needs r * h of every unit
@@ -489,6 +490,29 @@ void BlasSession::inputChunkGemm(StepTeam& team, int layer, std::int64_t t) {
     InputGemm& g = t + m_plan.inputChunk <= m_lay.T ? gemms.front() : gemms.back();
     const OmpThreadCount count(g.threads);
     team.gemm(g.gemm, stepInputRows(layer, t), m_b.xp.data());
+}
+
+void BlasSession::inputRowsGemm(StepTeam& team, int layer, std::int64_t t, const Weights& w) {
+    const RowSlice r = team.rows();
+    if (r.count() == 0) return;
+    const std::int64_t in = m_lay.layerInput(layer), GH = m_lay.DGH();
+    const float* x = stepInputRows(layer, t) + r.b0 * in;
+    float* xp = m_b.xp.data() + r.b0 * GH;
+    std::vector<InputGemm>& gemms = m_inputGemms[std::size_t(layer)];
+    if (std::size_t(team.size()) == gemms.size())
+        return team.gemm(gemms[std::size_t(team.index())].gemm, x, xp);
+    // OpenMP gave the team fewer threads than planned: sgemm on the team's rows.
+    team.gemm({.opA = Op::N,
+               .opB = Op::T,
+               .m = r.count(),
+               .n = GH,
+               .k = in,
+               .a = x,
+               .lda = in,
+               .b = w.wih,
+               .ldb = in,
+               .c = xp,
+               .ldc = GH});
 }
 
 void BlasSession::forwardStep(StepTeam& team, int layer, int d, int s, const Weights& w) {
@@ -1036,7 +1060,8 @@ std::vector<std::string> BlasSession::notes() const {
     if (!m_inputGemms.empty())
         notes.push_back("input GEMM: oneDNN matmul on W_ih packed once (" +
                         m_inputGemms.front().front().gemm.implementation() + ")" +
-                        (m_plan.inputChunk == 1 ? ", each step's just before it"
+                        (m_plan.inputRows ? ", each team thread its rows of each step's, just before it"
+                         : m_plan.inputChunk == 1 ? ", each step's just before it"
                          : m_plan.inputChunk > 1
                              ? ", " + std::to_string(m_plan.inputChunk) + " steps at a time, just before them"
                              : std::string()));

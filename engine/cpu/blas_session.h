@@ -103,6 +103,9 @@ private:
     // RecurrentPlan::inputChunk: the input projection of the chunk of steps from time step t on,
     // into m_b.xp (a team of one; the last chunk may be shorter).
     void inputChunkGemm(StepTeam& team, int layer, std::int64_t t);
+    // RecurrentPlan::inputRows: this team thread's rows of time step t's input projection, into
+    // m_b.xp.
+    void inputRowsGemm(StepTeam& team, int layer, std::int64_t t, const Weights& w);
     // Row 0 of time step t's input projection in m_b.xp, whichever steps it holds.
     [[nodiscard]] const float* stepProjection(std::int64_t t) const {
         return m_b.xp.data() + t % inputProjectionSteps(m_lay, m_plan) * m_lay.B * m_lay.DGH();

@@ -12,6 +12,7 @@
 #include "support/random_problems.h"
 
 #include <gtest/gtest.h>
+#include <omp.h>
 
 #include <algorithm>
 #include <cmath>
@@ -814,6 +815,100 @@ TEST(BlasRowTeam, FusedInferenceOnSplitRowsEqualsTheReference) {
             EXPECT_EQ(estimate.weights, session->memory().weights);
             EXPECT_EQ(estimate.workspace, session->memory().workspace);
         }
+}
+
+// A team of two that splits the rows (H = 40, B = 37: 20 + 17 rows), one direction, two layers, with
+// T one step beyond what keeps the input projection of all steps within half of this machine's L2
+// (l2CacheBytes()), or `extraSteps` beyond.
+Problem rowTeamInference(CellType cell, std::int64_t extraSteps) {
+    Problem p;
+    p.config.cell = cell;
+    p.config.inputSize = 24;
+    p.config.hiddenSize = 40;
+    p.config.layers = 2;
+    p.config.seed = 23;
+    p.mode = Mode::Inference;
+    p.options.threads = 2;
+    const std::int64_t batch = 37, stepBytes = batch * (cell == CellType::Lstm ? 4 : 3) * 40 * 4;
+    const std::int64_t fitting = cpu::l2CacheBytes() / cpu::kInputChunkL2Divisor / stepBytes;
+    p.shape = {.batch = batch, .seqLen = int(fitting + extraSteps)};
+    return p;
+}
+
+// Where the input projection of all steps would not stay in L2, each thread of a team that splits
+// the rows projects its own rows of each step just before its step (RecurrentPlan::inputRows), on
+// its own W_ih packed once, into a buffer of one step; where it fits, one GEMM over all steps runs
+// first. Either way y, h_n and c_n must be the double reference's (the second layer projects the
+// first's output), and the memory estimate must be the allocation.
+TEST(BlasRowTeam, EachThreadProjectsItsRowsOfEachStepWhereTheProjectionLeavesL2) {
+    if (availableCpuCores() < 2) GTEST_SKIP() << "one core: no team";
+    const Backend* blas = builtinBackends().find("cpu-blas");
+    ASSERT_NE(blas, nullptr);
+    for (CellType cell : {CellType::Lstm, CellType::Gru})
+        for (const std::int64_t extra : {std::int64_t(1), std::int64_t(0)}) {
+            const Problem p = rowTeamInference(cell, extra);
+            SCOPED_TRACE(testing::Message()
+                         << (cell == CellType::Lstm ? "LSTM" : "GRU") << ", T=" << p.shape.seqLen);
+            const cpu::RecurrentPlan plan = cpu::recurrentPlan(cpu::BlasLayout(p), GemmProvider::OneDnn, 2);
+            ASSERT_TRUE(plan.threads.rows);
+            EXPECT_EQ(plan.inputRows, extra > 0);
+            const auto session = runBlasOnce(p);
+            ASSERT_NE(session, nullptr);
+            const auto notes = session->notes();
+            EXPECT_TRUE(hasNote(notes, "batch rows split across the team"));
+            EXPECT_EQ(hasNote(notes, "each team thread its rows of each step's, just before it"), extra > 0);
+            expectInferenceEqualsTheReference(*session, p);
+            const MemoryFootprint estimate = blas->estimateMemory(p);
+            EXPECT_EQ(estimate.weights, session->memory().weights);
+            EXPECT_EQ(estimate.workspace, session->memory().workspace);
+            EXPECT_EQ(estimate.io, session->memory().io);
+            EXPECT_EQ(estimate.part("packed W_ih"), session->memory().part("packed W_ih"));
+        }
+}
+
+// Only a team that splits the rows projects rows of each step: not a team over the units (H = 700,
+// B = 37: the GEMM path), not one thread, not a bidirectional layer (its directions read opposite
+// ends of the projection), not with OpenBLAS (no packed W_ih), not in training (no row team).
+TEST(BlasRowTeam, OnlyARowTeamOfOneDirectionProjectsRowsOfEachStep) {
+    const Problem p = rowTeamInference(CellType::Lstm, 1);
+    const auto rows = [](const Problem& q, GemmProvider provider, int threads) {
+        return cpu::recurrentPlan(cpu::BlasLayout(q), provider, threads).inputRows;
+    };
+    EXPECT_TRUE(rows(p, GemmProvider::OneDnn, 2));
+    EXPECT_FALSE(rows(p, GemmProvider::OneDnn, 1));
+    EXPECT_FALSE(rows(p, GemmProvider::OpenBlas, 2));
+    Problem bidirectional = p;
+    bidirectional.config.bidirectional = true;
+    EXPECT_FALSE(rows(bidirectional, GemmProvider::OneDnn, 2));
+    Problem training = p;
+    training.mode = Mode::Training;
+    EXPECT_FALSE(rows(training, GemmProvider::OneDnn, 2));
+    Problem units = p;
+    units.config.hiddenSize = 700;
+    EXPECT_FALSE(rows(units, GemmProvider::OneDnn, 2));
+}
+
+// OpenMP may give a team fewer threads than planned (here: the session runs inside an active
+// parallel region, so its team's region gets one thread). The thread then owns every row, the
+// per-thread packed W_ih no longer matches, and it projects its rows through sgemm: the outputs
+// must still be the double reference's.
+TEST(BlasRowTeam, ATeamOpenMpNarrowedStillProjectsEveryRow) {
+    if (availableCpuCores() < 2) GTEST_SKIP() << "one core: no team";
+    const Problem p = rowTeamInference(CellType::Gru, 1);
+    ASSERT_TRUE(cpu::recurrentPlan(cpu::BlasLayout(p), GemmProvider::OneDnn, 2).inputRows);
+    std::unique_ptr<Session> session;
+    std::string error;
+#pragma omp parallel num_threads(2)
+    if (omp_get_thread_num() == 0) {
+        try {
+            session = runBlasOnce(p);
+        } catch (const std::exception& e) {
+            error = e.what();
+        }
+    }
+    ASSERT_TRUE(error.empty()) << error;
+    ASSERT_NE(session, nullptr);
+    expectInferenceEqualsTheReference(*session, p);
 }
 
 // Rows are split only where that gives the fused step at least as many threads as the units do:
