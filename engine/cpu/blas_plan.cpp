@@ -30,15 +30,18 @@ bool fusedStepFits(const BlasLayout& l) {
     return l.B <= kFusedMaxBatch || fusedBlockInL1(l.H, int(l.G), kernelIsa(), l1DataCacheBytes());
 }
 
-// RecurrentPlan::inputChunk of a plan whose other fields are set. A team of one only: a team's
-// threads would wait at a barrier for one thread's GEMM (oneDNN runs single-threaded inside the
-// team's parallel region). Measured on the 2-core Xeon (2 MiB L2; 2026-11-26, rnnprof sweep, one
-// thread, old and new builds alternated, medians of 10-200 runs): GRU H=64 B=256 T=100, whose 19.6
-// MB projection went to memory (GEMM 164 GFLOP/s against 197 at T=20, steps 75 against 57 us),
-// 16.1-16.6 -> 13.4-13.6 ms; LSTM 21.8 -> 17.7; GRU B=256 T=20 2.48-2.52 -> 2.37-2.39. Chunks of
-// 1, 2, 5, 10 and 21 steps took 13.2-13.5 ms at the first point, so the budget is not fine-tuned.
+// RecurrentPlan::inputChunk of a plan whose other fields are set; not on a team that splits the rows
+// (inputRows instead: its threads read only their own rows). Measured on the 2-core Xeon (2 MiB L2;
+// 2026-11-26, rnnprof sweep, one thread, old and new builds alternated, medians of 10-200 runs): GRU H=64
+// B=256 T=100, whose 19.6 MB projection went to memory (GEMM 164 GFLOP/s against 197 at T=20, steps 75
+// against 57 us), 16.1-16.6 -> 13.4-13.6 ms; LSTM 21.8 -> 17.7; GRU B=256 T=20 2.48-2.52 -> 2.37-2.39. Chunks
+// of 1, 2, 5, 10 and 21 steps took 13.2-13.5 ms at the first point, so the budget is not fine-tuned. On a
+// team over the units (2026-11-27, two threads, rnn_backends_bench's paired benchmark, old and new builds
+// alternated twice, cpu-blas / cpu-onednn), where the streamed fused step had projected all steps first: LSTM
+// H=512 B=16 T=100 1.01 -> 0.89-0.93 (`rnnprof sweep` 15.0-15.2 -> 14.4-14.7 ms), LSTM H=1024 0.97 ->
+// 0.91-0.92, GRU H=1024 0.84 -> 0.78-0.80.
 std::int64_t inputChunkFor(const BlasLayout& l, const RecurrentPlan& plan) {
-    if (!plan.inputPacked || l.D != 1 || plan.threads.team != 1) return 0;
+    if (!plan.inputPacked || l.D != 1 || plan.threads.rows) return 0;
     return inputChunkSteps(l.T, l.B, l.DGH() * std::int64_t(sizeof(float)),
                            l2CacheBytes() / kInputChunkL2Divisor);
 }
@@ -220,21 +223,31 @@ std::int64_t inputChunkSteps(std::int64_t steps, std::int64_t batch, std::int64_
 
 std::vector<PackedGemm::Shape> inputGemmShapes(const BlasLayout& l, const RecurrentPlan& plan, int layer) {
     const std::int64_t in = l.layerInput(layer), steps = inputProjectionSteps(l, plan);
+    const int team = plan.threads.team;
+    std::vector<PackedGemm::Shape> shapes;
+    const auto add = [&](std::int64_t m) { shapes.push_back({.m = m, .n = l.DGH(), .k = in, .lda = in}); };
     if (plan.inputRows) {
-        std::vector<PackedGemm::Shape> shapes;
-        for (int i = 0; i < plan.threads.team; ++i)
-            shapes.push_back(
-                {.m = rowSlice(l.B, i, plan.threads.team).count(), .n = l.DGH(), .k = in, .lda = in});
+        for (int i = 0; i < team; ++i)
+            add(rowSlice(l.B, i, team).count());
         return shapes;
     }
-    std::vector<PackedGemm::Shape> shapes{{.m = steps * l.B, .n = l.DGH(), .k = in, .lda = in}};
-    if (const std::int64_t last = l.T % steps; last > 0)
-        shapes.push_back({.m = last * l.B, .n = l.DGH(), .k = in, .lda = in});
+    const bool shared = plan.inputChunk > 0 && team > 1;
+    for (const std::int64_t chunk : {steps, l.T % steps}) {
+        if (chunk == 0) continue;
+        if (!shared) add(chunk * l.B);
+        for (int i = 0; shared && i < team; ++i)
+            add(inputChunkShare(chunk * l.B, i, team).count());
+    }
     return shapes;
 }
 
+RowSlice inputChunkShare(std::int64_t rows, int index, int count) {
+    return rowSlice(rows, index, count);
+}
+
 int inputGemmThreads(const RecurrentPlan& plan, const PackedGemm::Shape& shape, int threads) {
-    return plan.inputRows ? 1 : allStepsGemmThreads(shape.m, shape.n, shape.k, threads);
+    const bool teamThread = plan.inputRows || (plan.inputChunk > 0 && plan.threads.team > 1);
+    return teamThread ? 1 : allStepsGemmThreads(shape.m, shape.n, shape.k, threads);
 }
 
 MemoryFootprint packedInputFootprint(const BlasLayout& l, const RecurrentPlan& plan, int threads) {
@@ -244,8 +257,9 @@ MemoryFootprint packedInputFootprint(const BlasLayout& l, const RecurrentPlan& p
     std::uint64_t bytes = 0;
     for (int layer = 0; layer < l.L; ++layer)
         for (const PackedGemm::Shape& shape : inputGemmShapes(l, plan, layer))
-            bytes += PackedGemm::requiredBytes(engine, shape,
-                                               inputGemmThreads(plan, shape, resolveThreads(threads)));
+            if (shape.m > 0)
+                bytes += PackedGemm::requiredBytes(engine, shape,
+                                                   inputGemmThreads(plan, shape, resolveThreads(threads)));
     m.addNamed("packed W_ih", BufferCategory::Weights, bytes);
     return m;
 }

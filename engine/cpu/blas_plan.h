@@ -48,10 +48,12 @@ struct RecurrentPlan {
     // Inference without stepInput: the input GEMM over all steps on W_ih packed once, in prepare(),
     // where sgemm packs W_ih again on every call (a third of the GEMM at T*B = 20 rows).
     bool inputPacked = false;
-    // With inputPacked on a team of one, one direction, where the projection of all T steps would
-    // not stay in L2 (inputChunkSteps()): the input GEMM runs over this many steps at a time, just
-    // before them, into a buffer of that many steps, so that the steps read their projection from
-    // L2 rather than from memory. 0: one GEMM over all steps.
+    // With inputPacked on a team of one or a team that splits the units, one direction, where the
+    // projection of all T steps would not stay in L2 (inputChunkSteps()): the input GEMM runs over
+    // this many steps at a time, just before them, into a buffer of that many steps, so that the
+    // steps read their projection from L2 rather than from memory. A team's threads each project a
+    // share of the chunk's rows (inputChunkShare()) and wait at a barrier before its first step.
+    // 0: one GEMM over all steps.
     std::int64_t inputChunk = 0;
     // With inputPacked on a team that splits the rows, one direction, where the projection of all T
     // steps would not stay in L2 (inputRowsPays()): each thread projects its own rows of each step's
@@ -102,14 +104,19 @@ inline constexpr std::int64_t kMinInputChunkRows = 256;
 // than two chunks would.
 [[nodiscard]] std::int64_t inputChunkSteps(std::int64_t steps, std::int64_t batch, std::int64_t rowBytes,
                                            std::int64_t budgetBytes);
+// Rows [b0, b1) of `rows` rows of a chunk of the input projection that thread `index` of a team of
+// `count` projects (RecurrentPlan::inputChunk).
+[[nodiscard]] RowSlice inputChunkShare(std::int64_t rows, int index, int count);
 // The input GEMMs of `layer` (RecurrentPlan::inputPacked): x[rows, in] * W_ih^T over all steps, or
-// over a chunk of inputChunk steps and, where T is no multiple of it, over the last, shorter one,
-// or with inputRows one per team thread, over its rows of one step.
+// over a chunk of inputChunk steps and, where T is no multiple of it, over the last, shorter one
+// (on a team of several threads each of the two once per thread, over its inputChunkShare(): the
+// full chunk's [0, team), then the last one's [team, 2 * team)), or with inputRows one per team
+// thread, over its rows of one step. A share of no rows has a shape of m = 0 and no product.
 [[nodiscard]] std::vector<PackedGemm::Shape> inputGemmShapes(const BlasLayout& l, const RecurrentPlan& plan,
                                                              int layer);
 // The named part "packed W_ih" (weights) of RecurrentPlan::inputPacked; empty without it.
-// The threads an input GEMM of `shape` runs with: one with inputRows (a team thread's own), else
-// allStepsGemmThreads().
+// The threads an input GEMM of `shape` runs with: one where a team thread runs it (inputRows, or
+// inputChunk on a team), else allStepsGemmThreads().
 [[nodiscard]] int inputGemmThreads(const RecurrentPlan& plan, const PackedGemm::Shape& shape, int threads);
 [[nodiscard]] MemoryFootprint packedInputFootprint(const BlasLayout& l, const RecurrentPlan& plan,
                                                    int threads);

@@ -135,10 +135,12 @@ void BlasSession::createPackedInputGemms() {
         std::vector<InputGemm>& gemms = m_inputGemms.emplace_back();
         for (const PackedGemm::Shape& shape : inputGemmShapes(m_lay, m_plan, layer)) {
             const int threads = inputGemmThreads(m_plan, shape, m_threads);
-            InputGemm& g = gemms.emplace_back(InputGemm{PackedGemm(engine, shape, threads), threads});
+            InputGemm& g = gemms.emplace_back(InputGemm{std::nullopt, threads});
+            if (shape.m == 0) continue;
+            g.gemm.emplace(engine, shape, threads);
             // W[k, n] = W_ih[n, k]: W_ih is [D*G*H, in], every direction's gates one after another.
-            g.gemm.pack(weights(layer).wih, 1, shape.k);
-            bytes += g.gemm.bytes();
+            g.gemm->pack(weights(layer).wih, 1, shape.k);
+            bytes += g.gemm->bytes();
         }
     }
     m_memory.addNamed("packed W_ih", BufferCategory::Weights, bytes);
@@ -355,7 +357,7 @@ void BlasSession::forwardLayer(PhaseHook& hook, int layer) {
         StepScope step(hook, "input GEMM");
         InputGemm& g = m_inputGemms[std::size_t(layer)].front();
         const OmpThreadCount count(g.threads);
-        g.gemm.run(layerInput(layer), m_b.xp.data());
+        g.gemm->run(layerInput(layer), m_b.xp.data());
     } else if (!m_plan.inputPacked && !m_plan.stepInput) { // otherwise the steps project their input
         StepScope step(hook, "input GEMM");
         gemm({.opA = Op::N,
@@ -411,7 +413,7 @@ void BlasSession::recurrentForward(StepTeam& team, int layer, const Weights& w) 
     const bool resetBefore = l.resetBefore();
     for (int s = 0; s < l.T; ++s) {
         if (team.stopBefore(s)) return; // every thread at the same step
-        if (m_plan.inputChunk > 0 && s % m_plan.inputChunk == 0) inputChunkGemm(team, layer, s);
+        if (m_plan.inputChunk > 0 && s % m_plan.inputChunk == 0) inputChunkGemm(team, layer, s, w);
         if (m_plan.inputRows) inputRowsGemm(team, layer, s, w);
         for (int d = 0; d < l.D; ++d)
             forwardStep(team, layer, d, s, w);
@@ -485,11 +487,39 @@ void BlasSession::stepInputGemm(StepTeam& team, SliceProducts* packed, int layer
     teamGateColumns(team, int(m_lay.G), x, in, in, w.wih, m_b.xp.data());
 }
 
-void BlasSession::inputChunkGemm(StepTeam& team, int layer, std::int64_t t) {
+void BlasSession::inputChunkGemm(StepTeam& team, int layer, std::int64_t t, const Weights& w) {
     std::vector<InputGemm>& gemms = m_inputGemms[std::size_t(layer)];
-    InputGemm& g = t + m_plan.inputChunk <= m_lay.T ? gemms.front() : gemms.back();
-    const OmpThreadCount count(g.threads);
-    team.gemm(g.gemm, stepInputRows(layer, t), m_b.xp.data());
+    const bool last = t + m_plan.inputChunk > m_lay.T;
+    if (m_plan.threads.team == 1) {
+        InputGemm& g = last ? gemms.back() : gemms.front();
+        const OmpThreadCount count(g.threads);
+        team.gemm(*g.gemm, stepInputRows(layer, t), m_b.xp.data());
+        return;
+    }
+    // A team: this thread's share of the chunk's rows, on its own packed W_ih as planned, or through
+    // sgemm where OpenMP gave the team fewer threads than planned.
+    const std::int64_t in = m_lay.layerInput(layer), GH = m_lay.DGH();
+    const std::int64_t rows = (last ? m_lay.T - t : m_plan.inputChunk) * m_lay.B;
+    const RowSlice share = inputChunkShare(rows, team.index(), team.size());
+    const float* x = stepInputRows(layer, t) + share.b0 * in;
+    float* xp = m_b.xp.data() + share.b0 * GH;
+    if (team.size() == m_plan.threads.team) {
+        if (InputGemm& g = gemms[std::size_t((last ? team.size() : 0) + team.index())]; g.gemm)
+            team.gemm(*g.gemm, x, xp);
+    } else if (share.count() > 0) {
+        team.gemm({.opA = Op::N,
+                   .opB = Op::T,
+                   .m = share.count(),
+                   .n = GH,
+                   .k = in,
+                   .a = x,
+                   .lda = in,
+                   .b = w.wih,
+                   .ldb = in,
+                   .c = xp,
+                   .ldc = GH});
+    }
+    team.barrier(); // every thread's step reads every row
 }
 
 void BlasSession::inputRowsGemm(StepTeam& team, int layer, std::int64_t t, const Weights& w) {
@@ -499,8 +529,10 @@ void BlasSession::inputRowsGemm(StepTeam& team, int layer, std::int64_t t, const
     const float* x = stepInputRows(layer, t) + r.b0 * in;
     float* xp = m_b.xp.data() + r.b0 * GH;
     std::vector<InputGemm>& gemms = m_inputGemms[std::size_t(layer)];
-    if (std::size_t(team.size()) == gemms.size())
-        return team.gemm(gemms[std::size_t(team.index())].gemm, x, xp);
+    if (std::size_t(team.size()) == gemms.size()) {
+        if (InputGemm& g = gemms[std::size_t(team.index())]; g.gemm) team.gemm(*g.gemm, x, xp);
+        return;
+    }
     // OpenMP gave the team fewer threads than planned: sgemm on the team's rows.
     team.gemm({.opA = Op::N,
                .opB = Op::T,
@@ -1018,6 +1050,13 @@ MemoryFootprint BlasSession::memory() const {
     return m_memory;
 }
 
+std::string BlasSession::inputGemmImplementation() const {
+    for (const auto& layer : m_inputGemms)
+        for (const InputGemm& g : layer)
+            if (g.gemm) return g.gemm->implementation();
+    return "none";
+}
+
 std::vector<std::string> BlasSession::notes() const {
     const RecurrentThreads& r = m_plan.threads;
     const int stepThreads = r.team > 1 ? r.team : r.singleTeam;
@@ -1058,8 +1097,7 @@ std::vector<std::string> BlasSession::notes() const {
                 break;
             }
     if (!m_inputGemms.empty())
-        notes.push_back("input GEMM: oneDNN matmul on W_ih packed once (" +
-                        m_inputGemms.front().front().gemm.implementation() + ")" +
+        notes.push_back("input GEMM: oneDNN matmul on W_ih packed once (" + inputGemmImplementation() + ")" +
                         (m_plan.inputRows ? ", each team thread its rows of each step's, just before it"
                          : m_plan.inputChunk == 1 ? ", each step's just before it"
                          : m_plan.inputChunk > 1

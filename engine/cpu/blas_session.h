@@ -101,8 +101,11 @@ private:
         return layerInput(layer) + t * m_lay.B * m_lay.layerInput(layer);
     }
     // RecurrentPlan::inputChunk: the input projection of the chunk of steps from time step t on,
-    // into m_b.xp (a team of one; the last chunk may be shorter).
-    void inputChunkGemm(StepTeam& team, int layer, std::int64_t t);
+    // into m_b.xp (the last chunk may be shorter); on a team, this thread's share of its rows, then
+    // the barrier.
+    void inputChunkGemm(StepTeam& team, int layer, std::int64_t t, const Weights& w);
+    // The implementation of the input GEMMs (oneDNN's name), for the notes.
+    [[nodiscard]] std::string inputGemmImplementation() const;
     // RecurrentPlan::inputRows: this team thread's rows of time step t's input projection, into
     // m_b.xp.
     void inputRowsGemm(StepTeam& team, int layer, std::int64_t t, const Weights& w);
@@ -138,8 +141,8 @@ private:
     std::vector<AlignedFloats> m_fusedHByK; // [team thread]: FusedStepArgs::hByK; if fusedStream
     std::vector<AlignedFloats> m_paddedWhh; // [layer * D + d]; if paddedWhh
     struct InputGemm {
-        PackedGemm gemm;
-        int threads; // allStepsGemmThreads() of its FLOPs
+        std::optional<PackedGemm> gemm; // none for a share of no rows
+        int threads;                    // allStepsGemmThreads() of its FLOPs
     };
     // [layer][i]: inputGemmShapes()'s products; only with m_plan.inputPacked
     std::vector<std::vector<InputGemm>> m_inputGemms;

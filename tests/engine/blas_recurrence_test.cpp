@@ -675,7 +675,7 @@ TEST(BlasInputChunks, AChunkFitsTheBudgetButKeepsEnoughRows) {
 // An inference problem on one thread whose input projection over all steps (T * B * G*H floats)
 // is about three times the budget of this machine's L2 (l2CacheBytes()), so that the session projects
 // it in chunks, with T no multiple of the chunk, so that the last chunk is shorter.
-Problem chunkedInference(CellType cell, bool resetAfter, int hidden, int batch) {
+Problem chunkedInference(CellType cell, bool resetAfter, int hidden, int batch, int threads = 1) {
     Problem p;
     p.config.cell = cell;
     p.config.resetAfter = resetAfter;
@@ -684,7 +684,7 @@ Problem chunkedInference(CellType cell, bool resetAfter, int hidden, int batch) 
     p.config.layers = 2;
     p.config.seed = 11;
     p.mode = Mode::Inference;
-    p.options.threads = 1;
+    p.options.threads = threads;
     const std::int64_t rowBytes = (cell == CellType::Lstm ? 4 : 3) * std::int64_t(hidden) * 4;
     const std::int64_t budget = cpu::l2CacheBytes() / cpu::kInputChunkL2Divisor;
     std::int64_t steps = std::max<std::int64_t>(3, 3 * budget / (batch * rowBytes));
@@ -717,9 +717,10 @@ TEST(BlasInputChunks, InferenceInChunksOfStepsEqualsTheReference) {
         }
 }
 
-// Only a team of one chunks its input projection (a team's threads would wait for one thread's
-// GEMM), only in one direction (a bidirectional layer's directions read opposite ends of it), and
-// only where the projection is packed once: not in training, not with OpenBLAS.
+// Only inference of one direction chunks its input projection (a bidirectional layer's directions
+// read opposite ends of it), and only where the projection is packed once: not in training, not
+// with OpenBLAS, not where each step projects its own (200 units at B = 16 on two threads: a team
+// over the units whose threads project their slices' input each step).
 TEST(BlasInputChunks, OnlyInferenceOfOneDirectionOnATeamOfOne) {
     const Problem p = chunkedInference(CellType::Lstm, true, 200, 16);
     const auto chunk = [](const Problem& q, GemmProvider provider, int threads) {
@@ -727,7 +728,7 @@ TEST(BlasInputChunks, OnlyInferenceOfOneDirectionOnATeamOfOne) {
     };
     EXPECT_GT(chunk(p, GemmProvider::OneDnn, 1), 0);
     EXPECT_EQ(chunk(p, GemmProvider::OpenBlas, 1), 0);
-    EXPECT_EQ(chunk(p, GemmProvider::OneDnn, 2), 0); // 200 units: a team of two
+    EXPECT_EQ(chunk(p, GemmProvider::OneDnn, 2), 0);
     Problem bidirectional = p;
     bidirectional.config.bidirectional = true;
     EXPECT_EQ(chunk(bidirectional, GemmProvider::OneDnn, 1), 0);
@@ -737,6 +738,62 @@ TEST(BlasInputChunks, OnlyInferenceOfOneDirectionOnATeamOfOne) {
     Problem shortSequence = p;
     shortSequence.shape.seqLen = 2;
     EXPECT_EQ(chunk(shortSequence, GemmProvider::OneDnn, 1), 0);
+}
+
+// Runs `p` as runBlasOnce() does, but inside an active OpenMP parallel region, so that the region of
+// its step team gets one thread, whatever the plan asked for.
+std::unique_ptr<Session> runBlasOnceOnANarrowedTeam(const Problem& p) {
+    std::unique_ptr<Session> session;
+    std::string error;
+#pragma omp parallel num_threads(2)
+    if (omp_get_thread_num() == 0) {
+        try {
+            session = runBlasOnce(p);
+        } catch (const std::exception& e) {
+            error = e.what();
+        }
+    }
+    EXPECT_TRUE(error.empty()) << error;
+    return session;
+}
+
+// A team of two over the units (H = 200, B = 8: too few rows for each step to project its own
+// input) chunks the input projection too: each thread projects its share of a chunk's rows
+// (inputChunkShare()) and the team waits at a barrier before the chunk's first step. y, h_n and c_n
+// must be the double reference's for LSTM and both GRU forms, two layers, the last chunk shorter,
+// the memory estimate the allocation; and where OpenMP gives the team one thread, that thread
+// projects every row of each chunk.
+TEST(BlasInputChunks, ATeamOverTheUnitsProjectsEachChunkInShares) {
+    if (availableCpuCores() < 2) GTEST_SKIP() << "one core: no team";
+    const Backend* blas = builtinBackends().find("cpu-blas");
+    ASSERT_NE(blas, nullptr);
+    for (const CellForm& cell : kEveryCellForm) {
+        const Problem p = chunkedInference(cell.type, cell.resetAfter, 200, 8, 2);
+        SCOPED_TRACE(testing::Message() << cell.name << ", T=" << p.shape.seqLen);
+        const cpu::BlasLayout layout(p);
+        const cpu::RecurrentPlan plan = cpu::recurrentPlan(layout, GemmProvider::OneDnn, 2);
+        ASSERT_EQ(plan.threads.team, 2);
+        ASSERT_FALSE(plan.threads.rows);
+        ASSERT_GT(plan.inputChunk, 0);
+        EXPECT_NE(p.shape.seqLen % plan.inputChunk, 0) << "the last chunk is meant to be shorter";
+        // Two shares of the full chunk, then two of the last one, covering their rows.
+        const auto shapes = cpu::inputGemmShapes(layout, plan, 0);
+        ASSERT_EQ(shapes.size(), 4u);
+        EXPECT_EQ(shapes[0].m + shapes[1].m, plan.inputChunk * 8);
+        EXPECT_EQ(shapes[2].m + shapes[3].m, p.shape.seqLen % plan.inputChunk * 8);
+        const auto session = runBlasOnce(p);
+        ASSERT_NE(session, nullptr);
+        EXPECT_TRUE(hasNote(session->notes(), "units split across the team"));
+        EXPECT_TRUE(hasNote(session->notes(), "steps at a time, just before them"));
+        expectInferenceEqualsTheReference(*session, p);
+        const MemoryFootprint estimate = blas->estimateMemory(p);
+        EXPECT_EQ(estimate.weights, session->memory().weights);
+        EXPECT_EQ(estimate.workspace, session->memory().workspace);
+        EXPECT_EQ(estimate.part("packed W_ih"), session->memory().part("packed W_ih"));
+        const auto narrowed = runBlasOnceOnANarrowedTeam(p);
+        ASSERT_NE(narrowed, nullptr);
+        expectInferenceEqualsTheReference(*narrowed, p);
+    }
 }
 
 // A team that splits the batch rows (rowTeamThreads) gives each thread kMinTeamRows rows and
@@ -896,17 +953,7 @@ TEST(BlasRowTeam, ATeamOpenMpNarrowedStillProjectsEveryRow) {
     if (availableCpuCores() < 2) GTEST_SKIP() << "one core: no team";
     const Problem p = rowTeamInference(CellType::Gru, 1);
     ASSERT_TRUE(cpu::recurrentPlan(cpu::BlasLayout(p), GemmProvider::OneDnn, 2).inputRows);
-    std::unique_ptr<Session> session;
-    std::string error;
-#pragma omp parallel num_threads(2)
-    if (omp_get_thread_num() == 0) {
-        try {
-            session = runBlasOnce(p);
-        } catch (const std::exception& e) {
-            error = e.what();
-        }
-    }
-    ASSERT_TRUE(error.empty()) << error;
+    const auto session = runBlasOnceOnANarrowedTeam(p);
     ASSERT_NE(session, nullptr);
     expectInferenceEqualsTheReference(*session, p);
 }
