@@ -1091,8 +1091,10 @@ std::vector<std::string> BlasSession::notes() const {
     if (!m_products.empty())
         for (const SliceProducts& p : m_products)
             if (p.forward) {
-                notes.push_back("recurrent GEMMs: oneDNN matmul on W_hh packed once (" +
-                                p.forward->implementation() + ")" +
+                notes.push_back("recurrent GEMMs on W_hh packed once: " +
+                                (p.forward->onPackedSgemm()
+                                     ? std::string("oneDNN's packed sgemm")
+                                     : "oneDNN matmul (" + p.forward->implementation() + ")") +
                                 (p.input ? ", each step's input projection on W_ih packed once" : ""));
                 break;
             }

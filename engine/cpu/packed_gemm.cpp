@@ -1,5 +1,6 @@
 #include "engine/cpu/packed_gemm.h"
 
+#include "engine/cpu/onednn_packed_sgemm.h"
 #include "engine/cpu/onednn_support.h"
 
 namespace rnnprof::cpu {
@@ -24,9 +25,26 @@ dnnl::matmul::primitive_desc describe(const dnnl::engine& engine, const PackedGe
     return dnnl::matmul::primitive_desc(dnnl::matmul::desc(src, weights, dst), attr, engine);
 }
 
+bool sgemmFor(const PackedGemm::Shape& shape) {
+    return packedSgemmPays(shape) && packedSgemmAvailable();
+}
+
+PackedSgemmShape sgemmShape(const PackedGemm::Shape& s) {
+    return {.m = s.m, .n = s.n, .k = s.k, .lda = s.lda};
+}
+
+// The floats of the packed sgemm's buffer: its bytes rounded up.
+std::uint64_t sgemmFloats(const PackedGemm::Shape& s) {
+    return (packedSgemmBytes(sgemmShape(s)) + sizeof(float) - 1) / sizeof(float);
+}
+
 } // namespace
 
 std::uint64_t PackedGemm::requiredBytes(const dnnl::engine& engine, const Shape& shape, int threads) {
+    if (sgemmFor(shape)) {
+        const OmpThreadCount count(threads); // its layout depends on the threads
+        return sgemmFloats(shape) * sizeof(float);
+    }
     return oneDnnCall("matmul with packed weights", [&] {
         const OmpThreadCount count(threads);
         const dnnl::matmul::primitive_desc pd = describe(engine, shape);
@@ -35,7 +53,14 @@ std::uint64_t PackedGemm::requiredBytes(const dnnl::engine& engine, const Shape&
 }
 
 PackedGemm::PackedGemm(const dnnl::engine& engine, const Shape& shape, int threads)
-    : m_shape(shape), m_engine(engine) {
+    : m_shape(shape), m_threads(threads), m_engine(engine) {
+    if (sgemmFor(shape)) {
+        const OmpThreadCount count(threads);
+        m_sgemm = true;
+        m_sgemmPacked.resize(std::size_t(sgemmFloats(shape)));
+        m_sgemmBytes = m_sgemmPacked.size() * sizeof(float);
+        return;
+    }
     oneDnnCall("matmul with packed weights", [&] {
         const OmpThreadCount count(threads);
         const memory::desc src = strided(shape.m, shape.k, shape.lda, 1);
@@ -56,6 +81,10 @@ PackedGemm::PackedGemm(const dnnl::engine& engine, const Shape& shape, int threa
 }
 
 void PackedGemm::pack(const float* w, std::int64_t strideK, std::int64_t strideN) {
+    if (m_sgemm) {
+        const OmpThreadCount count(m_threads);
+        return packedSgemmPack(sgemmShape(m_shape), w, strideK, strideN, m_sgemmPacked.data(), m_sgemmBytes);
+    }
     oneDnnCall("reorder of packed weights", [&] {
         memory plain(strided(m_shape.k, m_shape.n, strideK, strideN), m_engine, const_cast<float*>(w));
         dnnl::reorder(plain, m_packed).execute(m_stream, plain, m_packed);
@@ -64,6 +93,11 @@ void PackedGemm::pack(const float* w, std::int64_t strideK, std::int64_t strideN
 }
 
 void PackedGemm::run(const float* a, float* c) {
+    if (m_sgemm) {
+        // The packed layout splits the work among the threads it was packed for.
+        const OmpThreadCount count(m_threads);
+        return packedSgemmCompute(sgemmShape(m_shape), m_sgemmPacked.data(), a, c);
+    }
     oneDnnCall("matmul with packed weights", [&] {
         m_src.set_data_handle(const_cast<float*>(a));
         m_dst.set_data_handle(c);
@@ -73,7 +107,12 @@ void PackedGemm::run(const float* a, float* c) {
 }
 
 std::string PackedGemm::implementation() const {
-    return m_pd.impl_info_str();
+    return m_sgemm ? "packed sgemm" : m_pd.impl_info_str();
+}
+
+std::uint64_t PackedGemm::bytes() const {
+    if (m_sgemm) return m_sgemmPacked.size() * sizeof(float);
+    return m_packed.get_desc().get_size() + m_scratchpad.get_desc().get_size();
 }
 
 } // namespace rnnprof::cpu

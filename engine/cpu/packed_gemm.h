@@ -8,8 +8,12 @@
 // the CPU falls back to SSE3 kernels.
 //   c[m, n] (row stride n) = a[m, k] (row stride lda) * W[k, n]
 // Only a dense c and a dense a (lda = k) reach brgemm; other strides still work, through oneDNN's
-// gemm-based matmul. Not for weights that change without a new pack().
+// gemm-based matmul. Where packedSgemmPays() (large weights, enough rows) and the library exports
+// it, the product runs on oneDNN's packed sgemm instead (onednn_packed_sgemm.h), the GEMM of
+// oneDNN's own RNN primitive. Not for weights that change without a new pack().
 #include <oneapi/dnnl/dnnl.hpp>
+
+#include "engine/cpu/cache_aligned.h"
 
 #include <cstdint>
 #include <string>
@@ -23,9 +27,9 @@ public:
         std::int64_t m = 0, n = 0, k = 0;
         std::int64_t lda = 0;
     };
-    // Creates the primitive for `threads` OpenMP threads (1 for a thread of a step team: oneDNN
-    // runs a primitive single-threaded inside a parallel region anyway, and sizes it at creation).
-    // Throws Error(BackendFailure | Unsupported | OutOfMemory) naming the matmul.
+    // Creates the primitive (or sizes the packed sgemm's buffer) for `threads` OpenMP threads (1 for a thread
+    // of a step team: oneDNN runs a primitive single-threaded inside a parallel region anyway, and sizes it
+    // at creation). Throws Error(BackendFailure | Unsupported | OutOfMemory) naming the matmul.
     PackedGemm(const dnnl::engine& engine, const Shape& shape, int threads);
     // What bytes() will be for this shape, from the primitive descriptor alone (no kernel compiled,
     // nothing allocated): for memory estimates.
@@ -38,15 +42,20 @@ public:
     void run(const float* a, float* c);
 
     [[nodiscard]] const Shape& shape() const { return m_shape; }
-    // oneDNN's name of the implementation, e.g. "brg:avx512_core" (packed) or "gemm:jit" (plain).
+    // oneDNN's name of the implementation, e.g. "brg:avx512_core" (packed) or "gemm:jit" (plain),
+    // or "packed sgemm".
     [[nodiscard]] std::string implementation() const;
+    // Whether it runs on oneDNN's packed sgemm (packedSgemmPays()) rather than on matmul.
+    [[nodiscard]] bool onPackedSgemm() const { return m_sgemm; }
     // The packed weights and the primitive's scratchpad.
-    [[nodiscard]] std::uint64_t bytes() const {
-        return m_packed.get_desc().get_size() + m_scratchpad.get_desc().get_size();
-    }
+    [[nodiscard]] std::uint64_t bytes() const;
 
 private:
     Shape m_shape;
+    int m_threads = 1;
+    bool m_sgemm = false;         // packedSgemmPays() and available: m_sgemmPacked, no primitive
+    std::size_t m_sgemmBytes = 0; // of m_sgemmPacked
+    AlignedFloats m_sgemmPacked;
     dnnl::engine m_engine;
     dnnl::stream m_stream;
     dnnl::matmul::primitive_desc m_pd;
@@ -54,5 +63,22 @@ private:
     dnnl::memory m_packed, m_src, m_dst, m_scratchpad;
     std::unordered_map<int, dnnl::memory> m_args;
 };
+
+// Whether a product of `shape` runs on oneDNN's packed sgemm rather than on matmul's brgemm (where
+// the library has it: packedSgemmAvailable()). Measured on the 2-core Xeon (2026-11-27, one thread,
+// median of 200 calls each, alternated three times, time on packed sgemm / on brgemm): K = 1024 at
+// M = 256: N = 1536 0.94-0.97, 2048 0.94-0.96, 3072 0.91-0.93, 4096 0.88-0.89; at M = 64: 0.96-0.99;
+// M = 32, N = 4096: 0.98; but M = 16 0.99-1.02, K = 512 0.97-1.02 (M = 64, 256; N = 1536, 2048) and
+// K = 128 1.11-1.15. So: weights at least kPackedSgemmMinDepth deep and kPackedSgemmMinColumns
+// wide, at least kPackedSgemmMinRows rows. In the sessions (`rnnprof sweep`, old and new builds
+// alternated twice, ms an iteration): GRU inference H=1024 B=256 T=20 one thread 209-210 -> 180-187,
+// LSTM H=1024 B=64 71.5-71.6 -> 68.1-68.7; LSTM training H=1024 B=64 T=20 one thread 244-249 ->
+// 241-247 (its repacking after SGD 8.8-8.9 -> 9.3 ms).
+inline constexpr std::int64_t kPackedSgemmMinRows = 32;
+inline constexpr std::int64_t kPackedSgemmMinDepth = 1024;
+inline constexpr std::int64_t kPackedSgemmMinColumns = 1536;
+[[nodiscard]] constexpr bool packedSgemmPays(const PackedGemm::Shape& s) {
+    return s.m >= kPackedSgemmMinRows && s.k >= kPackedSgemmMinDepth && s.n >= kPackedSgemmMinColumns;
+}
 
 } // namespace rnnprof::cpu

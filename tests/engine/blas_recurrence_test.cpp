@@ -6,6 +6,7 @@
 #include "engine/cpu/blas_session.h"
 #include "engine/cpu/cpu_libraries.h"
 #include "engine/cpu/fused_step.h"
+#include "engine/cpu/onednn_packed_sgemm.h"
 #include "engine/cpu/recurrent_threads.h"
 #include "engine/reference/reference_rnn.h"
 #include "support/compare.h"
@@ -326,7 +327,7 @@ TEST_P(BlasRepackTest, SecondTrainingRunUsesTheUpdatedWeights) {
     // Packed products: always from B = 4; at B = 1 only on a team (here of two slices of 2 and 1.5
     // MiB, blas_session.cpp).
     const bool packed = batch >= 4 || hasNote(notes, "units split across the team");
-    EXPECT_EQ(hasNote(notes, "recurrent GEMMs: oneDNN matmul on W_hh packed once"), packed);
+    EXPECT_EQ(hasNote(notes, "recurrent GEMMs on W_hh packed once"), packed);
     if (batch >= cpu::kMinStepInputBatch) {
         EXPECT_TRUE(hasNote(notes, kStepInputNote)) << "this problem is meant to project per step";
     }
@@ -354,7 +355,7 @@ TEST(BlasSmallBatchTraining, PacksOnlyLargeSlicesOfATeam) {
         p.options.threads = threads;
         return blas->prepare(p)->notes();
     };
-    const char* packed = "recurrent GEMMs: oneDNN matmul on W_hh packed once";
+    const char* packed = "recurrent GEMMs on W_hh packed once";
     EXPECT_FALSE(hasNote(notesOf(512, 1), packed)) << "a team of one keeps sgemm at B=1";
     if (availableCpuCores() < 2) GTEST_SKIP() << "needs two cores for a team of two";
     // The premise: the bound lies between the two slices.
@@ -738,6 +739,37 @@ TEST(BlasInputChunks, OnlyInferenceOfOneDirectionOnATeamOfOne) {
     Problem shortSequence = p;
     shortSequence.shape.seqLen = 2;
     EXPECT_EQ(chunk(shortSequence, GemmProvider::OneDnn, 1), 0);
+}
+
+// Products of W_hh at least 1024 deep and 1536 wide with at least 32 rows run on oneDNN's packed
+// sgemm (packedSgemmPays()): LSTM H = 1024 at B = 32 on one thread (N = 4096) and on a team of two
+// (N = 2048 a slice), GRU reset-after on one thread (N = 3072). y, h_n and c_n must be the double
+// reference's, the memory estimate the allocation (the packed size depends on the threads).
+TEST(BlasPackedSgemm, LargeRecurrentProductsRunOnItAndEqualTheReference) {
+    if (!cpu::packedSgemmAvailable()) GTEST_SKIP() << "this oneDNN does not export its packed sgemm";
+    const Backend* blas = builtinBackends().find("cpu-blas");
+    ASSERT_NE(blas, nullptr);
+    for (const auto& [cell, threads] :
+         {std::pair{CellType::Lstm, 1}, std::pair{CellType::Lstm, 2}, std::pair{CellType::Gru, 1}}) {
+        if (threads > availableCpuCores()) continue;
+        Problem p;
+        p.config.cell = cell;
+        p.config.inputSize = 16;
+        p.config.hiddenSize = 1024;
+        p.config.seed = 5;
+        p.shape = {.batch = 32, .seqLen = 2};
+        p.mode = Mode::Inference;
+        p.options.threads = threads;
+        SCOPED_TRACE(testing::Message()
+                     << (cell == CellType::Lstm ? "LSTM" : "GRU") << ", " << threads << " threads");
+        const auto session = runBlasOnce(p);
+        ASSERT_NE(session, nullptr);
+        EXPECT_TRUE(hasNote(session->notes(), "recurrent GEMMs on W_hh packed once: oneDNN's packed sgemm"));
+        expectInferenceEqualsTheReference(*session, p);
+        const MemoryFootprint estimate = blas->estimateMemory(p);
+        EXPECT_EQ(estimate.weights, session->memory().weights);
+        EXPECT_EQ(estimate.workspace, session->memory().workspace);
+    }
 }
 
 // Runs `p` as runBlasOnce() does, but inside an active OpenMP parallel region, so that the region of
