@@ -138,10 +138,10 @@ RecurrentPlan productsPlan(const BlasLayout& l, GemmProvider provider, int threa
         slice.units = unitSlice(l.H, i, team);
         const std::int64_t w = slice.units.width();
         if (w == 0) continue;
-        slice.forward = {.m = l.B, .n = l.G * w, .k = l.H, .lda = l.H};
+        slice.forward = {.m = l.B, .n = l.G * w, .k = l.H, .lda = l.H, .repacked = l.training};
         if (l.training)
-            slice.backward =
-                PackedGemm::Shape{.m = l.B, .n = w, .k = l.GH(), .lda = l.lstm ? l.DGH() : l.GH()};
+            slice.backward = PackedGemm::Shape{
+                .m = l.B, .n = w, .k = l.GH(), .lda = l.lstm ? l.DGH() : l.GH(), .repacked = true};
         if (team > 1) slice.outFloats = l.B * l.G * w;
     }
     // Inference: with the input projection of all T steps done first, the gate pass reads each

@@ -496,54 +496,42 @@ void BlasSession::inputChunkGemm(StepTeam& team, int layer, std::int64_t t, cons
         team.gemm(*g.gemm, stepInputRows(layer, t), m_b.xp.data());
         return;
     }
-    // A team: this thread's share of the chunk's rows, on its own packed W_ih as planned, or through
-    // sgemm where OpenMP gave the team fewer threads than planned.
-    const std::int64_t in = m_lay.layerInput(layer), GH = m_lay.DGH();
+    // A team: this thread's share of the chunk's rows.
     const std::int64_t rows = (last ? m_lay.T - t : m_plan.inputChunk) * m_lay.B;
     const RowSlice share = inputChunkShare(rows, team.index(), team.size());
-    const float* x = stepInputRows(layer, t) + share.b0 * in;
-    float* xp = m_b.xp.data() + share.b0 * GH;
-    if (team.size() == m_plan.threads.team) {
-        if (InputGemm& g = gemms[std::size_t((last ? team.size() : 0) + team.index())]; g.gemm)
-            team.gemm(*g.gemm, x, xp);
-    } else if (share.count() > 0) {
-        team.gemm({.opA = Op::N,
-                   .opB = Op::T,
-                   .m = share.count(),
-                   .n = GH,
-                   .k = in,
-                   .a = x,
-                   .lda = in,
-                   .b = w.wih,
-                   .ldb = in,
-                   .c = xp,
-                   .ldc = GH});
-    }
+    InputGemm* planned = team.size() == m_plan.threads.team
+                             ? &gemms[std::size_t((last ? team.size() : 0) + team.index())]
+                             : nullptr;
+    teamInputRows(team, planned, layer, stepInputRows(layer, t), share, w);
     team.barrier(); // every thread's step reads every row
 }
 
 void BlasSession::inputRowsGemm(StepTeam& team, int layer, std::int64_t t, const Weights& w) {
-    const RowSlice r = team.rows();
-    if (r.count() == 0) return;
-    const std::int64_t in = m_lay.layerInput(layer), GH = m_lay.DGH();
-    const float* x = stepInputRows(layer, t) + r.b0 * in;
-    float* xp = m_b.xp.data() + r.b0 * GH;
     std::vector<InputGemm>& gemms = m_inputGemms[std::size_t(layer)];
-    if (std::size_t(team.size()) == gemms.size()) {
-        if (InputGemm& g = gemms[std::size_t(team.index())]; g.gemm) team.gemm(*g.gemm, x, xp);
+    InputGemm* planned = team.size() == m_plan.threads.team ? &gemms[std::size_t(team.index())] : nullptr;
+    teamInputRows(team, planned, layer, stepInputRows(layer, t), team.rows(), w);
+}
+
+void BlasSession::teamInputRows(StepTeam& team, InputGemm* planned, int layer, const float* x, RowSlice rows,
+                                const Weights& w) {
+    const std::int64_t in = m_lay.layerInput(layer), GH = m_lay.DGH();
+    const float* a = x + rows.b0 * in;
+    float* c = m_b.xp.data() + rows.b0 * GH;
+    if (planned) {
+        if (planned->gemm) team.gemm(*planned->gemm, a, c); // none for a share of no rows
         return;
     }
-    // OpenMP gave the team fewer threads than planned: sgemm on the team's rows.
+    if (rows.count() == 0) return;
     team.gemm({.opA = Op::N,
                .opB = Op::T,
-               .m = r.count(),
+               .m = rows.count(),
                .n = GH,
                .k = in,
-               .a = x,
+               .a = a,
                .lda = in,
                .b = w.wih,
                .ldb = in,
-               .c = xp,
+               .c = c,
                .ldc = GH});
 }
 

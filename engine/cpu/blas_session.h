@@ -50,6 +50,11 @@ private:
         std::int64_t t, prev, next, slot;
     };
     [[nodiscard]] StepAt stepAt(int layer, int d, int s) const;
+    // An input GEMM on W_ih packed once (RecurrentPlan::inputPacked): x rows * W_ih^T.
+    struct InputGemm {
+        std::optional<PackedGemm> gemm; // none for a share of no rows
+        int threads;                    // inputGemmThreads()
+    };
     // The recurrent products of one team thread on one (layer, direction), on W_hh packed for its
     // slice of units [j0, j1) (width w): forward hRec[B, H] * (gate rows of the slice)^T -> [B, G*w],
     // backward (gate gradients)[B, GH] * W_hh[:, slice] -> [B, w]. `out` receives a result that
@@ -109,6 +114,11 @@ private:
     // RecurrentPlan::inputRows: this team thread's rows of time step t's input projection, into
     // m_b.xp.
     void inputRowsGemm(StepTeam& team, int layer, std::int64_t t, const Weights& w);
+    // Rows [rows.b0, rows.b1) of the input projection whose input rows start at x, into the same
+    // rows of m_b.xp: on this team thread's planned product, or, where OpenMP gave the team fewer
+    // threads than planned (planned null), through sgemm.
+    void teamInputRows(StepTeam& team, InputGemm* planned, int layer, const float* x, RowSlice rows,
+                       const Weights& w);
     // Row 0 of time step t's input projection in m_b.xp, whichever steps it holds.
     [[nodiscard]] const float* stepProjection(std::int64_t t) const {
         return m_b.xp.data() + t % inputProjectionSteps(m_lay, m_plan) * m_lay.B * m_lay.DGH();
@@ -140,10 +150,6 @@ private:
     std::vector<AlignedFloats> m_fused;     // [(layer * D + d) * fusedCopies(m_plan) + copy]; if fused
     std::vector<AlignedFloats> m_fusedHByK; // [team thread]: FusedStepArgs::hByK; if fusedStream
     std::vector<AlignedFloats> m_paddedWhh; // [layer * D + d]; if paddedWhh
-    struct InputGemm {
-        std::optional<PackedGemm> gemm; // none for a share of no rows
-        int threads;                    // allStepsGemmThreads() of its FLOPs
-    };
     // [layer][i]: inputGemmShapes()'s products; only with m_plan.inputPacked
     std::vector<std::vector<InputGemm>> m_inputGemms;
     // Training: [layer][i] the product i of weightGradientShapes() on TransposedGemm, or none

@@ -26,6 +26,7 @@ public:
     struct Shape {
         std::int64_t m = 0, n = 0, k = 0;
         std::int64_t lda = 0;
+        bool repacked = false; // the weights change every iteration (training): pack() runs as often
     };
     // Creates the primitive (or sizes the packed sgemm's buffer) for `threads` OpenMP threads (1 for a thread
     // of a step team: oneDNN runs a primitive single-threaded inside a parallel region anyway, and sizes it
@@ -70,7 +71,9 @@ private:
 // M = 256: N = 1536 0.94-0.97, 2048 0.94-0.96, 3072 0.91-0.93, 4096 0.88-0.89; at M = 64: 0.96-0.99;
 // M = 32, N = 4096: 0.98; but M = 16 0.99-1.02, K = 512 0.97-1.02 (M = 64, 256; N = 1536, 2048) and
 // K = 128 1.11-1.15. So: weights at least kPackedSgemmMinDepth deep and kPackedSgemmMinColumns
-// wide, at least kPackedSgemmMinRows rows. In the sessions (`rnnprof sweep`, old and new builds
+// wide, at least kPackedSgemmMinRows rows, and packed once: in training, repacked after every SGD
+// step, it made LSTM H=1024 B=64 T=20 on a team of two 1.08-1.09x cpu-onednn's time against
+// 0.96-0.97 on matmul (paired benchmark, two runs). In the sessions (`rnnprof sweep`, old and new builds
 // alternated twice, ms an iteration): GRU inference H=1024 B=256 T=20 one thread 209-210 -> 180-187,
 // LSTM H=1024 B=64 71.5-71.6 -> 68.1-68.7; LSTM training H=1024 B=64 T=20 one thread 244-249 ->
 // 241-247 (its repacking after SGD 8.8-8.9 -> 9.3 ms).
@@ -78,7 +81,8 @@ inline constexpr std::int64_t kPackedSgemmMinRows = 32;
 inline constexpr std::int64_t kPackedSgemmMinDepth = 1024;
 inline constexpr std::int64_t kPackedSgemmMinColumns = 1536;
 [[nodiscard]] constexpr bool packedSgemmPays(const PackedGemm::Shape& s) {
-    return s.m >= kPackedSgemmMinRows && s.k >= kPackedSgemmMinDepth && s.n >= kPackedSgemmMinColumns;
+    return !s.repacked && s.m >= kPackedSgemmMinRows && s.k >= kPackedSgemmMinDepth &&
+           s.n >= kPackedSgemmMinColumns;
 }
 
 } // namespace rnnprof::cpu

@@ -744,7 +744,8 @@ TEST(BlasInputChunks, OnlyInferenceOfOneDirectionOnATeamOfOne) {
 // Products of W_hh at least 1024 deep and 1536 wide with at least 32 rows run on oneDNN's packed
 // sgemm (packedSgemmPays()): LSTM H = 1024 at B = 32 on one thread (N = 4096) and on a team of two
 // (N = 2048 a slice), GRU reset-after on one thread (N = 3072). y, h_n and c_n must be the double
-// reference's, the memory estimate the allocation (the packed size depends on the threads).
+// reference's, the memory estimate the allocation (the packed size depends on the threads); training
+// (W_hh repacked after every SGD step) keeps matmul.
 TEST(BlasPackedSgemm, LargeRecurrentProductsRunOnItAndEqualTheReference) {
     if (!cpu::packedSgemmAvailable()) GTEST_SKIP() << "this oneDNN does not export its packed sgemm";
     const Backend* blas = builtinBackends().find("cpu-blas");
@@ -766,6 +767,10 @@ TEST(BlasPackedSgemm, LargeRecurrentProductsRunOnItAndEqualTheReference) {
         ASSERT_NE(session, nullptr);
         EXPECT_TRUE(hasNote(session->notes(), "recurrent GEMMs on W_hh packed once: oneDNN's packed sgemm"));
         expectInferenceEqualsTheReference(*session, p);
+        Problem training = p;
+        training.mode = Mode::Training;
+        EXPECT_FALSE(hasNote(blas->prepare(training)->notes(), "oneDNN's packed sgemm"))
+            << "training repacks W_hh after every SGD step";
         const MemoryFootprint estimate = blas->estimateMemory(p);
         EXPECT_EQ(estimate.weights, session->memory().weights);
         EXPECT_EQ(estimate.workspace, session->memory().workspace);

@@ -74,7 +74,8 @@ TEST(PackedGemm, OnThePackedSgemmEqualsTheProduct) {
         }
 }
 
-// Hand-derived from the measured bounds (packed_gemm.h): at least 32 rows, K = 1024, N = 1536.
+// Hand-derived from the measured bounds (packed_gemm.h): at least 32 rows, K = 1024, N = 1536, and
+// weights packed once (not training's, repacked after every SGD step).
 TEST(PackedGemm, ThePackedSgemmTakesLargeWeightsWithEnoughRows) {
     EXPECT_TRUE(cpu::packedSgemmPays({.m = 256, .n = 4096, .k = 1024, .lda = 1024})); // LSTM H=1024 B=256
     EXPECT_TRUE(cpu::packedSgemmPays({.m = 64, .n = 1536, .k = 1024, .lda = 1024}));  // GRU, half the units
@@ -83,6 +84,7 @@ TEST(PackedGemm, ThePackedSgemmTakesLargeWeightsWithEnoughRows) {
     EXPECT_FALSE(cpu::packedSgemmPays({.m = 256, .n = 2048, .k = 512, .lda = 512}));   // H=512
     EXPECT_FALSE(cpu::packedSgemmPays({.m = 256, .n = 4096, .k = 128, .lda = 128}));   // input projection
     EXPECT_FALSE(cpu::packedSgemmPays({.m = 256, .n = 1024, .k = 4096, .lda = 4096})); // narrow
+    EXPECT_FALSE(cpu::packedSgemmPays({.m = 256, .n = 4096, .k = 1024, .lda = 1024, .repacked = true}));
 }
 
 // The library this build links exports it (Debian's oneDNN 2.6): PackedGemm relies on it at H >= 1024.
