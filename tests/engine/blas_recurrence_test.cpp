@@ -10,6 +10,7 @@
 #include "engine/cpu/recurrent_threads.h"
 #include "engine/reference/reference_rnn.h"
 #include "support/compare.h"
+#include "support/cpu_problems.h"
 #include "support/random_problems.h"
 
 #include <gtest/gtest.h>
@@ -33,10 +34,7 @@ constexpr const char* kStepInputNote = "each step's input projection on W_ih pac
 constexpr const char* kPackedInputNote = "input GEMM: oneDNN matmul on W_ih packed once";
 constexpr const char* kPaddedWhhNote = "copy of W_hh in rows padded by";
 
-bool hasNote(const std::vector<std::string>& notes, const char* text) {
-    return std::any_of(notes.begin(), notes.end(),
-                       [&](const std::string& n) { return n.find(text) != std::string::npos; });
-}
+using test::hasNote;
 
 // Prepares cpu-blas for `p` and runs one iteration: the session, for its outputs, notes and memory.
 std::unique_ptr<Session> runBlasOnce(const Problem& p) {
@@ -62,6 +60,12 @@ constexpr CellForm kEveryCellForm[] = {
 
 double lstmStepFlops(double batch, double hidden) {
     return 2.0 * batch * 4.0 * hidden * hidden;
+}
+
+// Two layers of inference with input 24 (the second layer projects the first's output); the shape
+// is the caller's.
+Problem twoLayerInference(CellType cell, int hidden, int seed, int threads) {
+    return test::inferenceProblem(cell, 24, hidden, 2, seed, threads);
 }
 
 // An inference session's y, h_n and (LSTM) c_n against the double reference of the same problem.
@@ -483,15 +487,8 @@ TEST_P(BlasStepInputTest, InferenceAtALargeBatchEqualsTheReference) {
     const int threads = GetParam();
     for (CellType cell : {CellType::Lstm, CellType::Gru}) {
         SCOPED_TRACE(cell == CellType::Lstm ? "LSTM" : "GRU");
-        Problem p;
-        p.config.cell = cell;
-        p.config.inputSize = 24;
-        p.config.hiddenSize = 200;
-        p.config.layers = 2;
-        p.config.seed = 21;
+        Problem p = twoLayerInference(cell, 200, 21, threads);
         p.shape = {.batch = int(cpu::kMinStepInputBatch) + 1, .seqLen = 8};
-        p.mode = Mode::Inference;
-        p.options.threads = threads;
         const auto session = runBlasOnce(p);
         ASSERT_NE(session, nullptr);
         expectInferenceEqualsTheReference(*session, p);
@@ -677,15 +674,8 @@ TEST(BlasInputChunks, AChunkFitsTheBudgetButKeepsEnoughRows) {
 // is about three times the budget of this machine's L2 (l2CacheBytes()), so that the session projects
 // it in chunks, with T no multiple of the chunk, so that the last chunk is shorter.
 Problem chunkedInference(CellType cell, bool resetAfter, int hidden, int batch, int threads = 1) {
-    Problem p;
-    p.config.cell = cell;
+    Problem p = twoLayerInference(cell, hidden, 11, threads);
     p.config.resetAfter = resetAfter;
-    p.config.inputSize = 24;
-    p.config.hiddenSize = hidden;
-    p.config.layers = 2;
-    p.config.seed = 11;
-    p.mode = Mode::Inference;
-    p.options.threads = threads;
     const std::int64_t rowBytes = (cell == CellType::Lstm ? 4 : 3) * std::int64_t(hidden) * 4;
     const std::int64_t budget = cpu::l2CacheBytes() / cpu::kInputChunkL2Divisor;
     std::int64_t steps = std::max<std::int64_t>(3, 3 * budget / (batch * rowBytes));
@@ -915,14 +905,7 @@ TEST(BlasRowTeam, FusedInferenceOnSplitRowsEqualsTheReference) {
 // T one step beyond what keeps the input projection of all steps within half of this machine's L2
 // (l2CacheBytes()), or `extraSteps` beyond.
 Problem rowTeamInference(CellType cell, std::int64_t extraSteps) {
-    Problem p;
-    p.config.cell = cell;
-    p.config.inputSize = 24;
-    p.config.hiddenSize = 40;
-    p.config.layers = 2;
-    p.config.seed = 23;
-    p.mode = Mode::Inference;
-    p.options.threads = 2;
+    Problem p = twoLayerInference(cell, 40, 23, 2);
     const std::int64_t batch = 37, stepBytes = batch * (cell == CellType::Lstm ? 4 : 3) * 40 * 4;
     const std::int64_t fitting = cpu::l2CacheBytes() / cpu::kInputChunkL2Divisor / stepBytes;
     p.shape = {.batch = batch, .seqLen = int(fitting + extraSteps)};

@@ -15,6 +15,7 @@
 #include "engine/forced_isa.h"
 #include "engine/reference/reference_rnn.h"
 #include "support/compare.h"
+#include "support/cpu_problems.h"
 
 #include <gtest/gtest.h>
 
@@ -28,20 +29,9 @@
 namespace rnnprof::test {
 namespace {
 
-bool hasNote(const std::vector<std::string>& notes, const std::string& text) {
-    return std::any_of(notes.begin(), notes.end(),
-                       [&](const std::string& n) { return n.find(text) != std::string::npos; });
-}
-
 Problem fusedProblem(CellType cell, int hidden, int batch, int threads) {
-    Problem p;
-    p.config.cell = cell;
-    p.config.inputSize = 24;
-    p.config.hiddenSize = hidden;
-    p.config.seed = 11;
+    Problem p = inferenceProblem(cell, 24, hidden, 1, 11, threads);
     p.shape = {.batch = batch, .seqLen = 6};
-    p.mode = Mode::Inference;
-    p.options.threads = threads;
     return p;
 }
 
