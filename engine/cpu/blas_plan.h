@@ -56,9 +56,10 @@ struct RecurrentPlan {
     // 0: one GEMM over all steps.
     std::int64_t inputChunk = 0;
     // With inputPacked on a team that splits the rows, one direction, where the projection of all T
-    // steps would not stay in L2 (inputRowsPays()): each thread projects its own rows of each step's
-    // input just before its step, on its own W_ih packed once (m = its rows), into a one-step buffer.
-    // No barrier: a thread of such a team reads only its own rows.
+    // steps would not stay in L2 (more than the budget of kInputChunkL2Divisor): each thread
+    // projects its own rows of each step's input just before its step, on its own W_ih packed once
+    // (m = its rows), into a one-step buffer. No barrier: a thread of such a team reads only its
+    // own rows.
     bool inputRows = false;
     // Training at batch 1 on one thread where W_hh's rows lie a multiple of 4 KiB apart
     // (whhRowsAlias()): the forward product of each step runs smallBatchGemm() on a copy of W_hh
@@ -114,10 +115,10 @@ inline constexpr std::int64_t kMinInputChunkRows = 256;
 // thread, over its rows of one step. A share of no rows has a shape of m = 0 and no product.
 [[nodiscard]] std::vector<PackedGemm::Shape> inputGemmShapes(const BlasLayout& l, const RecurrentPlan& plan,
                                                              int layer);
-// The named part "packed W_ih" (weights) of RecurrentPlan::inputPacked; empty without it.
 // The threads an input GEMM of `shape` runs with: one where a team thread runs it (inputRows, or
 // inputChunk on a team), else allStepsGemmThreads().
 [[nodiscard]] int inputGemmThreads(const RecurrentPlan& plan, const PackedGemm::Shape& shape, int threads);
+// The named part "packed W_ih" (weights) of RecurrentPlan::inputPacked; empty without it.
 [[nodiscard]] MemoryFootprint packedInputFootprint(const BlasLayout& l, const RecurrentPlan& plan,
                                                    int threads);
 // The largest batch that runs the fused step (inference, LSTM and reset-after GRU) at any hidden

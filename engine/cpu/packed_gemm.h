@@ -28,9 +28,10 @@ public:
         std::int64_t lda = 0;
         bool repacked = false; // the weights change every iteration (training): pack() runs as often
     };
-    // Creates the primitive (or sizes the packed sgemm's buffer) for `threads` OpenMP threads (1 for a thread
-    // of a step team: oneDNN runs a primitive single-threaded inside a parallel region anyway, and sizes it
-    // at creation). Throws Error(BackendFailure | Unsupported | OutOfMemory) naming the matmul.
+    // Creates the primitive (or sizes the packed sgemm's buffer) for `threads` OpenMP threads (1
+    // for a thread of a step team: oneDNN runs a primitive single-threaded inside a parallel region
+    // anyway, and sizes it at creation). Throws Error(BackendFailure | Unsupported | OutOfMemory)
+    // naming the matmul or the packed sgemm.
     PackedGemm(const dnnl::engine& engine, const Shape& shape, int threads);
     // What bytes() will be for this shape, from the primitive descriptor alone (no kernel compiled,
     // nothing allocated): for memory estimates.
