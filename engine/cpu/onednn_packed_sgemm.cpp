@@ -62,7 +62,7 @@ bool packedSgemmAvailable() {
 
 // In column-major terms the product is c^T[n, m] = W^T[n, k] * a^T[k, m]: W^T is BLAS's A (the
 // packed operand, "A"), a^T its B, untransposed with ldb = lda.
-std::size_t packedSgemmBytes(const PackedSgemmShape& s) {
+std::size_t packedSgemmBytes(const PackedGemm::Shape& s) {
     const Api& a = availableApi();
     const char id = 'A', ta = 'T', tb = 'N';
     const Dim m = s.n, n = s.m, k = s.k, lda = s.k, ldb = s.lda;
@@ -72,7 +72,7 @@ std::size_t packedSgemmBytes(const PackedSgemmShape& s) {
     return bytes;
 }
 
-void packedSgemmPack(const PackedSgemmShape& s, const float* w, std::int64_t strideK, std::int64_t strideN,
+void packedSgemmPack(const PackedGemm::Shape& s, const float* w, std::int64_t strideK, std::int64_t strideN,
                      float* packed, std::size_t bytes) {
     const Api& a = availableApi();
     if (strideK != 1 && strideN != 1)
@@ -91,7 +91,7 @@ void packedSgemmPack(const PackedSgemmShape& s, const float* w, std::int64_t str
     check(a.pack(&id, &ta, &tb, &m, &n, &k, &lda, &ldb, w, packed), "packing");
 }
 
-void packedSgemmCompute(const PackedSgemmShape& s, const float* packed, const float* in, float* c) {
+void packedSgemmCompute(const PackedGemm::Shape& s, const float* packed, const float* in, float* c) {
     const Api& a = availableApi();
     const char ta = 'P', tb = 'N';
     const Dim m = s.n, n = s.m, k = s.k, lda = s.k, ldb = s.lda, ldc = s.n;

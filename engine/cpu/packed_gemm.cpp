@@ -29,13 +29,9 @@ bool sgemmFor(const PackedGemm::Shape& shape) {
     return packedSgemmPays(shape) && packedSgemmAvailable();
 }
 
-PackedSgemmShape sgemmShape(const PackedGemm::Shape& s) {
-    return {.m = s.m, .n = s.n, .k = s.k, .lda = s.lda};
-}
-
 // The floats of the packed sgemm's buffer: its bytes rounded up.
 std::uint64_t sgemmFloats(const PackedGemm::Shape& s) {
-    return (packedSgemmBytes(sgemmShape(s)) + sizeof(float) - 1) / sizeof(float);
+    return (packedSgemmBytes(s) + sizeof(float) - 1) / sizeof(float);
 }
 
 } // namespace
@@ -58,7 +54,6 @@ PackedGemm::PackedGemm(const dnnl::engine& engine, const Shape& shape, int threa
         const OmpThreadCount count(threads);
         m_sgemm = true;
         m_sgemmPacked.resize(std::size_t(sgemmFloats(shape)));
-        m_sgemmBytes = m_sgemmPacked.size() * sizeof(float);
         return;
     }
     oneDnnCall("matmul with packed weights", [&] {
@@ -83,7 +78,8 @@ PackedGemm::PackedGemm(const dnnl::engine& engine, const Shape& shape, int threa
 void PackedGemm::pack(const float* w, std::int64_t strideK, std::int64_t strideN) {
     if (m_sgemm) {
         const OmpThreadCount count(m_threads);
-        return packedSgemmPack(sgemmShape(m_shape), w, strideK, strideN, m_sgemmPacked.data(), m_sgemmBytes);
+        return packedSgemmPack(m_shape, w, strideK, strideN, m_sgemmPacked.data(),
+                               m_sgemmPacked.size() * sizeof(float));
     }
     oneDnnCall("reorder of packed weights", [&] {
         memory plain(strided(m_shape.k, m_shape.n, strideK, strideN), m_engine, const_cast<float*>(w));
@@ -96,7 +92,7 @@ void PackedGemm::run(const float* a, float* c) {
     if (m_sgemm) {
         // The packed layout splits the work among the threads it was packed for.
         const OmpThreadCount count(m_threads);
-        return packedSgemmCompute(sgemmShape(m_shape), m_sgemmPacked.data(), a, c);
+        return packedSgemmCompute(m_shape, m_sgemmPacked.data(), a, c);
     }
     oneDnnCall("matmul with packed weights", [&] {
         m_src.set_data_handle(const_cast<float*>(a));

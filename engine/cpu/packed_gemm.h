@@ -55,8 +55,7 @@ public:
 private:
     Shape m_shape;
     int m_threads = 1;
-    bool m_sgemm = false;         // packedSgemmPays() and available: m_sgemmPacked, no primitive
-    std::size_t m_sgemmBytes = 0; // of m_sgemmPacked
+    bool m_sgemm = false; // packedSgemmPays() and available: m_sgemmPacked, no primitive
     AlignedFloats m_sgemmPacked;
     dnnl::engine m_engine;
     dnnl::stream m_stream;
