@@ -14,15 +14,16 @@ namespace {
 double stepFlops(const BlasLayout& l) {
     return 2.0 * double(l.D * l.B * l.GH() * l.H);
 }
-// The threads of every step of this layout's recurrence over its H units.
-RecurrentThreads layoutStepThreads(const BlasLayout& l, int threads) {
-    return recurrentThreads(stepFlops(l), l.H, threads, l.training);
-}
-
 // The bytes of W_hh's rows for the largest slice of units of a team of `team` threads (its first):
 // what a team thread reads each step.
 std::int64_t sliceWhhBytes(const BlasLayout& l, int team) {
     return l.G * unitSlice(l.H, 0, team).width() * l.H * std::int64_t(sizeof(float));
+}
+
+// Training below batch 4 on a team whose slices of W_hh stay below kMinSmallBatchPackedSliceBytes
+// runs its products through sgemm, which packs the slice again on every call (productsPlan()).
+bool smallBatchTeamOnSgemm(const BlasLayout& l, int team) {
+    return l.training && l.B < 4 && (team == 1 || sliceWhhBytes(l, team) < kMinSmallBatchPackedSliceBytes);
 }
 
 // Whether inference of this layout runs the fused step (given a team that allows it).
@@ -93,7 +94,7 @@ RecurrentPlan productsPlan(const BlasLayout& l, GemmProvider provider, int threa
     // the Zen 4 VM the two measured the same at H=64.)
     if (fusable && !streamed) {
         const int rowTeam = rowTeamThreads(stepFlops(l), l.B, available);
-        if (rowTeam > 1 && rowTeam >= plan.threads.team)
+        if (rowTeam > 1 && rowTeam >= plan.threads.team && forcedStepTeam().team == 0)
             plan.threads = {.team = rowTeam, .singleTeam = 1, .rows = true};
     }
     const int team = plan.threads.team;
@@ -131,8 +132,7 @@ RecurrentPlan productsPlan(const BlasLayout& l, GemmProvider provider, int threa
     // 0.59-0.64 (the sweep's step breakdown, LSTM H=512 T=20: backward steps 98 -> 38 us, packing
     // 30 us a step); but LSTM H=256 (0.5 MiB) 1.11-1.18 and 0.98-1.06, GRU H=256 1.17-1.22 and
     // 1.04-1.08.
-    if (l.training && l.B < 4 && (team == 1 || sliceWhhBytes(l, team) < kMinSmallBatchPackedSliceBytes))
-        return plan;
+    if (smallBatchTeamOnSgemm(l, team)) return plan;
     for (int i = 0; i < team; ++i) {
         RecurrentPlan::Slice& slice = plan.slices.emplace_back();
         slice.units = unitSlice(l.H, i, team);
@@ -169,6 +169,21 @@ RecurrentPlan productsPlan(const BlasLayout& l, GemmProvider provider, int threa
 }
 
 } // namespace
+
+// The threads of every step of this layout's recurrence over its H units. Training below batch 4
+// whose team of more than two threads would run on sgemm takes a team of one on every GEMM thread
+// instead where the step is large enough to split (kMinSplitStepFlops). Measured on the 16-core
+// Xeon beside the H200 (2026-11-27, rnnprof sweep, RNNPROF_STEP_TEAM, one pass, 16 threads, LSTM
+// H=512 B=1 T=20, us a step): a team of one on 16 GEMM threads 86.0, teams of 4 (packed slices of
+// 1 MiB), 8 and 16 on sgemm 100.6, 115.0 and 124.5, the old rule's team of 13 (11 with units) 131.6,
+// cpu-onednn 90.6. A team of two keeps its sgemm: on the 2-core Xeon (2026-11-27, three alternations, T=20)
+// LSTM H=256 B=2 36.5-40.9 against 38.6-42.9 on the split, H=320 B=3 65.1-66.5 against 65.2-70.7.
+RecurrentThreads layoutStepThreads(const BlasLayout& l, int threads) {
+    RecurrentThreads r = recurrentThreads(stepFlops(l), l.H, threads, l.training);
+    if (r.team > 2 && smallBatchTeamOnSgemm(l, r.team) && stepFlops(l) >= kMinSplitStepFlops)
+        r = {.team = 1, .singleTeam = std::max(threads, 1)};
+    return forcedStepThreads(r, forcedStepTeam(), l.H, threads);
+}
 
 RecurrentPlan recurrentPlan(const BlasLayout& l, GemmProvider provider, int threads) {
     RecurrentPlan plan = productsPlan(l, provider, threads);

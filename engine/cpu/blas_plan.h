@@ -124,6 +124,10 @@ inline constexpr std::int64_t kMinInputChunkRows = 256;
 // The largest batch that runs the fused step (inference, LSTM and reset-after GRU) at any hidden
 // size; larger batches run it where a block's weights fit in L1 (fusedBlockInL1()).
 inline constexpr std::int64_t kFusedMaxBatch = 4;
+// The threads of every step of this layout's recurrence (RecurrentPlan::threads before a team over
+// the rows replaces it) with `threads` available: not clamped to this machine's cores, so that
+// tests check the rule of any core count.
+[[nodiscard]] RecurrentThreads layoutStepThreads(const BlasLayout& l, int threads);
 [[nodiscard]] RecurrentPlan recurrentPlan(const BlasLayout& l, GemmProvider provider, int threads);
 // The floats of one team thread's transposed rows of h_{t-1} (FusedStepArgs::hByK) with
 // RecurrentPlan::fusedStream; 0 without.

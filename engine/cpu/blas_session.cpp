@@ -1054,7 +1054,8 @@ std::vector<std::string> BlasSession::notes() const {
             (*kernelIsaNote() ? std::string(" (") + kernelIsaNote() + ")" : std::string()) +
             ", recurrence on " + threadCount(stepThreads) +
             (r.team > 1 ? r.rows ? " (batch rows split across the team)" : " (units split across the team)"
-                        : "")};
+                        : "") +
+            (forcedStepTeam().note.empty() ? std::string() : " (" + forcedStepTeam().note + ")")};
     if (const int requested = resolveThreads(m_problem.options.threads); m_threads < requested)
         notes.push_back("1 thread of " + std::to_string(requested) +
                         ": training this small runs faster on one (its steps on one thread, its GEMMs over "

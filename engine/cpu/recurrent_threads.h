@@ -2,6 +2,7 @@
 // How many threads cpu-blas's recurrence uses for one step (its step team, engine/cpu/step_team.h).
 // Plain arithmetic, so that tests check the rule without OpenMP.
 #include <cstdint>
+#include <string>
 
 namespace rnnprof::cpu {
 
@@ -17,30 +18,48 @@ struct RecurrentThreads {
 
 // The threading model of a step whose recurrent products take `stepFlops` (2 * B * K * N summed
 // over the step's GEMMs) on `units` hidden units. A thread pays for the barrier or fork/join that
-// ends each step (about 1 us on 2 cores; 2-3 us on 16 is an estimate, not yet measured) only when
-// it gets at least kMinStepFlopsPerThread of the step (a few microseconds of one core); a team
-// member also needs 32 units (two cache lines of every weight row it streams). So a small step
-// runs on fewer threads, down to one: the rule keeps the step from being slower than on one
-// thread on any core count, rather than being tuned on one machine. A team takes every thread the
-// work pays for in inference; where units limit it below that, and in training always, the team
-// is as large as the units allow if that leaves each thread at most kMaxTeamShareFlops; else (and
-// below 64 units, in training below kMinTrainingTeamUnits) a team of one runs its GEMMs on every thread from
-// kMinSplitStepFlops a step on (never on some: libgomp would end and restart the rest of its pool around each
-// such run). The all-steps GEMMs (input projection, weight and input gradients) are not covered:
-// allStepsGemmThreads() below gives theirs.
-inline constexpr double kMinStepFlopsPerThread = 1.5e5;
+// ends each step only when it gets at least kMinStepFlopsPerThread of the step (training, whose
+// step waits at a barrier in the forward and twice in the backward pass:
+// kMinTrainingStepFlopsPerThread); a team member also needs kMinTeamUnits units (a cache line of
+// every weight row it streams). So a small step runs on fewer threads, down to one: the rule keeps
+// the step from being slower than on one thread on any core count, rather than being tuned on one
+// machine. A team takes every thread the work pays for in inference; where units limit it below
+// that, and in training always, the team is as large as the units allow if that leaves each thread
+// at most kMaxTeamShareFlops; else (and in training below kMinTrainingTeamUnits) a team of one runs
+// its GEMMs on every thread from kMinSplitStepFlops a step on (never on some: libgomp would end and
+// restart the rest of its pool around each such run). The all-steps GEMMs (input projection,
+// weight and input gradients) are not covered: allStepsGemmThreads() below gives theirs.
+// Measured on both hosts (inference, `rnnprof sweep`, RNNPROF_STEP_TEAM, us a step): on the 2-core
+// Xeon (2026-11-27, three alternations) a team of two against one thread at 131 kFLOP a step (LSTM
+// H=64 B=4: 2.16-2.28 against 2.53-2.73; LSTM H=128 B=1: 1.99-2.02 against 2.55-2.62) and at 98
+// kFLOP (GRU H=64 B=4 T=100: 1.57-2.02 against 1.53-1.70; GRU H=128 B=1: 1.92-2.17 against
+// 1.94-2.03); on the 16-core Xeon beside the H200 (2026-11-27, one pass, B=1, T=100) teams of 2, 4,
+// 8, 12 and 16 threads: LSTM H=256 7.0, 4.2, 3.0, 3.1, 3.7 (the old rule's team of 3: 5.7), GRU
+// H=256 4.4, 3.3, 2.5, 2.6, 3.3 (team of 2: 5.6), LSTM H=512 44, 16.2, 10.4, 6.5, 6.4 (team of
+// 13: 8.8), GRU H=512 18.4, 11.2, 7.5, 6.4, 5.3 (team of 10: 8.1); cpu-onednn 9.6, 7.6, 15.2 and 12.5. At
+// H=1024, where both rules give a team of 16, two runs of that same plan took 27.3 and 19.1 us (the
+// pass's noise; cpu-onednn 68.4).
+inline constexpr double kMinStepFlopsPerThread = 6.5e4;
+// Training's bound, measured on the 2-core machine (2026-11-24) when it was the only one.
+inline constexpr double kMinTrainingStepFlopsPerThread = 1.5e5;
+inline constexpr std::int64_t kMinTeamUnits = 16;
 // Measured on the 16-core host (2026-11-24, cpu-blas / cpu-onednn, all 16 threads, a team of as
-// many threads as the units allow against a team of one on 16 GEMM threads): the team was faster
-// at up to 1.05 MFLOP a thread (H=256 at B=4 and 16: 0.37-1.16 against 0.85-1.92; H=64 at B=16
-// and 64, but for training at B=64: 1.17-1.50 against 1.03-1.34) and slower from 4.2 MFLOP
-// (H=256 at B=64 and 256, H=64 at B=256: 1.07-3.24 against 0.73-1.22).
+// many threads as 32 units each allowed against a team of one on 16 GEMM threads): the team was
+// faster at up to 1.05 MFLOP a thread (H=256 at B=4 and 16: 0.37-1.16 against 0.85-1.92; H=64 at
+// B=16 and 64, but for training at B=64: 1.17-1.50 against 1.03-1.34) and slower from 4.2 MFLOP
+// (H=256 at B=64 and 256, H=64 at B=256: 1.07-3.24 against 0.73-1.22). Between the two, at 2.1
+// MFLOP a thread (2026-11-27, one pass, cpu-blas / cpu-onednn, T=20), a team of 16 against a team
+// of one on 16 GEMM threads: LSTM training H=1024 B=4 0.73 against 1.10, H=512 B=16 1.07 against
+// 1.30, H=256 B=64 (16 units each) 0.83 against 1.02; inference H=256 B=64, LSTM 0.82 against 0.93
+// (the old rule's team of 8 rows), GRU 0.86 against 1.10; at 6.3 MFLOP (GRU training H=256 B=256)
+// 1.22 against 1.04.
 // Training keeps to that bound even where a team could take every thread: on the 2-core machine
 // (2026-11-24, medians of 3, 2 threads) a team of one on two GEMM threads took 0.94x the team of
 // two's time (geometric mean; 0.84-1.06 over three runs) at H=256-1024, B=64 and 256, T=20 (LSTM
 // H=256 B=256: 43.9-45.0 against 48.2-49.9 ms), and 0.96x (0.81-1.11 over two runs) at B=4 and 16
 // from 4 MFLOP a thread, T=20 and 100; inference there was 1.0-1.4x slower on a team of one (LSTM
 // H=256 B=16: 1.09-1.14 against 0.78-0.87 ms).
-inline constexpr double kMaxTeamShareFlops = 2e6;
+inline constexpr double kMaxTeamShareFlops = 3e6;
 // A team of one splits its step's GEMMs over every thread only from kMinSplitStepFlops a step:
 // oneDNN's split of one small product (a fork/join, and each thread's rows of the result read
 // by the next step's other thread) costs more than kMinStepFlopsPerThread of a team's barrier.
@@ -60,6 +79,19 @@ inline constexpr double kMinSplitStepFlops = 1e6;
 inline constexpr std::int64_t kMinTrainingTeamUnits = 128;
 [[nodiscard]] RecurrentThreads recurrentThreads(double stepFlops, std::int64_t units, int threads,
                                                 bool training);
+
+// RNNPROF_STEP_TEAM, for measuring the rule above on a new host (not for everyday use): "split" (a team
+// of one whose GEMMs run on every thread) or a number N >= 1 (a team of N threads over the units, at
+// most `threads` and one per kMinTeamUnits units; 1: one thread) replaces the rule's choice, and the
+// session's notes say so. Unset or empty: the rule; anything else: the rule, and a note that says why.
+struct ForcedStepTeam {
+    int team = 0;     // 0: the rule; -1: a team of one on every thread; else a team of this many
+    std::string note; // "set by RNNPROF_STEP_TEAM=8", or why the value was ignored; empty when unset
+};
+[[nodiscard]] ForcedStepTeam parseForcedStepTeam(const char* value);
+[[nodiscard]] const ForcedStepTeam& forcedStepTeam(); // this process's, read once
+[[nodiscard]] RecurrentThreads forcedStepThreads(RecurrentThreads rule, const ForcedStepTeam& forced,
+                                                 std::int64_t units, int threads);
 
 // The threads of a team that splits the batch rows of a step of `stepFlops` (rows = true above): as
 // many as get kMinTeamRows rows and kMinStepFlopsPerThread of the step each, 1 where that is one.

@@ -5,7 +5,9 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <exception>
+#include <string_view>
 
 namespace rnnprof::cpu {
 
@@ -22,9 +24,15 @@ RowSlice rowSlice(std::int64_t batch, int index, int count) {
 }
 
 RecurrentThreads recurrentThreads(double stepFlops, std::int64_t units, int threads, bool training) {
-    const int byWork = std::clamp(int(stepFlops / kMinStepFlopsPerThread), 1, std::max(threads, 1));
-    const int byUnits =
-        training && units < kMinTrainingTeamUnits ? 1 : int(std::clamp<std::int64_t>(units / 32, 1, byWork));
+    const double perThread = training ? kMinTrainingStepFlopsPerThread : kMinStepFlopsPerThread;
+    const int byWork = std::clamp(int(stepFlops / perThread), 1, std::max(threads, 1));
+    const int fit = training && units < kMinTrainingTeamUnits
+                        ? 1
+                        : int(std::clamp<std::int64_t>(units / kMinTeamUnits, 1, byWork));
+    // unitSlice() rounds a share up to 16 units, which can leave the last threads none (H=512 on
+    // 10 threads: 8 slices of 64): those would only wait at the barrier.
+    const std::int64_t share = unitSlice(units, 0, fit).width();
+    const int byUnits = fit > 1 ? int((units + share - 1) / share) : 1;
     RecurrentThreads r;
     // A team when the units allow at least two and each gets a small share (kMaxTeamShareFlops),
     // or, in inference, when it can use every thread the work pays for. Else, with work for
@@ -32,12 +40,36 @@ RecurrentThreads recurrentThreads(double stepFlops, std::int64_t units, int thre
     // the rows of the one product on every thread (never on some: a region narrower than
     // OpenMP's pool ends the pool's surplus threads, and the next full-width one starts them
     // again, step_team.h).
-    const bool takesEveryThread = byUnits == byWork && !training;
+    const bool takesEveryThread = fit == byWork && !training;
     if (byUnits > 1 && (takesEveryThread || stepFlops / byUnits <= kMaxTeamShareFlops))
         r.team = byUnits;
     else if (byWork > 1 && stepFlops >= kMinSplitStepFlops)
         r.singleTeam = std::max(threads, 1);
     return r;
+}
+
+ForcedStepTeam parseForcedStepTeam(const char* value) {
+    if (!value || !*value) return {};
+    const std::string name = std::string("RNNPROF_STEP_TEAM=") + value;
+    if (std::string_view(value) == "split") return {-1, "set by " + name};
+    char* end = nullptr;
+    const long n = std::strtol(value, &end, 10);
+    if (end == value || *end != '\0' || n < 1 || n > 4096)
+        return {0, name + " ignored: not \"split\" or a thread count from 1"};
+    return {int(n), "set by " + name};
+}
+
+const ForcedStepTeam& forcedStepTeam() {
+    static const ForcedStepTeam forced = parseForcedStepTeam(std::getenv("RNNPROF_STEP_TEAM"));
+    return forced;
+}
+
+RecurrentThreads forcedStepThreads(RecurrentThreads rule, const ForcedStepTeam& forced, std::int64_t units,
+                                   int threads) {
+    if (forced.team == 0) return rule;
+    if (forced.team < 0) return {.team = 1, .singleTeam = std::max(threads, 1)};
+    const std::int64_t cap = std::clamp<std::int64_t>(units / kMinTeamUnits, 1, std::max(threads, 1));
+    return {.team = int(std::min<std::int64_t>(forced.team, cap))};
 }
 
 void StepTeam::gemm(const GemmArgs& args) noexcept {

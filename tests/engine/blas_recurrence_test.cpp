@@ -94,46 +94,122 @@ TEST(RecurrentThreads, EveryTeamThreadGetsEnoughUnitsAndWork) {
                     EXPECT_LE(r.singleTeam, threads);
                     if (r.team > 1) {
                         EXPECT_EQ(r.singleTeam, 1);
-                        EXPECT_GE(hidden, 32 * r.team);
+                        EXPECT_GE(hidden, cpu::kMinTeamUnits * r.team);
+                        // Every thread of the team owns units (unitSlice's 16-unit rounding left none idle).
+                        EXPECT_GT(cpu::unitSlice(hidden, r.team - 1, r.team).width(), 0);
                         if (training) {
                             EXPECT_GE(hidden, cpu::kMinTrainingTeamUnits);
                         }
-                        EXPECT_GE(flops / r.team, kMinStepFlopsPerThread);
+                        EXPECT_GE(flops / r.team,
+                                  training ? cpu::kMinTrainingStepFlopsPerThread : kMinStepFlopsPerThread);
                     }
                     // A team of one runs its GEMMs on one thread or on all of them, never on some:
                     // that would shrink OpenMP's pool, whose threads libgomp then ends and restarts.
                     if (r.singleTeam > 1) {
                         EXPECT_EQ(r.singleTeam, threads);
-                        const double teamByUnits = double(std::min<std::int64_t>(hidden / 32, threads));
-                        const std::int64_t teamUnits = training ? cpu::kMinTrainingTeamUnits : 64;
+                        const double teamByUnits =
+                            double(std::min<std::int64_t>(hidden / cpu::kMinTeamUnits, threads));
+                        const std::int64_t teamUnits =
+                            training ? cpu::kMinTrainingTeamUnits : 2 * cpu::kMinTeamUnits;
                         EXPECT_TRUE(hidden < teamUnits || flops / teamByUnits > cpu::kMaxTeamShareFlops)
                             << "a team of " << teamByUnits << " threads would do";
-                        EXPECT_GE(flops, 2 * kMinStepFlopsPerThread);
+                        EXPECT_GE(flops, 2 * (training ? cpu::kMinTrainingStepFlopsPerThread
+                                                       : kMinStepFlopsPerThread));
                         EXPECT_GE(flops, cpu::kMinSplitStepFlops);
                     }
                 }
 }
 
 TEST(RecurrentThreads, ATinyStepStaysOnOneThreadAndABigOneUsesEveryCore) {
-    // B=1, H=64: 131 kFLOP a step, a few microseconds on one core; a barrier would cost as much.
+    // B=1, H=64: 33 kFLOP a step, well under a microsecond of one core; a barrier would cost more.
     const RecurrentThreads tiny = recurrentThreads(lstmStepFlops(1, 64), 64, 16, false);
     EXPECT_EQ(tiny.team, 1);
     EXPECT_EQ(tiny.singleTeam, 1);
     const RecurrentThreads big = recurrentThreads(lstmStepFlops(64, 1024), 1024, 16, false);
     EXPECT_EQ(big.team, 16);
-    // Few units: 32 units each allow a team of 2, which takes them although the work would pay
-    // for more threads while each thread's share stays small (B=16: 262 kFLOP); with many rows
-    // (B=256: 4.2 MFLOP a thread), or fewer than 64 units, a team of one runs its GEMMs on every
+    // B=1, H=256: 524 kFLOP, work for 8 threads of 65 kFLOP (32 units each); H=512 on 10 threads'
+    // worth of work would leave 2 of them no units (slices of 64): the team has 8.
+    EXPECT_EQ(recurrentThreads(lstmStepFlops(1, 256), 256, 16, false).team, 8);
+    EXPECT_EQ(recurrentThreads(10.5 * kMinStepFlopsPerThread, 512, 16, false).team, 8);
+    // Few units: 16 units each allow a team of 4, which takes them although the work would pay
+    // for more threads while each thread's share stays small (B=16: 131 kFLOP); with many rows
+    // (B=512: 4.2 MFLOP a thread), or fewer than 32 units, a team of one runs its GEMMs on every
     // core instead.
     const RecurrentThreads narrow = recurrentThreads(lstmStepFlops(16, 64), 64, 16, false);
-    EXPECT_EQ(narrow.team, 2);
+    EXPECT_EQ(narrow.team, 4);
     EXPECT_EQ(narrow.singleTeam, 1);
-    const RecurrentThreads narrowButTall = recurrentThreads(lstmStepFlops(256, 64), 64, 16, false);
+    const RecurrentThreads narrowButTall = recurrentThreads(lstmStepFlops(512, 64), 64, 16, false);
     EXPECT_EQ(narrowButTall.team, 1);
     EXPECT_EQ(narrowButTall.singleTeam, 16);
-    const RecurrentThreads tooFewUnits = recurrentThreads(lstmStepFlops(256, 48), 48, 16, false);
+    const RecurrentThreads tooFewUnits = recurrentThreads(lstmStepFlops(256, 24), 24, 16, false);
     EXPECT_EQ(tooFewUnits.team, 1);
     EXPECT_EQ(tooFewUnits.singleTeam, 16);
+}
+
+// Training at B=1 whose team would run its products on sgemm (slices of W_hh under
+// kMinSmallBatchPackedSliceBytes) takes a team of one on every GEMM thread instead, from a team of
+// three on. Hand-derived: LSTM H=512 B=1 is 2.1 MFLOP a step, 13 threads' worth of training's
+// 150 kFLOP, 11 of them with units (48 each), slices of 48 * 4 * 512 floats = 384 KiB; at H=1024 the
+// team of 16 has 64 units, 1 MiB each, and packs them; on 2 threads the team of two keeps sgemm.
+TEST(RecurrentThreads, SmallBatchTrainingSplitsItsGemmsWhereATeamWouldRunOnSgemm) {
+    const auto training = [](int hidden, int batch) {
+        Problem p;
+        p.config.inputSize = 128;
+        p.config.hiddenSize = hidden;
+        p.shape = {.batch = batch, .seqLen = 20};
+        p.mode = Mode::Training;
+        return cpu::BlasLayout(p);
+    };
+    const RecurrentThreads h512 = cpu::layoutStepThreads(training(512, 1), 16);
+    EXPECT_EQ(h512.team, 1);
+    EXPECT_EQ(h512.singleTeam, 16);
+    EXPECT_EQ(recurrentThreads(lstmStepFlops(1, 512), 512, 16, true).team, 11) << "what the team would be";
+    EXPECT_EQ(cpu::layoutStepThreads(training(1024, 1), 16).team, 16) << "slices of 1 MiB: packed";
+    EXPECT_EQ(cpu::layoutStepThreads(training(512, 4), 16).team, 16) << "batch 4 packs its slices";
+    EXPECT_EQ(cpu::layoutStepThreads(training(512, 1), 2).team, 2);
+    EXPECT_EQ(cpu::layoutStepThreads(training(256, 2), 2).team, 2) << "a team of two keeps sgemm";
+}
+
+// A team member needs 16 units (kMinTeamUnits): inference at H=48, B=12 (LSTM 221 kFLOP a step, GRU
+// 166: work for two threads of 65 kFLOP, too few rows for a team over them) splits the units into
+// 32 and 16 on two threads. y, h_n and c_n must be the double reference's, for LSTM and GRU.
+TEST(RecurrentThreads, ATeamOfSixteenUnitSlicesEqualsTheReference) {
+    if (availableCpuCores() < 2) GTEST_SKIP() << "one core: no team";
+    for (CellType cell : {CellType::Lstm, CellType::Gru}) {
+        SCOPED_TRACE(cell == CellType::Lstm ? "LSTM" : "GRU");
+        Problem p = twoLayerInference(cell, 48, 23, 2);
+        p.shape = {.batch = 12, .seqLen = 9};
+        const auto session = runBlasOnce(p);
+        ASSERT_NE(session, nullptr);
+        expectInferenceEqualsTheReference(*session, p);
+        EXPECT_TRUE(hasNote(session->notes(), "recurrence on 2 threads (units split across the team)"));
+    }
+}
+
+// RNNPROF_STEP_TEAM replaces the rule's choice for a measurement, within the units and threads.
+TEST(RecurrentThreads, AForcedStepTeamReplacesTheRuleWithinTheUnitsAndThreads) {
+    const RecurrentThreads rule{.team = 3};
+    const auto forced = [&](const char* value, std::int64_t units, int threads) {
+        return cpu::forcedStepThreads(rule, cpu::parseForcedStepTeam(value), units, threads);
+    };
+    EXPECT_EQ(forced(nullptr, 256, 16).team, 3);
+    EXPECT_EQ(forced("", 256, 16).team, 3);
+    EXPECT_EQ(forced("8", 256, 16).team, 8);
+    EXPECT_EQ(forced("32", 256, 16).team, 16) << "no more than the threads";
+    EXPECT_EQ(forced("16", 64, 16).team, 4) << "16 units a thread at least";
+    EXPECT_EQ(forced("1", 256, 16).team, 1);
+    EXPECT_EQ(forced("1", 256, 16).singleTeam, 1);
+    const RecurrentThreads split = forced("split", 256, 16);
+    EXPECT_EQ(split.team, 1);
+    EXPECT_EQ(split.singleTeam, 16);
+    EXPECT_EQ(cpu::parseForcedStepTeam("8").note, "set by RNNPROF_STEP_TEAM=8");
+    EXPECT_TRUE(cpu::parseForcedStepTeam(nullptr).note.empty());
+    for (const char* bad : {"0", "-2", "eight", "8x", "99999"}) {
+        const cpu::ForcedStepTeam parsed = cpu::parseForcedStepTeam(bad);
+        EXPECT_EQ(parsed.team, 0) << bad;
+        EXPECT_NE(parsed.note.find("ignored"), std::string::npos) << bad;
+        EXPECT_EQ(forced(bad, 256, 16).team, 3) << bad;
+    }
 }
 
 // The threads of this process, by id: a thread that ends and is started again gets a new id.
@@ -148,9 +224,11 @@ std::set<std::string> processThreads() {
 // again at the next wide one: a run that mixed widths would start threads every time (13 per run
 // of a team of 3 on the 16-core host, which made a step of LSTM inference at H=256, B=1 take 107
 // us instead of 9.3). So after its first run a session starts no thread. Each shape takes another
-// of the rule's branches: a step team narrower than the machine (H=256, B=1: three threads on 16
-// cores; H=64, B=16 and 64: two), a team of one whose GEMMs use every core (H=48, B=64; training
-// at H=64, B=64), a full team, a training team, a training step on one thread (H=64, B=16). Bites only with
+// of the rule's branches: a step team narrower than the machine (H=256, B=1: eight threads on 16
+// cores; H=64, B=16: four; H=64, B=64: eight that split the rows), a team of one whose GEMMs use
+// every core or a team over the rows (H=24, B=256: too few units for a team over them; training at
+// H=64, B=64), a full team, a training team, a training step on
+// one thread (H=64, B=16). Bites only with
 // three cores or more (two widths other than one); CI's two cores pass it trivially, the 16-core host runs it
 // from the bundle.
 TEST(BlasThreads, AfterItsFirstRunASessionStartsNoThread) {
@@ -162,7 +240,7 @@ TEST(BlasThreads, AfterItsFirstRunASessionStartsNoThread) {
     };
     for (const Shape& shape :
          {Shape{256, 1, Mode::Inference}, Shape{64, 16, Mode::Inference}, Shape{64, 64, Mode::Inference},
-          Shape{48, 64, Mode::Inference}, Shape{512, 4, Mode::Inference}, Shape{256, 4, Mode::Training},
+          Shape{24, 256, Mode::Inference}, Shape{512, 4, Mode::Inference}, Shape{256, 4, Mode::Training},
           Shape{64, 64, Mode::Training}, Shape{64, 16, Mode::Training}}) {
         Problem p;
         p.config.inputSize = 128;
@@ -181,11 +259,12 @@ TEST(BlasThreads, AfterItsFirstRunASessionStartsNoThread) {
 }
 
 TEST(RecurrentThreads, TrainingOfASmallLayerRunsNoTeam) {
-    // H=64, B=64 on 2 and 16 threads: inference splits the units over two threads, training keeps
-    // one thread for the step and splits its GEMMs over every core (backward exchanges every
-    // unit's gate gradients each step); from 128 units training forms a team too (B=16).
+    // H=64, B=64 on 2 and 16 threads: inference splits the units (over two and four threads),
+    // training keeps one thread for the step and splits its GEMMs over every core (backward
+    // exchanges every unit's gate gradients each step); from 128 units training forms a team too
+    // (B=16).
     for (int threads : {2, 16}) {
-        EXPECT_EQ(recurrentThreads(lstmStepFlops(64, 64), 64, threads, false).team, 2);
+        EXPECT_EQ(recurrentThreads(lstmStepFlops(64, 64), 64, threads, false).team, std::min(threads, 4));
         const RecurrentThreads training = recurrentThreads(lstmStepFlops(64, 64), 64, threads, true);
         EXPECT_EQ(training.team, 1);
         EXPECT_EQ(training.singleTeam, threads);
@@ -203,8 +282,8 @@ TEST(RecurrentThreads, ASmallStepWithoutATeamStaysOnOneThread) {
         EXPECT_EQ(small.team, 1);
         EXPECT_EQ(small.singleTeam, 1);
         EXPECT_EQ(recurrentThreads(lstmStepFlops(64, 64), 64, threads, true).singleTeam, threads);
-        // The same in inference where the units allow no team: H=48, B=32 is 590 kFLOP.
-        EXPECT_EQ(recurrentThreads(lstmStepFlops(32, 48), 48, threads, false).singleTeam, 1);
+        // The same in inference where the units allow no team: H=24, B=128 is 590 kFLOP.
+        EXPECT_EQ(recurrentThreads(lstmStepFlops(128, 24), 24, threads, false).singleTeam, 1);
     }
 }
 
