@@ -31,6 +31,15 @@ bool fusedStepFits(const BlasLayout& l) {
     return l.B <= kFusedMaxBatch || fusedBlockInL1(l.H, int(l.G), kernelIsa(), l1DataCacheBytes());
 }
 
+// The bytes of one batch row of one step's input projection, and the part of L2 the projection of
+// all steps may take before the projection runs closer to the steps (inputChunk, inputRows).
+std::int64_t projectionRowBytes(const BlasLayout& l) {
+    return l.DGH() * std::int64_t(sizeof(float));
+}
+std::int64_t projectionL2BudgetBytes() {
+    return l2CacheBytes() / kInputChunkL2Divisor;
+}
+
 // RecurrentPlan::inputChunk of a plan whose other fields are set; not on a team that splits the rows
 // (inputRows instead: its threads read only their own rows). Measured on the 2-core Xeon (2 MiB L2;
 // 2026-11-26, rnnprof sweep, one thread, old and new builds alternated, medians of 10-200 runs): GRU H=64
@@ -43,8 +52,7 @@ bool fusedStepFits(const BlasLayout& l) {
 // 0.91-0.92, GRU H=1024 0.84 -> 0.78-0.80.
 std::int64_t inputChunkFor(const BlasLayout& l, const RecurrentPlan& plan) {
     if (!plan.inputPacked || l.D != 1 || plan.threads.rows) return 0;
-    return inputChunkSteps(l.T, l.B, l.DGH() * std::int64_t(sizeof(float)),
-                           l2CacheBytes() / kInputChunkL2Divisor);
+    return inputChunkSteps(l.T, l.B, projectionRowBytes(l), projectionL2BudgetBytes());
 }
 
 // RecurrentPlan::inputRows of a plan whose other fields are set. Measured on the 2-core Xeon
@@ -55,7 +63,7 @@ std::int64_t inputChunkFor(const BlasLayout& l, const RecurrentPlan& plan) {
 // at B=16 and 64 (8 and 32 rows a thread) unchanged within the noise.
 bool inputRowsFor(const BlasLayout& l, const RecurrentPlan& plan) {
     if (!plan.inputPacked || l.D != 1 || plan.threads.team == 1 || !plan.threads.rows) return false;
-    return l.T * l.B * l.DGH() * std::int64_t(sizeof(float)) > l2CacheBytes() / kInputChunkL2Divisor;
+    return l.T * l.B * projectionRowBytes(l) > projectionL2BudgetBytes();
 }
 
 // recurrentPlan() but for RecurrentPlan::inputChunk and inputRows, which follow from the rest.

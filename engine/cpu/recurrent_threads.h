@@ -50,8 +50,8 @@ inline constexpr std::int64_t kMinTeamUnits = 16;
 // (H=256 at B=64 and 256, H=64 at B=256: 1.07-3.24 against 0.73-1.22). Between the two, at 2.1
 // MFLOP a thread (2026-11-27, one pass, cpu-blas / cpu-onednn, T=20), a team of 16 against a team
 // of one on 16 GEMM threads: LSTM training H=1024 B=4 0.73 against 1.10, H=512 B=16 1.07 against
-// 1.30, H=256 B=64 (16 units each) 0.83 against 1.02; inference H=256 B=64, LSTM 0.82 against 0.93
-// (the old rule's team of 8 rows), GRU 0.86 against 1.10; at 6.3 MFLOP (GRU training H=256 B=256)
+// 1.30, H=256 B=64 (16 units each) 0.83 against 1.02; inference H=256 B=64, LSTM 0.82 against 0.93,
+// GRU 0.86 against 1.10; at 6.3 MFLOP (GRU training H=256 B=256)
 // 1.22 against 1.04.
 // Training keeps to that bound even where a team could take every thread: on the 2-core machine
 // (2026-11-24, medians of 3, 2 threads) a team of one on two GEMM threads took 0.94x the team of
