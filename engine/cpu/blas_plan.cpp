@@ -40,6 +40,19 @@ std::int64_t projectionL2BudgetBytes() {
     return l2CacheBytes() / kInputChunkL2Divisor;
 }
 
+// Training on a team that splits the batch rows (rowTeamThreads()): each thread runs the forward
+// and backward steps of its rows on its own packed copies of all of W_hh (forward and backward
+// products), so both copies must stay in its L2, here within half of it (LSTM up to H=181, GRU
+// H=209 at 2 MiB). Its threads then read nothing that another thread wrote in the recurrence,
+// where a team over the units exchanges h and the gate gradients of every step, and a team of one
+// forks and joins its GEMMs' threads every step. 1: no such team.
+int trainingRowTeam(const BlasLayout& l, int threads) {
+    if (!l.training || forcedStepTeam().team != 0) return 1;
+    const std::int64_t copiesBytes = 2 * l.GH() * l.H * std::int64_t(sizeof(float));
+    if (copiesBytes > l2CacheBytes() / 2) return 1;
+    return rowTeamThreads(stepFlops(l), l.B, threads, true);
+}
+
 // RecurrentPlan::inputChunk of a plan whose other fields are set; not on a team that splits the rows
 // (inputRows instead: its threads read only their own rows). Measured on the 2-core Xeon (2 MiB L2;
 // 2026-11-26, rnnprof sweep, one thread, old and new builds alternated, medians of 10-200 runs): GRU H=64
@@ -101,10 +114,20 @@ RecurrentPlan productsPlan(const BlasLayout& l, GemmProvider provider, int threa
     // 5.0-5.3, B=256 T=20 4.40-4.43 -> 3.93-3.94; GRU H=128 B=16 T=100 1.25-1.27 -> 1.12-1.15. (On
     // the Zen 4 VM the two measured the same at H=64.)
     if (fusable && !streamed) {
-        const int rowTeam = rowTeamThreads(stepFlops(l), l.B, available);
+        const int rowTeam = rowTeamThreads(stepFlops(l), l.B, available, false);
         if (rowTeam > 1 && rowTeam >= plan.threads.team && forcedStepTeam().team == 0)
             plan.threads = {.team = rowTeam, .singleTeam = 1, .rows = true};
     }
+    // Training takes a team over the rows on the same terms (trainingRowTeam()). Measured on the
+    // 2-core Xeon (2026-11-27, rnnprof sweep, two threads, the rows against the plan before them
+    // forced by RNNPROF_STEP_TEAM, alternated twice, us a step): LSTM H=64 B=64 T=100 81.6-82.5
+    // against 106.3-107.4 on the GEMM split (cpu-onednn 112), GRU 75.6-76.9 against 93.5-94.4 (99-101);
+    // B=16 T=100 (one thread before) LSTM 22.8-23.9 against 25.2-25.5, GRU 20.3-21.3 against
+    // 23.2-23.5; B=256 T=20 LSTM 320-325 against 337-352, GRU 282-285 against 286-291; H=128 B=64
+    // T=20 against a team of two over the units LSTM 196-205 against 236-240, GRU 160-164 against
+    // 196-204 (cpu-onednn 191-261).
+    if (const int rowTeam = trainingRowTeam(l, available); rowTeam > 1 && rowTeam >= plan.threads.team)
+        plan.threads = {.team = rowTeam, .singleTeam = 1, .rows = true};
     const int team = plan.threads.team;
     plan.gemmThreads = team > 1 ? 1 : plan.threads.singleTeam;
     // Inference at small batch, or where a block of W_hh fits in L1 (fusedStepFits()): the fused
@@ -141,16 +164,19 @@ RecurrentPlan productsPlan(const BlasLayout& l, GemmProvider provider, int threa
     // 30 us a step); but LSTM H=256 (0.5 MiB) 1.11-1.18 and 0.98-1.06, GRU H=256 1.17-1.22 and
     // 1.04-1.08.
     if (smallBatchTeamOnSgemm(l, team)) return plan;
+    // A team over the units: a slice of W_hh per thread, on every row; over the rows (training): all
+    // of W_hh per thread, on its rows, written in place.
+    const bool rows = plan.threads.rows;
     for (int i = 0; i < team; ++i) {
         RecurrentPlan::Slice& slice = plan.slices.emplace_back();
-        slice.units = unitSlice(l.H, i, team);
-        const std::int64_t w = slice.units.width();
+        slice.units = rows ? UnitSlice{0, l.H} : unitSlice(l.H, i, team);
+        const std::int64_t w = slice.units.width(), m = rows ? rowSlice(l.B, i, team).count() : l.B;
         if (w == 0) continue;
-        slice.forward = {.m = l.B, .n = l.G * w, .k = l.H, .lda = l.H, .repacked = l.training};
+        slice.forward = {.m = m, .n = l.G * w, .k = l.H, .lda = l.H, .repacked = l.training};
         if (l.training)
             slice.backward = PackedGemm::Shape{
-                .m = l.B, .n = w, .k = l.GH(), .lda = l.lstm ? l.DGH() : l.GH(), .repacked = true};
-        if (team > 1) slice.outFloats = l.B * l.G * w;
+                .m = m, .n = w, .k = l.GH(), .lda = l.lstm ? l.DGH() : l.GH(), .repacked = true};
+        if (team > 1 && !rows) slice.outFloats = l.B * l.G * w;
     }
     // Inference: with the input projection of all T steps done first, the gate pass reads each
     // step's back from memory (at B = 256, H = 256 on one thread the gate pass took a fifth of the
@@ -226,7 +252,7 @@ int sessionThreads(const BlasLayout& l, GemmProvider provider, int requested) {
     const int threads = resolveThreads(requested);
     if (threads == 1 || !l.training || provider != GemmProvider::OneDnn) return threads;
     const RecurrentThreads steps = layoutStepThreads(l, threads);
-    const bool serialSteps = steps.team == 1 && steps.singleTeam == 1;
+    const bool serialSteps = steps.team == 1 && steps.singleTeam == 1 && trainingRowTeam(l, threads) == 1;
     return serialSteps && trainingAllStepsGemmFlops(l) < kMinThreadedTrainingGemmFlops ? 1 : threads;
 }
 

@@ -23,6 +23,8 @@ namespace rnnprof::cpu {
 // recurrent products on packed W_hh of each team thread, the same for every (layer, direction).
 // Shared by the session, which creates them, and estimateMemory(), which sizes them.
 struct RecurrentPlan {
+    // A team thread's products: on a team over the units, its slice of W_hh for every row; on a
+    // team over the rows (training), all of W_hh for its rows (m = its row count, written in place).
     struct Slice {
         UnitSlice units;
         PackedGemm::Shape forward;                 // hRec[B, H] * (the slice's rows of every gate)^T

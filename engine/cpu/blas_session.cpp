@@ -397,6 +397,7 @@ void BlasSession::forwardLayer(PhaseHook& hook, int layer) {
 void BlasSession::recurrentForward(StepTeam& team, int layer, const Weights& w) {
     const BlasLayout& l = m_lay;
     const UnitSlice u = team.slice();
+    const RowSlice r = team.rows();
     if (l.training) {
         // The first step's recurrent input h0 * mask; later ones are written by the cell kernels.
         for (int d = 0; d < l.D; ++d) {
@@ -406,7 +407,7 @@ void BlasSession::recurrentForward(StepTeam& team, int layer, const Weights& w) 
                 crows(recurrentMask(layer, d), l.H),
                 {m_b.kept[std::size_t(layer)].hrec[d].data() + t0 * l.B * l.H, l.H},
                 l.H};
-            runKernel(k, l.B, u.j0, u.j1, team.loopThreads());
+            runKernel(k, r.b0, r.b1, u.j0, u.j1, team.loopThreads());
         }
         team.barrier();
     }
@@ -430,26 +431,27 @@ void BlasSession::gateGemm(StepTeam& team, SliceProducts* packed, int gates, con
                            const float* whh, std::int64_t ldw, float* hp) const {
     const std::int64_t B = m_lay.B, H = m_lay.H, GH = m_lay.GH();
     const UnitSlice u = team.slice();
+    const RowSlice r = team.rows(); // every row but on a team that splits them
     if (packed && gates == m_lay.G && lda == packed->forward->shape().lda) {
-        if (team.single()) {
-            team.gemm(*packed->forward, a, hp);
+        if (team.wholeUnits()) {
+            team.gemm(*packed->forward, a + r.b0 * lda, hp + r.b0 * GH);
         } else {
             team.gemm(*packed->forward, a, packed->out.data());
             copyColumnBlocks(packed->out.data(), B, gates, u.width(), hp + u.j0, GH, H);
         }
         return;
     }
-    if (team.single()) {
+    if (team.wholeUnits()) {
         const GemmArgs args{.opA = Op::N,
                             .opB = Op::T,
-                            .m = B,
+                            .m = r.count(),
                             .n = gates * H,
                             .k = H,
-                            .a = a,
+                            .a = a + r.b0 * lda,
                             .lda = lda,
                             .b = whh,
                             .ldb = ldw,
-                            .c = hp,
+                            .c = hp + r.b0 * GH,
                             .ldc = GH};
         if (m_plan.paddedWhh)
             team.guarded([&] { smallBatchGemm(args); });
@@ -608,6 +610,7 @@ void BlasSession::forwardStep(StepTeam& team, int layer, int d, int s, const Wei
     }
     const std::int64_t o = in.unitOffset; // the state views below are shifted with the units
     const std::int64_t j0 = u.j0 - o, j1 = u.j1 - o;
+    const RowSlice r = team.rows(); // every row but on a team that splits them
 
     const Rows<float> saved{kept ? kept->saved[d].data() + t * B * 4 * H : nullptr, 4 * H};
     kernels::withCellActs(m_problem.config, [&](auto acts) {
@@ -621,7 +624,7 @@ void BlasSession::forwardStep(StepTeam& team, int layer, int d, int s, const Wei
                     in.xp,        in.hp, in.bih, in.bhh,   crows(cPrev + o, H),
                     {c + o, H},   h,     saved,  hRecNext, crows(mask + o, H),
                     in.gateStride};
-                runKernel(k, B, j0, j1, team.loopThreads());
+                runKernel(k, r.b0, r.b1, j0, j1, team.loopThreads());
             } else {
                 kernels::GruForwardKernel<A, float, false, Keeps> k{in.xp,
                                                                     in.hp,
@@ -633,7 +636,7 @@ void BlasSession::forwardStep(StepTeam& team, int layer, int d, int s, const Wei
                                                                     hRecNext,
                                                                     crows(mask + o, H),
                                                                     in.gateStride};
-                runKernel(k, B, j0, j1, team.loopThreads());
+                runKernel(k, r.b0, r.b1, j0, j1, team.loopThreads());
             }
         };
         if (l.lstm || l.resetAfter) {
@@ -646,7 +649,7 @@ void BlasSession::forwardStep(StepTeam& team, int layer, int d, int s, const Wei
             float* rh = kept ? kept->rh[d].data() + t * B * H : m_b.stepRh[d].data();
             kernels::GruResetBeforeGatesKernel<A, float> k1{xp,   crows(hp, GH),  w.bih[d], w.bhh[d],
                                                             hRec, {gates, 3 * H}, {rh, H},  H};
-            runKernel(k1, B, u.j0, u.j1, team.loopThreads());
+            runKernel(k1, r.b0, r.b1, u.j0, u.j1, team.loopThreads());
         }
     });
 }
@@ -681,7 +684,7 @@ void BlasSession::forwardResetBeforeTail(StepTeam& team, int layer, int d, int s
                                                                 hRecNext,
                                                                 crows(recurrentMask(layer, d), H),
                                                                 H};
-        runKernel(k2, B, u.j0, u.j1, team.loopThreads());
+        runKernel(k2, team.rows().b0, team.rows().b1, u.j0, u.j1, team.loopThreads());
     });
 }
 
@@ -789,6 +792,7 @@ void BlasSession::recurrentBackward(StepTeam& team, int layer, const Weights& w)
     if (!m_problem.inputGradients) return;
     // Gradients of the initial states: what reached h_{-1} and c_{-1}.
     const UnitSlice u = team.slice();
+    const RowSlice r = team.rows();
     for (int d = 0; d < l.D; ++d) {
         const std::int64_t offset = (layer * l.D + d) * l.B * l.H;
         kernels::InitialStateGradKernel<float, false> k{crows(m_b.dhCarry[d].data(), l.H),
@@ -796,9 +800,9 @@ void BlasSession::recurrentBackward(StepTeam& team, int layer, const Weights& w)
                                                         crows(recurrentMask(layer, d), l.H),
                                                         {m_b.dh0.ptr() + offset, l.H},
                                                         l.H};
-        runKernel(k, l.B, u.j0, u.j1, team.loopThreads());
+        runKernel(k, r.b0, r.b1, u.j0, u.j1, team.loopThreads());
         if (l.lstm)
-            for (std::int64_t b = 0; b < l.B; ++b)
+            for (std::int64_t b = r.b0; b < r.b1; ++b)
                 std::copy(m_b.dcCarry[d].begin() + b * l.H + u.j0, m_b.dcCarry[d].begin() + b * l.H + u.j1,
                           m_b.dc0.ptr() + offset + b * l.H + u.j0);
     }
@@ -808,6 +812,7 @@ void BlasSession::backwardCell(StepTeam& team, int layer, int d, int s) {
     const BlasLayout& l = m_lay;
     const std::int64_t B = l.B, H = l.H;
     const UnitSlice u = team.slice();
+    const RowSlice r = team.rows(); // every row but on a team that splits them
     const StepAt at = stepAt(layer, d, s);
     [[maybe_unused]] const std::int64_t t = at.t, tPrev = at.prev, tNext = at.next, slot = at.slot;
     Kept& kept = m_b.kept[std::size_t(layer)];
@@ -834,7 +839,7 @@ void BlasSession::backwardCell(StepTeam& team, int layer, int d, int s) {
                                                            {m_b.dcCarry[d].data(), H},
                                                            dxp,
                                                            H};
-            runKernel(k, B, u.j0, u.j1, team.loopThreads());
+            runKernel(k, r.b0, r.b1, u.j0, u.j1, team.loopThreads());
             return;
         }
         const Rows<float> dhp{m_b.dhp[d].data() + t * B * 3 * H, 3 * H};
@@ -848,12 +853,12 @@ void BlasSession::backwardCell(StepTeam& team, int layer, int d, int s) {
                                                           dxp,
                                                           dhp,
                                                           H};
-            runKernel(k, B, u.j0, u.j1, team.loopThreads());
+            runKernel(k, r.b0, r.b1, u.j0, u.j1, team.loopThreads());
             return;
         }
         kernels::GruResetBeforeBackwardKernel<A, float, false> k{
             crows(kept.saved[d].data() + t * B * 3 * H, 3 * H), hPrev, dy, dhCarry, dhRec, mask, dxp, dhp, H};
-        runKernel(k, B, u.j0, u.j1, team.loopThreads());
+        runKernel(k, r.b0, r.b1, u.j0, u.j1, team.loopThreads());
     });
 }
 
@@ -863,14 +868,15 @@ void BlasSession::backwardGemm(StepTeam& team, int layer, int d, int s, const We
     const BlasLayout& l = m_lay;
     const std::int64_t B = l.B, H = l.H;
     const UnitSlice u = team.slice();
+    const RowSlice r = team.rows(); // every row but on a team that splits them
     const std::int64_t t = stepAt(0, d, s).t;
     if (l.lstm || l.resetAfter) {
         const float* dg =
             l.lstm ? m_b.dxp.data() + t * B * l.DGH() + d * l.GH() : m_b.dhp[d].data() + t * B * 3 * H;
         const std::int64_t ld = l.lstm ? l.DGH() : 3 * H;
         if (SliceProducts* p = products(team, layer, d); p && p->backward) {
-            if (team.single()) {
-                team.gemm(*p->backward, dg, m_b.dhRec[d].data());
+            if (team.wholeUnits()) {
+                team.gemm(*p->backward, dg + r.b0 * ld, m_b.dhRec[d].data() + r.b0 * H);
             } else {
                 team.gemm(*p->backward, dg, p->out.data());
                 copyColumnBlocks(p->out.data(), B, 1, u.width(), m_b.dhRec[d].data() + u.j0, H, 0);
@@ -879,28 +885,28 @@ void BlasSession::backwardGemm(StepTeam& team, int layer, int d, int s, const We
         }
         team.gemm({.opA = Op::N,
                    .opB = Op::N,
-                   .m = B,
+                   .m = r.count(),
                    .n = u.width(),
                    .k = l.GH(),
-                   .a = dg,
+                   .a = dg + r.b0 * ld,
                    .lda = ld,
                    .b = w.whh[d] + u.j0,
                    .ldb = H,
-                   .c = m_b.dhRec[d].data() + u.j0,
+                   .c = m_b.dhRec[d].data() + r.b0 * H + u.j0,
                    .ldc = H});
         return;
     }
     const float* dhp = m_b.dhp[d].data() + t * B * 3 * H;
     team.gemm({.opA = Op::N,
                .opB = Op::N,
-               .m = B,
+               .m = r.count(),
                .n = u.width(),
                .k = H,
-               .a = dhp + 2 * H,
+               .a = dhp + r.b0 * 3 * H + 2 * H,
                .lda = 3 * H,
                .b = w.whh[d] + 2 * H * H + u.j0,
                .ldb = H,
-               .c = m_b.drh[d].data() + u.j0,
+               .c = m_b.drh[d].data() + r.b0 * H + u.j0,
                .ldc = H});
     Kept& kept = m_b.kept[std::size_t(layer)];
     const float* gates = kept.saved[d].data() + t * B * 3 * H;
@@ -914,7 +920,7 @@ void BlasSession::backwardGemm(StepTeam& team, int layer, int d, int s, const We
             {m_b.dhp[d].data() + t * B * 3 * H, 3 * H},
             {m_b.dhRec[d].data(), H},
             H};
-        runKernel(k, B, u.j0, u.j1, team.loopThreads());
+        runKernel(k, r.b0, r.b1, u.j0, u.j1, team.loopThreads());
     });
 }
 
@@ -923,18 +929,19 @@ void BlasSession::backwardResetBeforeTail(StepTeam& team, int, int d, int s, con
     const BlasLayout& l = m_lay;
     const std::int64_t B = l.B, H = l.H;
     const UnitSlice u = team.slice();
+    const RowSlice r = team.rows(); // every row but on a team that splits them
     const std::int64_t t = stepAt(0, d, s).t;
     team.gemm({.opA = Op::N,
                .opB = Op::N,
-               .m = B,
+               .m = r.count(),
                .n = u.width(),
                .k = 2 * H,
-               .a = m_b.dhp[d].data() + t * B * 3 * H,
+               .a = m_b.dhp[d].data() + (t * B + r.b0) * 3 * H,
                .lda = 3 * H,
                .b = w.whh[d] + u.j0,
                .ldb = H,
                .beta = 1.0f,
-               .c = m_b.dhRec[d].data() + u.j0,
+               .c = m_b.dhRec[d].data() + r.b0 * H + u.j0,
                .ldc = H});
 }
 

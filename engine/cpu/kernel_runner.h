@@ -45,25 +45,30 @@ inline constexpr Index kParallelElements = 1 << 14;
 #define RNNPROF_DECLARE_RUNNER(ns)                                                                           \
     namespace ns {                                                                                           \
     template <class K>                                                                                       \
-    void runKernel(const K& kernel, Index rows, Index j0, Index j1, int threads);                            \
+    void runKernel(const K& kernel, Index b0, Index b1, Index j0, Index j1, int threads);                    \
     }
 RNNPROF_DECLARE_RUNNER(isa_sse2)
 RNNPROF_DECLARE_RUNNER(isa_avx2)
 RNNPROF_DECLARE_RUNNER(isa_avx512)
 #undef RNNPROF_DECLARE_RUNNER
 
-// kernel.at(b, j) for 0 <= b < rows and j0 <= j < j1; rows split over `threads` OpenMP threads
+// kernel.at(b, j) for b0 <= b < b1 and j0 <= j < j1; rows split over `threads` OpenMP threads
 // when > 1 and the work is large (never pass > 1 from inside a parallel region).
 template <class K>
-void runKernel(const K& kernel, Index rows, Index j0, Index j1, int threads) {
+void runKernel(const K& kernel, Index b0, Index b1, Index j0, Index j1, int threads) {
     switch (kernelIsa()) {
     case Isa::Avx512:
-        return isa_avx512::runKernel(kernel, rows, j0, j1, threads);
+        return isa_avx512::runKernel(kernel, b0, b1, j0, j1, threads);
     case Isa::Avx2:
-        return isa_avx2::runKernel(kernel, rows, j0, j1, threads);
+        return isa_avx2::runKernel(kernel, b0, b1, j0, j1, threads);
     default:
-        return isa_sse2::runKernel(kernel, rows, j0, j1, threads);
+        return isa_sse2::runKernel(kernel, b0, b1, j0, j1, threads);
     }
+}
+// The same for every row, 0 <= b < rows.
+template <class K>
+void runKernel(const K& kernel, Index rows, Index j0, Index j1, int threads) {
+    runKernel(kernel, Index(0), rows, j0, j1, threads);
 }
 
 } // namespace rnnprof::cpu

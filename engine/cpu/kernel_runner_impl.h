@@ -16,27 +16,27 @@ void rowsLoop(const K& kernel, rnnprof::cpu::Index b0, rnnprof::cpu::Index b1, r
 }
 
 template <class K>
-void runLocal(const K& kernelRef, rnnprof::cpu::Index rows, rnnprof::cpu::Index j0, rnnprof::cpu::Index j1,
-              int threads) {
+void runLocal(const K& kernelRef, rnnprof::cpu::Index b0, rnnprof::cpu::Index b1, rnnprof::cpu::Index j0,
+              rnnprof::cpu::Index j1, int threads) {
     // A local copy: its pointers are provably loop-invariant.
     const K kernel = kernelRef;
-    if (threads > 1 && rows > 1 && rows * (j1 - j0) >= rnnprof::cpu::kParallelElements) {
+    if (threads > 1 && b1 - b0 > 1 && (b1 - b0) * (j1 - j0) >= rnnprof::cpu::kParallelElements) {
 #pragma omp parallel for num_threads(threads) schedule(static)
-        for (rnnprof::cpu::Index b = 0; b < rows; ++b)
+        for (rnnprof::cpu::Index b = b0; b < b1; ++b)
             rowsLoop(kernel, b, b + 1, j0, j1);
         return;
     }
-    rowsLoop(kernel, 0, rows, j0, j1);
+    rowsLoop(kernel, b0, b1, j0, j1);
 }
 
 } // namespace
 
 template <class K>
-void runKernel(const K& kernel, Index rows, Index j0, Index j1, int threads) {
-    runLocal(kernel, rows, j0, j1, threads);
+void runKernel(const K& kernel, Index b0, Index b1, Index j0, Index j1, int threads) {
+    runLocal(kernel, b0, b1, j0, j1, threads);
 }
 
 #define RNNPROF_INSTANTIATE_RUNNER(...)                                                                      \
-    template void runKernel<__VA_ARGS__>(const __VA_ARGS__&, Index, Index, Index, int);
+    template void runKernel<__VA_ARGS__>(const __VA_ARGS__&, Index, Index, Index, Index, int);
 RNNPROF_CPU_KERNELS(RNNPROF_INSTANTIATE_RUNNER)
 #undef RNNPROF_INSTANTIATE_RUNNER

@@ -12,7 +12,7 @@ struct RecurrentThreads {
     // With a team of one: the threads of its GEMMs and loops, 1 or all (a fork/join per step).
     int singleTeam = 1;
     // The team splits the batch rows instead (rowTeamThreads()): each thread runs every unit of its
-    // rows. Only the fused step (inference) runs on such a team.
+    // rows. Inference's fused step and training of a small layer run on such a team.
     bool rows = false;
 };
 
@@ -97,7 +97,9 @@ struct ForcedStepTeam {
                                                  std::int64_t units, int threads);
 
 // The threads of a team that splits the batch rows of a step of `stepFlops` (rows = true above): as
-// many as get kMinTeamRows rows and kMinStepFlopsPerThread of the step each, 1 where that is one.
+// many as get kMinTeamRows rows and kMinStepFlopsPerThread (training: kMinTrainingStepFlopsPerThread)
+// of the step each, 1 where that is one; never a member that rowSlice()'s 4-row rounding leaves
+// without rows (B=36 on 4 threads: 12 + 12 + 12, so 3).
 // A row of an inference step depends on nothing but its own row of the step before, so each thread
 // reads only the state it wrote itself, and needs no unit count: the session takes it for the
 // fused step where the units allow no larger team (blas_plan.cpp), so that a small layer at a
@@ -110,11 +112,18 @@ struct ForcedStepTeam {
 // B=16-256, two runs each, within the runs' spread), and the rows 8-20 % faster on the 2-core Xeon
 // (blas_plan.cpp), so a tie goes to the rows.
 inline constexpr std::int64_t kMinTeamRows = 8;
-[[nodiscard]] inline int rowTeamThreads(double stepFlops, std::int64_t batch, int threads) {
-    const double byWork = stepFlops / kMinStepFlopsPerThread;
+// The rows of each thread but the last of a team of `count` that splits `batch` rows (rowSlice()):
+// a multiple of 4 (the fused step's passes) where the batch allows.
+[[nodiscard]] inline std::int64_t rowShare(std::int64_t batch, int count) {
+    return ((batch + count - 1) / count + 3) / 4 * 4;
+}
+[[nodiscard]] inline int rowTeamThreads(double stepFlops, std::int64_t batch, int threads, bool training) {
+    const double byWork = stepFlops / (training ? kMinTrainingStepFlopsPerThread : kMinStepFlopsPerThread);
     const double byRows = double(batch / kMinTeamRows);
     const double fit = byWork < byRows ? byWork : byRows;
-    return fit < 1 ? 1 : fit > threads ? threads : int(fit);
+    const int n = fit < 1 ? 1 : fit > threads ? threads : int(fit);
+    const std::int64_t per = rowShare(batch, n);
+    return int((batch + per - 1) / per);
 }
 
 // The threads of one all-steps GEMM of `flops` (input projection, weight and input gradients): all

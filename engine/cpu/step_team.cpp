@@ -18,7 +18,7 @@ UnitSlice unitSlice(std::int64_t units, int index, int count) {
 }
 
 RowSlice rowSlice(std::int64_t batch, int index, int count) {
-    const std::int64_t per = ((batch + count - 1) / count + 3) / 4 * 4;
+    const std::int64_t per = rowShare(batch, count);
     const std::int64_t b0 = std::min(batch, per * index);
     return {b0, std::min(batch, b0 + per)};
 }

@@ -7,8 +7,10 @@
 // GEMM. Compared with a multi-threaded GEMM per step this saves a fork/join per step, which
 // dominates at small batch.
 // With one thread the team is the calling thread and owns every unit. A team may split the batch
-// rows instead (RecurrentThreads::rows, the fused step only): each thread then owns every unit of
-// its rows. How many threads: recurrent_threads.h.
+// rows instead (RecurrentThreads::rows: inference's fused step, and training of a small layer):
+// each thread then owns every unit of its rows and reads no other thread's data in the recurrence
+// (a row's state, gate gradients and recurrent gradient depend on that row alone), on its own
+// packed copy of all of W_hh. How many threads: recurrent_threads.h.
 #include "engine/cpu/gemm.h"
 #include "engine/cpu/onednn_support.h"
 #include "engine/cpu/packed_gemm.h"
@@ -70,6 +72,8 @@ public:
     [[nodiscard]] const RowSlice& rows() const { return m_rows; }
     [[nodiscard]] int index() const { return m_index; }
     [[nodiscard]] bool single() const { return m_threads == 1; }
+    // Whether this thread runs every unit: a team of one, or a team that splits the rows.
+    [[nodiscard]] bool wholeUnits() const { return m_threads == 1 || m_splitsRows; }
     [[nodiscard]] int size() const { return m_threads; }
     // Threads the element-wise loops of this team member may use.
     [[nodiscard]] int loopThreads() const { return m_loopThreads; }
@@ -94,9 +98,9 @@ private:
         TeamBarrier barrier;
     };
     StepTeam(GemmProvider provider, int threads, int index, int loopThreads, UnitSlice slice, RowSlice rows,
-             Shared& shared)
+             bool splitsRows, Shared& shared)
         : m_provider(provider), m_threads(threads), m_index(index), m_loopThreads(loopThreads),
-          m_slice(slice), m_rows(rows), m_shared(shared) {}
+          m_slice(slice), m_rows(rows), m_splitsRows(splitsRows), m_shared(shared) {}
     static void rethrow(const Shared& shared);
     static int currentThread();
     static int currentTeamSize();
@@ -109,6 +113,7 @@ private:
     int m_loopThreads;
     UnitSlice m_slice;
     RowSlice m_rows;
+    bool m_splitsRows;
     Shared& m_shared;
 };
 
@@ -129,7 +134,7 @@ int StepTeam::run(GemmProvider provider, RecurrentThreads threads, std::int64_t 
     shared.stop = stop;
     if (threads.team <= 1) {
         const OmpThreadCount gemmThreads(threads.singleTeam); // oneDNN's GEMMs follow OpenMP's count
-        StepTeam team(provider, 1, 0, threads.singleTeam, {0, units}, {0, batch}, shared);
+        StepTeam team(provider, 1, 0, threads.singleTeam, {0, units}, {0, batch}, false, shared);
         body(team);
     } else {
         // The region spans OpenMP's whole pool and the threads beyond the team leave at once:
@@ -143,7 +148,8 @@ int StepTeam::run(GemmProvider provider, RecurrentThreads threads, std::int64_t 
             if (i < n) {
                 singleThreadedGemms();
                 StepTeam team(provider, n, i, 1, threads.rows ? UnitSlice{0, units} : unitSlice(units, i, n),
-                              threads.rows ? rowSlice(batch, i, n) : RowSlice{0, batch}, shared);
+                              threads.rows ? rowSlice(batch, i, n) : RowSlice{0, batch}, threads.rows,
+                              shared);
                 body(team);
             }
         }

@@ -259,9 +259,10 @@ TEST(BlasThreads, AfterItsFirstRunASessionStartsNoThread) {
 
 TEST(RecurrentThreads, TrainingOfASmallLayerRunsNoTeam) {
     // H=64, B=64 on 2 and 16 threads: inference splits the units (over two and four threads),
-    // training keeps one thread for the step and splits its GEMMs over every core (backward
-    // exchanges every unit's gate gradients each step); from 128 units training forms a team too
-    // (B=16).
+    // training forms no team over the units but keeps one thread for the step and splits its GEMMs
+    // over every core (backward exchanges every unit's gate gradients each step); from 128 units
+    // training forms a team too (B=16). (The session's plan then splits such a layer's rows where
+    // the batch allows: BlasRowTeam.)
     for (int threads : {2, 16}) {
         EXPECT_EQ(recurrentThreads(lstmStepFlops(64, 64), 64, threads, false).team, std::min(threads, 4));
         const RecurrentThreads training = recurrentThreads(lstmStepFlops(64, 64), 64, threads, true);
@@ -902,40 +903,50 @@ TEST(BlasInputChunks, ATeamOverTheUnitsProjectsEachChunkInShares) {
 }
 
 // A team that splits the batch rows (rowTeamThreads) gives each thread kMinTeamRows rows and
-// kMinStepFlopsPerThread of the step, and never more threads than asked. Hand-derived: LSTM H=64 at
-// B=256 is 8.4 MFLOP a step (56 threads' worth) and 32 blocks of 8 rows; at B=16, 2 blocks; at
-// B=7, not one; H=8 at B=64 is 33 kFLOP, a fifth of one thread's share.
+// kMinStepFlopsPerThread of the step (training: kMinTrainingStepFlopsPerThread), every thread some
+// rows, and never more threads than asked. Hand-derived: LSTM H=64 at B=256 is 8.4 MFLOP a step
+// (56 threads' worth in inference) and 32 blocks of 8 rows; at B=16, 2 blocks; at B=7, not one;
+// H=8 at B=64 is 33 kFLOP, a fifth of one thread's share. Training: H=64 B=64, 2.1 MFLOP, is 14
+// threads' worth at 150 kFLOP and 8 blocks of 8 rows; H=32 B=64, 524 kFLOP, 3 threads' worth. B=36
+// on 4 threads would be rows of 12 + 12 + 12 + 0 (4-row multiples): 3 threads.
 TEST(RecurrentThreads, ARowTeamGivesEveryThreadEnoughRowsAndWork) {
-    EXPECT_EQ(cpu::rowTeamThreads(lstmStepFlops(256, 64), 256, 16), 16);
-    EXPECT_EQ(cpu::rowTeamThreads(lstmStepFlops(256, 64), 256, 64), 32);
-    EXPECT_EQ(cpu::rowTeamThreads(lstmStepFlops(16, 64), 16, 16), 2);
-    EXPECT_EQ(cpu::rowTeamThreads(lstmStepFlops(7, 64), 7, 16), 1);
-    EXPECT_EQ(cpu::rowTeamThreads(lstmStepFlops(64, 8), 64, 16), 1);
-    for (int threads : {1, 2, 3, 16})
-        for (std::int64_t batch : {1, 8, 15, 16, 61, 256, 4096})
-            for (std::int64_t hidden : {8, 40, 64, 128}) {
-                const double flops = lstmStepFlops(double(batch), double(hidden));
-                const int n = cpu::rowTeamThreads(flops, batch, threads);
-                SCOPED_TRACE(testing::Message() << threads << " threads, B=" << batch << ", H=" << hidden);
-                EXPECT_GE(n, 1);
-                EXPECT_LE(n, threads);
-                if (n > 1) {
-                    EXPECT_GE(batch / n, cpu::kMinTeamRows);
-                    EXPECT_GE(flops / n, kMinStepFlopsPerThread);
-                }
-                // The slices of such a team cover every row once, in order, 4-row aligned.
-                std::int64_t next = 0;
-                for (int i = 0; i < n; ++i) {
-                    const cpu::RowSlice rows = cpu::rowSlice(batch, i, n);
-                    EXPECT_EQ(rows.b0, next);
-                    EXPECT_GE(rows.count(), 0);
-                    if (rows.b1 < batch) {
-                        EXPECT_EQ(rows.count() % 4, 0);
+    EXPECT_EQ(cpu::rowTeamThreads(lstmStepFlops(256, 64), 256, 16, false), 16);
+    EXPECT_EQ(cpu::rowTeamThreads(lstmStepFlops(256, 64), 256, 64, false), 32);
+    EXPECT_EQ(cpu::rowTeamThreads(lstmStepFlops(16, 64), 16, 16, false), 2);
+    EXPECT_EQ(cpu::rowTeamThreads(lstmStepFlops(7, 64), 7, 16, false), 1);
+    EXPECT_EQ(cpu::rowTeamThreads(lstmStepFlops(64, 8), 64, 16, false), 1);
+    EXPECT_EQ(cpu::rowTeamThreads(lstmStepFlops(64, 64), 64, 16, true), 8);
+    EXPECT_EQ(cpu::rowTeamThreads(lstmStepFlops(64, 32), 64, 16, true), 3);
+    EXPECT_EQ(cpu::rowTeamThreads(lstmStepFlops(36, 256), 36, 4, false), 3);
+    for (bool training : {false, true})
+        for (int threads : {1, 2, 3, 4, 16})
+            for (std::int64_t batch : {1, 8, 15, 16, 36, 61, 256, 4096})
+                for (std::int64_t hidden : {8, 40, 64, 128}) {
+                    const double flops = lstmStepFlops(double(batch), double(hidden));
+                    const int n = cpu::rowTeamThreads(flops, batch, threads, training);
+                    SCOPED_TRACE(testing::Message() << threads << " threads, B=" << batch << ", H=" << hidden
+                                                    << (training ? ", training" : ", inference"));
+                    EXPECT_GE(n, 1);
+                    EXPECT_LE(n, threads);
+                    if (n > 1) {
+                        EXPECT_GE(batch / n, cpu::kMinTeamRows);
+                        EXPECT_GE(flops / n,
+                                  training ? cpu::kMinTrainingStepFlopsPerThread : kMinStepFlopsPerThread);
                     }
-                    next = rows.b1;
+                    // The slices of such a team cover every row once, in order, 4-row aligned, and
+                    // each thread has some.
+                    std::int64_t next = 0;
+                    for (int i = 0; i < n; ++i) {
+                        const cpu::RowSlice rows = cpu::rowSlice(batch, i, n);
+                        EXPECT_EQ(rows.b0, next);
+                        EXPECT_GT(rows.count(), 0);
+                        if (rows.b1 < batch) {
+                            EXPECT_EQ(rows.count() % 4, 0);
+                        }
+                        next = rows.b1;
+                    }
+                    EXPECT_EQ(next, batch);
                 }
-                EXPECT_EQ(next, batch);
-            }
 }
 
 // The fused step on a team that splits the batch rows: H = 40 leaves no team of units (32 units a
@@ -1056,10 +1067,72 @@ TEST(BlasRowTeam, ATeamOpenMpNarrowedStillProjectsEveryRow) {
     expectInferenceEqualsTheReference(*session, p);
 }
 
+// Training on a team that splits the batch rows (trainingRowTeam): every cell form, one layer at
+// B=61 (rows 32 + 29 on two threads) and two bidirectional layers with dropout between them and in
+// the recurrence at B=29 (16 + 13), input gradients on. Each thread runs the forward and backward
+// steps of its rows on its own packed copies of W_hh (LSTM, reset-after GRU) or sgemm (reset-before
+// GRU). Outputs, loss, every gradient and the parameters after SGD must be the double reference's;
+// a second run must start from those parameters (each thread repacks its copies after the update).
+TEST(BlasRowTeam, TrainingOnSplitRowsEqualsTheReference) {
+    if (availableCpuCores() < 2) GTEST_SKIP() << "one core: no team";
+    const Backend* blas = builtinBackends().find("cpu-blas");
+    ASSERT_NE(blas, nullptr);
+    for (const CellForm& form : kEveryCellForm)
+        for (bool deep : {false, true}) {
+            SCOPED_TRACE(testing::Message()
+                         << form.name << (deep ? ", two bidirectional layers" : ", one layer"));
+            Problem p;
+            p.config.cell = form.type;
+            p.config.resetAfter = form.resetAfter;
+            p.config.inputSize = 12;
+            p.config.hiddenSize = 40;
+            p.config.layers = deep ? 2 : 1;
+            p.config.bidirectional = deep;
+            p.config.dropout = deep ? 0.25 : 0.0;
+            p.config.recurrentDropout = deep ? 0.2 : 0.0;
+            p.config.seed = 71;
+            p.shape = {.batch = deep ? 29 : 61, .seqLen = 6};
+            p.mode = Mode::Training;
+            p.inputGradients = true;
+            p.options.threads = 2;
+            p.options.learningRate = 0.5;
+            auto session = blas->prepare(p);
+            EXPECT_TRUE(
+                hasNote(session->notes(), "recurrence on 2 threads (batch rows split across the team)"));
+            NullPhaseHook hook;
+            session->run(hook);
+            const RunOutputs out = session->outputs();
+            const auto ref = reference::runIteration<double>(p);
+            EXPECT_TRUE(test::tensorsClose(out.y.cast<double>(), ref.y, 1e-5, "output y"));
+            EXPECT_TRUE(test::tensorsClose(out.hN.cast<double>(), ref.hN, 1e-5, "final h"));
+            if (form.type == CellType::Lstm) {
+                EXPECT_TRUE(test::tensorsClose(out.cN.cast<double>(), ref.cN, 1e-5, "final c"));
+                EXPECT_TRUE(
+                    test::tensorsClose(out.gradients.dc0.cast<double>(), ref.gradients.dc0, 1e-4, "dc0"));
+            }
+            EXPECT_NEAR(out.loss, ref.loss, 1e-5 * std::max(1.0, ref.loss));
+            test::expectParamGradientsClose(out.gradients.dParams, ref.gradients.dParams, 1e-4);
+            EXPECT_TRUE(test::tensorsClose(out.gradients.dx.cast<double>(), ref.gradients.dx, 1e-4, "dx"));
+            EXPECT_TRUE(test::tensorsClose(out.gradients.dh0.cast<double>(), ref.gradients.dh0, 1e-4, "dh0"));
+
+            session->run(hook);
+            const RunOutputs second = session->outputs();
+            Problem updated = p;
+            updated.overrides.params = std::make_shared<const ParamSet<float>>(out.paramsAfter);
+            const auto refSecond = reference::runIteration<double>(updated);
+            EXPECT_TRUE(
+                test::tensorsClose(second.y.cast<double>(), refSecond.y, 1e-4, "output of the second run"));
+            EXPECT_NEAR(second.loss, refSecond.loss, 1e-4 * std::max(1.0, refSecond.loss));
+            EXPECT_GT(std::abs(refSecond.loss - ref.loss), 1e-6) << "the update must change the loss";
+        }
+}
+
 // Rows are split only where that gives the fused step at least as many threads as the units do:
-// also at H=64 on two threads (a team of two either way), but not in training, not at H=700 (no
-// fused step, as a block of W_hh is outside L1 on every ISA: a team over the units for the GEMMs),
-// not on one thread, not at batch 4 (fused, a team of two over the units; too few rows for two).
+// also at H=64 on two threads (a team of two either way), but not at H=700 (no fused step, as a
+// block of W_hh is outside L1 on every ISA: a team over the units for the GEMMs), not on one
+// thread, not at batch 4 (fused, a team of two over the units; too few rows for two). Training
+// splits the rows of a layer whose two packed copies of W_hh stay within half of L2 (H=40: 51 KB;
+// not H=700, 16 MB), at 781 kFLOP a step (B=61) five threads' worth.
 TEST(BlasRowTeam, WhereTheRowsGiveTheFusedStepAsManyThreadsAsTheUnits) {
     if (availableCpuCores() < 2) GTEST_SKIP() << "one core: no team";
     const Backend* blas = builtinBackends().find("cpu-blas");
@@ -1078,7 +1151,8 @@ TEST(BlasRowTeam, WhereTheRowsGiveTheFusedStepAsManyThreadsAsTheUnits) {
     };
     EXPECT_TRUE(rows(problem(40, Mode::Inference, 2)));
     EXPECT_TRUE(rows(problem(64, Mode::Inference, 2)));
-    EXPECT_FALSE(rows(problem(40, Mode::Training, 2)));
+    EXPECT_TRUE(rows(problem(40, Mode::Training, 2)));
+    EXPECT_FALSE(rows(problem(700, Mode::Training, 2)));
     EXPECT_FALSE(rows(problem(700, Mode::Inference, 2)));
     EXPECT_TRUE(
         hasNote(blas->prepare(problem(700, Mode::Inference, 2))->notes(), "units split across the team"));
