@@ -94,7 +94,7 @@ bool StepTeam::stopBefore(int step) noexcept {
 }
 
 void StepTeam::barrier() const {
-    if (m_threads > 1) m_shared.barrier.wait(m_threads);
+    if (m_threads > 1 && !m_splitsRows) m_shared.barrier.wait(m_threads);
 }
 
 void StepTeam::rethrow(const Shared& shared) {

@@ -65,7 +65,10 @@ public:
     // leave the loop together and no barrier waits for a thread that left: only thread 0 reads the
     // token and publishes "stop before my next step"; the barrier that ends a step makes that
     // visible to all before the next call. So call it on every thread at the start of each step,
-    // with a barrier in every step. A team of one stops at the step where it sees the request.
+    // with a barrier in every step. A team of one stops at the step where it sees the request. A
+    // team over the rows, whose barrier() waits for nobody, stops each thread at the first step it
+    // starts after thread 0 published its step; none waits for another, so none waits for one
+    // that left.
     [[nodiscard]] bool stopBefore(int step) noexcept;
 
     [[nodiscard]] const UnitSlice& slice() const { return m_slice; }
@@ -86,7 +89,8 @@ public:
     // Runs f() on this thread; like gemm(), an exception is recorded for run() to rethrow.
     template <class F>
     void guarded(F&& f) noexcept;
-    // Waits for every thread of the team (no-op for a single thread).
+    // Waits for every thread of the team: a no-op for a single thread, and for a team over the
+    // rows, whose threads read only what they wrote themselves in the recurrence.
     void barrier() const;
 
 private:

@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace rnnprof {
@@ -51,13 +52,13 @@ private:
 };
 
 // A two-layer LSTM in training: forward, backward and update, kSteps time steps per layer.
-Problem trainingProblem(int threads, int hidden = 8) {
+Problem trainingProblem(int threads, int hidden = 8, int batch = 3) {
     Problem p;
     p.config.cell = CellType::Lstm;
     p.config.inputSize = 5;
     p.config.hiddenSize = hidden;
     p.config.layers = 2;
-    p.shape = {3, kSteps};
+    p.shape = {batch, kSteps};
     p.mode = Mode::Training;
     p.options.threads = threads;
     return p;
@@ -167,11 +168,12 @@ int timeStepIn(const std::string& where) {
 
 // A stop requested as the recurrence of layer 1 begins ends it at its first step or, with a team
 // of several threads (which learn of it from thread 0 at the next barrier), the second; a check
-// only between layers would compute all kSteps of them first.
+// only between layers would compute all kSteps of them first. H=64 at B=64 on two threads runs
+// on a team over the rows, which has no barrier.
 TEST(StopInsideTheRecurrence, CpuBlasStopsWithinTheFirstStepsOfTheSequence) {
-    for (const int threads : {1, 4}) {
-        SCOPED_TRACE("threads " + std::to_string(threads));
-        const Problem problem = trainingProblem(threads, 256);
+    for (const auto& [threads, hidden, batch] : {std::tuple{1, 256, 3}, {4, 256, 3}, {2, 64, 64}}) {
+        SCOPED_TRACE("threads " + std::to_string(threads) + ", H=" + std::to_string(hidden));
+        const Problem problem = trainingProblem(threads, hidden, batch);
         std::string why;
         const Backend* backend = usableBackend("cpu-blas", problem, why);
         if (!backend) GTEST_SKIP() << why;
@@ -224,6 +226,39 @@ TEST(StepTeamStop, EveryThreadStopsBeforeTheSameStep) {
         EXPECT_EQ(stoppedAt, actual == 1 ? kRequestAt + 1 : kRequestAt + 2);
         for (int i = 0; i < actual; ++i)
             EXPECT_EQ(stepsRun[std::size_t(i)], stoppedAt) << "thread " << i;
+    }
+}
+
+// A team over the rows waits at no barrier: thread 0 publishes the step its team stops before, and
+// each thread stops at the first step from there that it starts; one that ran ahead may have run
+// more steps, none fewer, and the team returns.
+TEST(StepTeamStop, ATeamOverTheRowsStopsEveryThreadWithoutWaiting) {
+    constexpr int kLoop = 50;
+    constexpr int kRequestAt = 10;
+    for (const int size : {2, 4}) {
+        SCOPED_TRACE("team of " + std::to_string(size));
+        StopToken stop;
+        std::vector<int> stepsRun(std::size_t(size), 0);
+        int actual = 0;
+        const cpu::RecurrentThreads threads{.team = size, .singleTeam = 1, .rows = true};
+        const int stoppedAt =
+            cpu::StepTeam::run(GemmProvider::OneDnn, threads, 16, 8 * size, &stop, [&](cpu::StepTeam& team) {
+                if (team.index() == 0) actual = team.size();
+                EXPECT_EQ(team.slice().width(), 16) << "every unit";
+                for (int s = 0; s < kLoop; ++s) {
+                    if (team.stopBefore(s)) return;
+                    if (team.index() == 0 && s == kRequestAt) stop.requestStop();
+                    ++stepsRun[std::size_t(team.index())];
+                    team.barrier();
+                }
+            });
+        // As in a team over the units: thread 0 of a team of several publishes "before step 12".
+        EXPECT_EQ(stoppedAt, actual == 1 ? kRequestAt + 1 : kRequestAt + 2);
+        EXPECT_EQ(stepsRun[0], stoppedAt);
+        for (int i = 1; i < actual; ++i) {
+            EXPECT_GE(stepsRun[std::size_t(i)], stoppedAt) << "thread " << i;
+            EXPECT_LE(stepsRun[std::size_t(i)], kLoop) << "thread " << i;
+        }
     }
 }
 
