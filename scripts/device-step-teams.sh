@@ -2,8 +2,10 @@
 # cpu-blas at forced step teams (RNNPROF_STEP_TEAM, engine/cpu/recurrent_threads.h) against
 # cpu-onednn on all cores of the GPU machine's host, one `rnnprof sweep` per point and team, from the
 # bundle that ../shared/tools/gpu-bundle.sh makes; stops at a deadline ($1 seconds). The results
-# come back as one file, $OUT/step-teams.tgz (the device tool returns only a few files).
-start=$(date +%s); budget=${1:-150}
+# come back as one file, $OUT/step-teams.tgz (the device tool returns only a few files). The second
+# argument picks the points: "teams" (default: the pass behind the 2026-11-27 rule) or "rows"
+# (training's team over the rows, RNNPROF_STEP_TEAM=rows, against the rule beyond its L2 bound).
+start=$(date +%s); budget=${1:-150}; set=${2:-teams}
 export OPENBLAS_CORETYPE=Haswell OPENBLAS_L2_SIZE=512
 bash .gpu-bundle/run.sh true
 mkdir -p "$OUT/cal"
@@ -19,7 +21,16 @@ run() { # cell H B T mode teams...
     local c=$1 h=$2 b=$3 t=$4 m=$5; shift 5
     for team in "$@"; do one "r$round-$c-$m-H$h-B$b-T$t" $c $h $b $t $m $team; done
 }
+rows_pass() {
+    for c in lstm gru; do for h in 256 512; do for b in 64 256; do
+        run $c $h $b 20 train rule rows onednn
+    done; done; done
+    run lstm 64 64 20 train rule split onednn
+    run gru 64 64 100 train rule split onednn
+    run lstm 1024 256 20 train rule rows onednn
+}
 for round in 1 2; do
+    [ "$set" = rows ] && { rows_pass; continue; }
     for c in lstm gru; do for h in 256 512 1024; do run $c $h 1 100 infer rule onednn 2 4 8 12 16; done; done
     run lstm 512 1 20 train rule onednn split 1 4 8 16
     run lstm 512 16 20 train rule onednn split 4 8 16

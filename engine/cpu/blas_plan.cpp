@@ -45,11 +45,17 @@ std::int64_t projectionL2BudgetBytes() {
 // products), so both copies must stay in its L2, here within half of it (LSTM up to H=181, GRU
 // H=209 at 2 MiB). Its threads then read nothing that another thread wrote in the recurrence,
 // where a team over the units exchanges h and the gate gradients of every step, and a team of one
-// forks and joins its GEMMs' threads every step. 1: no such team.
+// forks and joins its GEMMs' threads every step. 1: no such team. RNNPROF_STEP_TEAM=rows drops the
+// L2 bound (for measuring it), a forced team or split forbids the rows. Measured against the L2 bound
+// on the 2-core Xeon (2026-11-27, two threads, T=20, alternated twice, us a step): the rows took
+// the same time as the rule's plan at H=256 (LSTM B=64 574 against 572, B=256 2401-2464 against
+// 2311-2498; GRU B=64 441-448 against 446-451) and 1.14x its time at LSTM H=512 B=64 (2188-2215
+// against 1913-1947), GRU H=512 B=256 1.01x.
 int trainingRowTeam(const BlasLayout& l, int threads) {
-    if (!l.training || forcedStepTeam().team != 0) return 1;
+    const ForcedStepTeam& forced = forcedStepTeam();
+    if (!l.training || forced.team != 0) return 1;
     const std::int64_t copiesBytes = 2 * l.GH() * l.H * std::int64_t(sizeof(float));
-    if (copiesBytes > l2CacheBytes() / 2) return 1;
+    if (copiesBytes > l2CacheBytes() / 2 && !forced.rows) return 1;
     return rowTeamThreads(stepFlops(l), l.B, threads, true);
 }
 

@@ -86,10 +86,13 @@ inline constexpr std::int64_t kMinTrainingTeamUnits = 128;
 // RNNPROF_STEP_TEAM, for measuring the rule above on a new host (not for everyday use): "split" (a team
 // of one whose GEMMs run on every thread) or a number N >= 1 (a team of N threads over the units, at
 // most `threads` and one per kMinTeamUnits units; 1: one thread) replaces the rule's choice, and the
-// session's notes say so. Unset or empty: the rule; anything else: the rule, and a note that says why.
+// session's notes say so; "rows" lets training split the batch rows at any hidden size (the plan's
+// trainingRowTeam() without its L2 bound). Unset or empty: the rule; anything else: the rule, and a
+// note that says why.
 struct ForcedStepTeam {
-    int team = 0;     // 0: the rule; -1: a team of one on every thread; else a team of this many
-    std::string note; // "set by RNNPROF_STEP_TEAM=8", or why the value was ignored; empty when unset
+    int team = 0;      // 0: the rule; -1: a team of one on every thread; else a team of this many
+    bool rows = false; // "rows": training's team over the rows wherever the rows and work allow one
+    std::string note;  // "set by RNNPROF_STEP_TEAM=8", or why the value was ignored; empty when unset
 };
 [[nodiscard]] ForcedStepTeam parseForcedStepTeam(const char* value);
 [[nodiscard]] const ForcedStepTeam& forcedStepTeam(); // this process's, read once

@@ -51,12 +51,13 @@ RecurrentThreads recurrentThreads(double stepFlops, std::int64_t units, int thre
 ForcedStepTeam parseForcedStepTeam(const char* value) {
     if (!value || !*value) return {};
     const std::string name = std::string("RNNPROF_STEP_TEAM=") + value;
-    if (std::string_view(value) == "split") return {-1, "set by " + name};
+    if (std::string_view(value) == "split") return {.team = -1, .note = "set by " + name};
+    if (std::string_view(value) == "rows") return {.rows = true, .note = "set by " + name};
     char* end = nullptr;
     const long n = std::strtol(value, &end, 10);
     if (end == value || *end != '\0' || n < 1 || n > 4096)
-        return {0, name + " ignored: not \"split\" or a thread count from 1"};
-    return {int(n), "set by " + name};
+        return {.note = name + " ignored: not \"split\", \"rows\" or a thread count from 1"};
+    return {.team = int(n), .note = "set by " + name};
 }
 
 const ForcedStepTeam& forcedStepTeam() {

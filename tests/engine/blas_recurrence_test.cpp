@@ -203,6 +203,12 @@ TEST(RecurrentThreads, AForcedStepTeamReplacesTheRuleWithinTheUnitsAndThreads) {
     EXPECT_EQ(split.team, 1);
     EXPECT_EQ(split.singleTeam, 16);
     EXPECT_EQ(cpu::parseForcedStepTeam("8").note, "set by RNNPROF_STEP_TEAM=8");
+    // "rows" keeps the rule's team (training may then split the rows at any hidden size).
+    const cpu::ForcedStepTeam rows = cpu::parseForcedStepTeam("rows");
+    EXPECT_TRUE(rows.rows);
+    EXPECT_EQ(rows.note, "set by RNNPROF_STEP_TEAM=rows");
+    EXPECT_EQ(cpu::forcedStepThreads(rule, rows, 256, 16).team, 3);
+    EXPECT_FALSE(cpu::parseForcedStepTeam("8").rows);
     EXPECT_TRUE(cpu::parseForcedStepTeam(nullptr).note.empty());
     for (const char* bad : {"0", "-2", "eight", "8x", "99999"}) {
         const cpu::ForcedStepTeam parsed = cpu::parseForcedStepTeam(bad);
