@@ -1076,9 +1076,10 @@ TEST(BlasRowTeam, ATeamOpenMpNarrowedStillProjectsEveryRow) {
 // Training on a team that splits the batch rows (trainingRowTeam): every cell form, one layer at
 // B=61 (rows 32 + 29 on two threads) and two bidirectional layers with dropout between them and in
 // the recurrence at B=29 (16 + 13), input gradients on. Each thread runs the forward and backward
-// steps of its rows on its own packed copies of W_hh (LSTM, reset-after GRU) or sgemm (reset-before
-// GRU). Outputs, loss, every gradient and the parameters after SGD must be the double reference's;
-// a second run must start from those parameters (each thread repacks its copies after the update).
+// steps of its rows on its own packed copies of W_hh (LSTM, reset-after GRU: the memory estimate
+// sizes them) or sgemm (reset-before GRU). Outputs, loss, every gradient and the parameters after
+// SGD must be the double reference's; a second run must start from those parameters (each thread
+// repacks its copies after the update).
 TEST(BlasRowTeam, TrainingOnSplitRowsEqualsTheReference) {
     if (availableCpuCores() < 2) GTEST_SKIP() << "one core: no team";
     const Backend* blas = builtinBackends().find("cpu-blas");
@@ -1105,6 +1106,14 @@ TEST(BlasRowTeam, TrainingOnSplitRowsEqualsTheReference) {
             auto session = blas->prepare(p);
             EXPECT_TRUE(
                 hasNote(session->notes(), "recurrence on 2 threads (batch rows split across the team)"));
+            // Each thread's own packed copies, which the estimate sizes before any exists.
+            const MemoryFootprint estimate = blas->estimateMemory(p);
+            EXPECT_EQ(estimate.weights, session->memory().weights);
+            EXPECT_EQ(estimate.workspace, session->memory().workspace);
+            EXPECT_EQ(estimate.part("packed W_hh"), session->memory().part("packed W_hh"));
+            if (form.resetAfter) {
+                EXPECT_GT(session->memory().part("packed W_hh"), 0u);
+            }
             NullPhaseHook hook;
             session->run(hook);
             const RunOutputs out = session->outputs();
