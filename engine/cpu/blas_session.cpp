@@ -700,16 +700,7 @@ void BlasSession::backward(PhaseHook& hook) {
             StepScope step(hook, "loss");
             const float* y = m_b.y.back().data();
             const float* target = m_b.in.data.target.ptr();
-            const std::int64_t n = l.TB() * l.DH();
-            double sum = 0.0;
-            const float scale = 2.0f / float(n);
-#pragma omp simd reduction(+ : sum)
-            for (std::int64_t i = 0; i < n; ++i) {
-                const float diff = y[i] - target[i];
-                sum += double(diff) * double(diff);
-                m_b.dy[std::size_t(i)] = scale * diff;
-            }
-            m_loss = sum / double(n);
+            m_loss = mseAndGradient(y, target, m_b.dy.data(), l.TB() * l.DH(), m_loopThreads);
         }
     }
     for (int layer = l.L - 1; layer >= 0; --layer) {
@@ -1003,12 +994,8 @@ void BlasSession::update(PhaseHook& hook) {
     PhaseScope phase(hook, Phase::Update);
     {
         StepScope step(hook, "SGD");
-        kernels::SgdKernel<float> k{m_b.in.params.values.data(), m_b.grads.values.data(),
-                                    float(m_problem.options.learningRate)};
-        const std::int64_t n = std::int64_t(m_b.in.params.values.size());
-#pragma omp simd
-        for (std::int64_t i = 0; i < n; ++i)
-            k(i);
+        sgdStep(m_b.in.params.values.data(), m_b.grads.values.data(), float(m_problem.options.learningRate),
+                std::int64_t(m_b.in.params.values.size()), m_loopThreads);
     }
     if (!m_products.empty()) {
         StepScope pack(hook, "pack recurrent weights");

@@ -2,6 +2,7 @@
 #include "engine/cpu/onednn_params.h"
 #include "engine/cpu/onednn_session.h"
 #include "engine/cpu/onednn_support.h"
+#include "engine/cpu/row_loops.h"
 
 #include <algorithm>
 #include <cstring>
@@ -27,10 +28,6 @@ constexpr const char* kBackwardSteps[] = {
 static_assert(std::size(kForwardSteps) == Limits::maxLayers &&
               std::size(kBackwardSteps) == Limits::maxLayers);
 
-// Below this many elements an elementwise loop runs on the calling thread: waking the OpenMP team
-// costs more than the work.
-constexpr std::int64_t kParallelThreshold = 1 << 15;
-
 float* ptr(const Memory& m) {
     return static_cast<float*>(m.get_data_handle());
 }
@@ -47,33 +44,15 @@ void execute(const dnnl::primitive& p, dnnl::stream& s, const std::unordered_map
     });
 }
 
-// MSE over n elements and its gradient 2 (y - target) / n.
-double mseAndGradient(const float* y, const float* target, float* dy, std::int64_t n) {
-    double sum = 0.0;
-    const float scale = float(2.0 / double(n));
-#pragma omp parallel for simd reduction(+ : sum) if (n > kParallelThreshold)
-    for (std::int64_t i = 0; i < n; ++i) {
-        const float diff = y[i] - target[i];
-        sum += double(diff) * double(diff);
-        dy[i] = scale * diff;
-    }
-    return sum / double(n);
-}
-
 void multiply(const float* a, const float* mask, float* out, std::int64_t n) {
-#pragma omp parallel for simd if (n > kParallelThreshold)
+#pragma omp parallel for simd if (n >= kParallelElements)
     for (std::int64_t i = 0; i < n; ++i)
         out[i] = a[i] * mask[i];
 }
 
 // w -= lr * dw over whole buffers of one layout (padding is 0 in both and stays 0).
-void sgd(const Memory& w, const Memory& dw, float lr) {
-    float* pw = ptr(w);
-    const float* pd = ptr(dw);
-    const std::int64_t n = floats(w);
-#pragma omp parallel for simd if (n > kParallelThreshold)
-    for (std::int64_t i = 0; i < n; ++i)
-        pw[i] -= lr * pd[i];
+void sgd(const Memory& w, const Memory& dw, float lr, int threads) {
+    sgdStep(ptr(w), ptr(dw), lr, floats(w), threads);
 }
 
 } // namespace
@@ -119,7 +98,8 @@ void OneDnnSession::backward(PhaseHook& hook) {
     PhaseScope phase(hook, Phase::Backward);
     if (m_lossFromTarget) {
         StepScope step(hook, "loss");
-        m_loss = mseAndGradient(ptr(m_y), ptr(m_target), ptr(m_dy), d.layerOutputElements());
+        m_loss =
+            mseAndGradient(ptr(m_y), ptr(m_target), ptr(m_dy), d.layerOutputElements(), m_plan.threads());
     }
     {
         // oneDNN accumulates into the parameter gradients.
@@ -152,8 +132,8 @@ void OneDnnSession::update(PhaseHook& hook) {
         StepScope step(hook, "SGD");
         for (int layer = 0; layer < int(d.L); ++layer) {
             const Layer& l = m_layers[std::size_t(layer)];
-            sgd(l.weightsLayer, l.diffWeightsLayer, lr);
-            sgd(l.weightsIter, l.diffWeightsIter, lr);
+            sgd(l.weightsLayer, l.diffWeightsLayer, lr, m_plan.threads());
+            sgd(l.weightsIter, l.diffWeightsIter, lr, m_plan.threads());
             if (!d.bias) continue;
             // b_ih and b_hh step separately (each gets the summed vector's gradient), then re-sum.
             for (int dir = 0; dir < int(d.D); ++dir) {

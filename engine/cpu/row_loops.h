@@ -1,7 +1,8 @@
 #pragma once
-// Small vectorised loops of the cpu-blas session that are not step kernels (those run through
+// Small vectorised loops of the CPU sessions that are not step kernels (those run through
 // kernel_runner.h, compiled per ISA).
 #include "engine/cpu/kernel_runner.h"
+#include "engine/kernels/step_kernels.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -27,6 +28,32 @@ inline void columnSums(const float* src, std::int64_t rows, std::int64_t cols, s
                 out[j] += row[j];
         }
     }
+}
+
+// Training's loss, the mean squared error of y against target over n elements, and its gradient
+// dy = 2 (y - target) / n, on `threads` OpenMP threads (1 or the session's pool) from
+// kParallelElements on: both CPU sessions. It reads and writes every output of the last layer (1.3M
+// floats at H=256, B=256, T=20): on one thread of the 16-core Xeon that took 2.1 ms of a 16.5 ms
+// iteration of 16-thread GRU training, where cpu-onednn's loop on all 16 took 0.14.
+inline double mseAndGradient(const float* y, const float* target, float* dy, std::int64_t n, int threads) {
+    const kernels::MseGradKernel<float> gradient{y, target, dy, float(2.0 / double(n))}; // as on the GPU
+    double sum = 0.0;
+#pragma omp parallel for simd num_threads(threads) reduction(+ : sum) if (threads > 1 && n >= kParallelElements)
+    for (std::int64_t i = 0; i < n; ++i) {
+        const double diff = double(y[i]) - double(target[i]);
+        sum += diff * diff;
+        gradient(i);
+    }
+    return sum / double(n);
+}
+
+// One SGD step over n parameters (kernels::SgdKernel), on `threads` OpenMP threads from
+// kParallelElements on.
+inline void sgdStep(float* w, const float* g, float lr, std::int64_t n, int threads) {
+    const kernels::SgdKernel<float> step{w, g, lr};
+#pragma omp parallel for simd num_threads(threads) if (threads > 1 && n >= kParallelElements)
+    for (std::int64_t i = 0; i < n; ++i)
+        step(i);
 }
 
 } // namespace rnnprof::cpu
