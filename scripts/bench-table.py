@@ -5,7 +5,8 @@ One table per thread count. Rows: cell/mode/hidden/seq_len/batch; columns: each 
 step (µs), cpu-blas[onednn] time / cpu-onednn time (the goal is <= 1.00; from the point's paired
 benchmark, which times both in alternating blocks of runs, where the file has it), step time / floor at
 batch 1 inference (the floor: W_hh streamed once by a GEMV at the same thread count, same run;
-goal <= 1.3) and the best GFLOP/s with its fraction of the in-run SGEMM peaks. A summary line per
+goal <= 1.3; with the paired benchmark's median cpu-blas step over the same floor in brackets, which
+on a noisy host moves less than the short separate benchmark) and the best GFLOP/s with its fraction of the in-run SGEMM peaks. A summary line per
 table gives the median and worst ratio and says where the ratios come from. With repetitions, every
 number is the median of the repetitions (--benchmark_report_aggregates_only=true or not). Where the
 file has one thread and more, a last line per larger thread count compares cpu-blas on it with
@@ -51,7 +52,7 @@ if peaks:
 print()
 BLAS, ONEDNN = "cpu-blas[onednn]", "cpu-onednn"
 for threads, rows in sorted(tables.items()):
-    ratios, floors, sources = [], [], set()
+    ratios, floors, pairedFloors, sources = [], [], [], set()
     lines = []
     paired_cols = any(PAIRED in by for by in rows.values())
     head = "| cell | mode | H | T | B | " + " | ".join(f"{x} µs/step" for x in backends)
@@ -80,6 +81,10 @@ for threads, rows in sorted(tables.items()):
         if BLAS in by and "step_over_floor" in by[BLAS]:
             floor = f"{by[BLAS]['step_over_floor']:.2f}"
             floors.append(by[BLAS]["step_over_floor"])
+            if PAIRED in by and by[BLAS].get("floor_us"):
+                paired_floor = by[PAIRED]["blas_us_per_step"] / by[BLAS]["floor_us"]
+                pairedFloors.append(paired_floor)
+                floor += f" ({paired_floor:.2f})"
         timed = [x for x in by.values() if "GFLOP/s" in x]
         best = max(timed, key=lambda x: x["GFLOP/s"]) if timed else None
         best_cells = f"{best['GFLOP/s']:.0f} | {100 * best['peak_onednn']:.0f} %" if best else " | "
@@ -94,7 +99,9 @@ for threads, rows in sorted(tables.items()):
         print(f"cpu-blas / cpu-onednn: median {statistics.median(values):.2f}, worst {worst[0]:.2f} ({worst[1]}), "
               f"{over} of {len(values)} points above 1.00 ({' and '.join(sorted(sources))})" +
               (f"; step / floor at B=1 inference: median {statistics.median(floors):.2f}, worst {max(floors):.2f}"
-               if floors else ""))
+               if floors else "") +
+              (f" (paired step / floor: median {statistics.median(pairedFloors):.2f}, worst {max(pairedFloors):.2f})"
+               if pairedFloors else ""))
         print()
     if not summary_only:
         print("\n".join(lines))
