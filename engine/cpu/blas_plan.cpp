@@ -50,7 +50,11 @@ std::int64_t projectionL2BudgetBytes() {
 // on the 2-core Xeon (2026-11-27, two threads, T=20, alternated twice, us a step): the rows took
 // the same time as the rule's plan at H=256 (LSTM B=64 574 against 572, B=256 2401-2464 against
 // 2311-2498; GRU B=64 441-448 against 446-451) and 1.14x its time at LSTM H=512 B=64 (2188-2215
-// against 1913-1947), GRU H=512 B=256 1.01x.
+// against 1913-1947), GRU H=512 B=256 1.01x. On the 16-core Xeon beside the H200 (same day, 16
+// threads, one or two rounds): H=256 LSTM B=64 230-239 against 229-314, B=256 658-766 against 826,
+// GRU B=64 204-224 against 199-201, B=256 805 against 823; H=512 1.1-2.2x slower (LSTM B=64
+// 1059-1083 against 657-676), LSTM H=1024 B=256 11.7 ms against 6.8; within the bound LSTM H=64
+// B=64 39.9 against 92.5 on the GEMM split (cpu-onednn 69.4).
 int trainingRowTeam(const BlasLayout& l, int threads) {
     const ForcedStepTeam& forced = forcedStepTeam();
     if (!l.training || forced.team != 0) return 1;
