@@ -232,10 +232,10 @@ std::set<std::string> processThreads() {
 // us instead of 9.3). So after its first run a session starts no thread. Each shape takes another
 // of the rule's branches: a step team narrower than the machine (H=256, B=1: eight threads on 16
 // cores; H=64, B=16: four; H=64, B=64: eight that split the rows), a team of one whose GEMMs use
-// every core or a team over the rows (H=24, B=256: too few units for a team over them; training at
-// H=64, B=64), a full team, a training team, a training step on one thread (H=64, B=16). Bites only
-// with three cores or more (two widths other than one); CI's two cores pass it trivially, the
-// 16-core host runs it from the bundle.
+// every core or a team over the rows (H=24, B=256: too few units for a team over them), a full
+// team, a training team, training teams over the rows (H=64, B=64: eight threads; B=16: two).
+// Bites only with three cores or more (two widths other than one); CI's two cores pass it
+// trivially, the 16-core host runs it from the bundle.
 TEST(BlasThreads, AfterItsFirstRunASessionStartsNoThread) {
     const Backend* blas = builtinBackends().find("cpu-blas");
     ASSERT_NE(blas, nullptr);
