@@ -9,8 +9,9 @@
 // With one thread the team is the calling thread and owns every unit. A team may split the batch
 // rows instead (RecurrentThreads::rows: inference's fused step, and training of a small layer):
 // each thread then owns every unit of its rows and reads no other thread's data in the recurrence
-// (a row's state, gate gradients and recurrent gradient depend on that row alone), on its own
-// packed copy of all of W_hh. How many threads: recurrent_threads.h.
+// (a row's state, gate gradients and recurrent gradient depend on that row alone); inference's
+// threads share one packed copy of W_hh, training's each pack their own. How many threads:
+// recurrent_threads.h.
 #include "engine/cpu/gemm.h"
 #include "engine/cpu/onednn_support.h"
 #include "engine/cpu/packed_gemm.h"
