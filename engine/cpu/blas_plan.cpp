@@ -123,11 +123,6 @@ RecurrentPlan productsPlan(const BlasLayout& l, GemmProvider provider, int threa
     // 0.57-0.59; GRU H=64 B=64 T=20 0.38-0.41 -> 0.32-0.33; LSTM H=128 B=64 T=100 6.1-6.2 ->
     // 5.0-5.3, B=256 T=20 4.40-4.43 -> 3.93-3.94; GRU H=128 B=16 T=100 1.25-1.27 -> 1.12-1.15. (On
     // the Zen 4 VM the two measured the same at H=64.)
-    if (fusable && !streamed) {
-        const int rowTeam = rowTeamThreads(stepFlops(l), l.B, available, false);
-        if (rowTeam > 1 && rowTeam >= plan.threads.team && forcedStepTeam().team == 0)
-            plan.threads = {.team = rowTeam, .singleTeam = 1, .rows = true};
-    }
     // Training takes a team over the rows on the same terms (trainingRowTeam()). Measured on the
     // 2-core Xeon (2026-11-27, rnnprof sweep, two threads, the rows against the plan before them
     // forced by RNNPROF_STEP_TEAM, alternated twice, us a step): LSTM H=64 B=64 T=100 81.6-82.5
@@ -136,7 +131,11 @@ RecurrentPlan productsPlan(const BlasLayout& l, GemmProvider provider, int threa
     // 23.2-23.5; B=256 T=20 LSTM 320-325 against 337-352, GRU 282-285 against 286-291; H=128 B=64
     // T=20 against a team of two over the units LSTM 196-205 against 236-240, GRU 160-164 against
     // 196-204 (cpu-onednn 191-261).
-    if (const int rowTeam = trainingRowTeam(l, available); rowTeam > 1 && rowTeam >= plan.threads.team)
+    const int rowTeam = l.training ? trainingRowTeam(l, available)
+                        : fusable && !streamed && forcedStepTeam().team == 0
+                            ? rowTeamThreads(stepFlops(l), l.B, available, false)
+                            : 1;
+    if (rowTeam > 1 && rowTeam >= plan.threads.team)
         plan.threads = {.team = rowTeam, .singleTeam = 1, .rows = true};
     const int team = plan.threads.team;
     plan.gemmThreads = team > 1 ? 1 : plan.threads.singleTeam;
