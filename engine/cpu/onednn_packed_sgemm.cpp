@@ -4,6 +4,7 @@
 
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <string>
 
 namespace rnnprof::cpu {
@@ -62,14 +63,22 @@ bool packedSgemmAvailable() {
 
 // In column-major terms the product is c^T[n, m] = W^T[n, k] * a^T[k, m]: W^T is BLAS's A (the
 // packed operand, "A"), a^T its B, untransposed with ldb = lda.
+// The size depends on how the weights are laid out, which only pack() learns (W's rows or its
+// columns contiguous: BLAS's A transposed or not; at K = 512, N = 1536 the second needs 32 KiB more),
+// so it is the larger of the two.
 std::size_t packedSgemmBytes(const PackedGemm::Shape& s) {
     const Api& a = availableApi();
-    const char id = 'A', ta = 'T', tb = 'N';
-    const Dim m = s.n, n = s.m, k = s.k, lda = s.k, ldb = s.lda;
-    std::size_t bytes = 0;
-    bool pack = false;
-    check(a.getSize(&id, &ta, &tb, &m, &n, &k, &lda, &ldb, &bytes, &pack), "size query");
-    return bytes;
+    const char id = 'A', tb = 'N';
+    const Dim m = s.n, n = s.m, k = s.k, ldb = s.lda;
+    std::size_t most = 0;
+    for (const char ta : {'T', 'N'}) {
+        const Dim lda = ta == 'T' ? s.k : s.n;
+        std::size_t bytes = 0;
+        bool pack = false;
+        check(a.getSize(&id, &ta, &tb, &m, &n, &k, &lda, &ldb, &bytes, &pack), "size query");
+        most = std::max(most, bytes);
+    }
+    return most;
 }
 
 void packedSgemmPack(const PackedGemm::Shape& s, const float* w, std::int64_t strideK, std::int64_t strideN,

@@ -818,26 +818,31 @@ TEST(BlasInputChunks, OnlyInferenceOfOneDirectionOnATeamOfOne) {
 
 // Products of W_hh at least 1024 deep and 1536 wide with at least 32 rows run on oneDNN's packed
 // sgemm (packedSgemmPays()): LSTM H = 1024 at B = 32 on one thread (N = 4096) and on a team of two
-// (N = 2048 a slice), GRU reset-after on one thread (N = 3072). y, h_n and c_n must be the double
+// (N = 2048 a slice), GRU reset-after on one thread (N = 3072), and LSTM H = 512 on one thread (K = 512,
+// the shallowest it takes). y, h_n and c_n must be the double
 // reference's, the memory estimate the allocation (the packed size depends on the threads); training
 // (W_hh repacked after every SGD step) keeps matmul.
 TEST(BlasPackedSgemm, LargeRecurrentProductsRunOnItAndEqualTheReference) {
     if (!cpu::packedSgemmAvailable()) GTEST_SKIP() << "this oneDNN does not export its packed sgemm";
     const Backend* blas = builtinBackends().find("cpu-blas");
     ASSERT_NE(blas, nullptr);
-    for (const auto& [cell, threads] :
-         {std::pair{CellType::Lstm, 1}, std::pair{CellType::Lstm, 2}, std::pair{CellType::Gru, 1}}) {
+    struct Case {
+        CellType cell;
+        int threads, hidden;
+    };
+    for (const auto& [cell, threads, hidden] : {Case{CellType::Lstm, 1, 1024}, Case{CellType::Lstm, 2, 1024},
+                                                Case{CellType::Gru, 1, 1024}, Case{CellType::Lstm, 1, 512}}) {
         if (threads > availableCpuCores()) continue;
         Problem p;
         p.config.cell = cell;
         p.config.inputSize = 16;
-        p.config.hiddenSize = 1024;
+        p.config.hiddenSize = hidden;
         p.config.seed = 5;
         p.shape = {.batch = 32, .seqLen = 2};
         p.mode = Mode::Inference;
         p.options.threads = threads;
-        SCOPED_TRACE(testing::Message()
-                     << (cell == CellType::Lstm ? "LSTM" : "GRU") << ", " << threads << " threads");
+        SCOPED_TRACE(testing::Message() << (cell == CellType::Lstm ? "LSTM" : "GRU") << " H=" << hidden
+                                        << ", " << threads << " threads");
         const auto session = runBlasOnce(p);
         ASSERT_NE(session, nullptr);
         EXPECT_TRUE(hasNote(session->notes(), "recurrent GEMMs on W_hh packed once: oneDNN's packed sgemm"));

@@ -60,13 +60,13 @@ TEST(PackedGemm, OnMatmulEqualsTheProduct) {
         }
 }
 
-// Shapes the rule sends to the packed sgemm: the smallest (32 rows, K = 1024, N = 1536), and one with
+// Shapes the rule sends to the packed sgemm: the smallest (32 rows, K = 512, N = 1536), and one with
 // odd rows and a row stride of a beyond k.
 TEST(PackedGemm, OnThePackedSgemmEqualsTheProduct) {
     if (!cpu::packedSgemmAvailable()) GTEST_SKIP() << "this oneDNN does not export its packed sgemm";
     const dnnl::engine engine = cpu::cpuEngine();
     for (const bool rowsOfW : {true, false})
-        for (const PackedGemm::Shape& s : {PackedGemm::Shape{.m = 32, .n = 1536, .k = 1024, .lda = 1024},
+        for (const PackedGemm::Shape& s : {PackedGemm::Shape{.m = 32, .n = 1536, .k = 512, .lda = 512},
                                            PackedGemm::Shape{.m = 37, .n = 1600, .k = 1030, .lda = 1100}}) {
             ASSERT_TRUE(cpu::packedSgemmPays(s));
             EXPECT_TRUE(PackedGemm(engine, s, 1).onPackedSgemm());
@@ -74,14 +74,15 @@ TEST(PackedGemm, OnThePackedSgemmEqualsTheProduct) {
         }
 }
 
-// Hand-derived from the measured bounds (packed_gemm.h): at least 32 rows, K = 1024, N = 1536, and
+// Hand-derived from the measured bounds (packed_gemm.h): at least 32 rows, K = 512, N = 1536, and
 // weights packed once (not training's, repacked after every SGD step).
 TEST(PackedGemm, ThePackedSgemmTakesLargeWeightsWithEnoughRows) {
     EXPECT_TRUE(cpu::packedSgemmPays({.m = 256, .n = 4096, .k = 1024, .lda = 1024})); // LSTM H=1024 B=256
     EXPECT_TRUE(cpu::packedSgemmPays({.m = 64, .n = 1536, .k = 1024, .lda = 1024}));  // GRU, half the units
     EXPECT_TRUE(cpu::packedSgemmPays({.m = 32, .n = 1536, .k = 1024, .lda = 1024}));
     EXPECT_FALSE(cpu::packedSgemmPays({.m = 16, .n = 4096, .k = 1024, .lda = 1024}));  // too few rows
-    EXPECT_FALSE(cpu::packedSgemmPays({.m = 256, .n = 2048, .k = 512, .lda = 512}));   // H=512
+    EXPECT_TRUE(cpu::packedSgemmPays({.m = 256, .n = 2048, .k = 512, .lda = 512}));    // LSTM H=512
+    EXPECT_FALSE(cpu::packedSgemmPays({.m = 256, .n = 1024, .k = 256, .lda = 256}));   // H=256
     EXPECT_FALSE(cpu::packedSgemmPays({.m = 256, .n = 4096, .k = 128, .lda = 128}));   // input projection
     EXPECT_FALSE(cpu::packedSgemmPays({.m = 256, .n = 1024, .k = 4096, .lda = 4096})); // narrow
     EXPECT_FALSE(cpu::packedSgemmPays({.m = 256, .n = 4096, .k = 1024, .lda = 1024, .repacked = true}));
