@@ -78,9 +78,9 @@ private:
 // LSTM H=1024 B=64 71.5-71.6 -> 68.1-68.7; LSTM training H=1024 B=64 T=20 one thread 244-249 ->
 // 241-247 (its repacking after SGD 8.8-8.9 -> 9.3 ms). K = 512, alone within 3 % either way, was
 // faster in the sessions (2026-11-27, third session, `rnnprof sweep`, inference on one thread, H=512,
-// B = 32, 64 and 256, T = 20 and 100, LSTM and GRU, two runs each, best of two / cpu-onednn's best):
-// median 0.987 -> 0.952, 11 of 12 points faster (LSTM H=512 B=64 T=100 1.057 -> 1.029, GRU H=512
-// B=32 T=20 0.983 -> 0.912), LSTM H=512 B=256 T=100 1.023 -> 1.017 the least.
+// B = 32, 64 and 256, T = 20 and 100, LSTM and GRU, three runs each, best of three / cpu-onednn's
+// best): median 0.998 -> 0.973, worst 1.090 -> 1.029 (LSTM H=512 B=64 T=20 1.090 -> 1.018, GRU
+// H=512 B=32 T=20 0.945 -> 0.890; GRU H=512 B=64 T=100 0.898 -> 0.911 the one slower).
 inline constexpr std::int64_t kPackedSgemmMinRows = 32;
 inline constexpr std::int64_t kPackedSgemmMinDepth = 512;
 inline constexpr std::int64_t kPackedSgemmMinColumns = 1536;
