@@ -80,7 +80,8 @@ private:
 // faster in the sessions (2026-11-27, third session, `rnnprof sweep`, inference on one thread, H=512,
 // B = 32, 64 and 256, T = 20 and 100, LSTM and GRU, three runs each, best of three / cpu-onednn's
 // best): median 0.998 -> 0.973, worst 1.090 -> 1.029 (LSTM H=512 B=64 T=20 1.090 -> 1.018, GRU
-// H=512 B=32 T=20 0.945 -> 0.890; GRU H=512 B=64 T=100 0.898 -> 0.911 the one slower).
+// H=512 B=32 T=20 0.945 -> 0.890; two of twelve slower: GRU H=512 B=64 T=100 0.898 -> 0.911, B=256
+// T=20 0.905 -> 0.914).
 inline constexpr std::int64_t kPackedSgemmMinRows = 32;
 inline constexpr std::int64_t kPackedSgemmMinDepth = 512;
 inline constexpr std::int64_t kPackedSgemmMinColumns = 1536;
