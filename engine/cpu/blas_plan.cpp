@@ -89,6 +89,34 @@ bool inputRowsFor(const BlasLayout& l, const RecurrentPlan& plan) {
     return l.T * l.B * projectionRowBytes(l) > projectionL2BudgetBytes();
 }
 
+// RecurrentPlan::stackedInput of a plan whose other fields are set: LSTM inference projecting each
+// step (stepInput) on a team over the units or of one, where every layer's stacked product would
+// run on matmul's brgemm and each slice is at least kMinStackedInputColumns wide. Measured on the 2-core Xeon
+// (2026-11-27, `rnnprof sweep`, LSTM inference, I=128, B = 64 and 256, T = 20 and 100, best of three runs /
+// cpu-onednn's best, the two products -> the stacked one): where it runs on brgemm every one of 12 points
+// faster, median 1.009 -> 0.969, above 1.00 7 -> 3; H=256 one thread 1.047, 1.097, 1.002, 0.993
+// -> 1.005, 1.035, 0.965, 0.953 (B=64 T=20, B=64 T=100, B=256 T=20, B=256 T=100), two threads (a team of two)
+// 0.947, 0.984, 1.089, 0.935 -> 0.867, 0.962, 1.021, 0.855; H=512 two threads 1.019, 1.034, 1.017, 0.994 ->
+// 0.991, 0.972, 0.988, 0.935. Where it would run on the packed sgemm (K = in + H >= 512 and the slice at
+// least 1536 wide: H=512 one thread, H=1024) mostly slower (best of two runs): H=1024 B=256 one thread 0.854
+// and 0.869 -> 0.941 and 0.922, two threads 0.833 and 0.908 -> 0.948 and 0.984; H=512 B=256 one
+// thread 0.966 and 0.999 -> 1.027 and 1.060.
+// Each thread copies B * (in + H) floats a step for 2 * B * (in + H) * n FLOPs of its product: the
+// slices measured were 512 (H=256 on two threads) to 1024 wide; narrower ones (larger teams, as on
+// 16 cores at H=1024: 256) copy more per FLOP and keep the two products until measured.
+constexpr std::int64_t kMinStackedInputColumns = 512;
+bool stackedInputFits(const BlasLayout& l, const RecurrentPlan& plan) {
+    if (!plan.stepInput || !l.lstm || l.training || plan.threads.rows || plan.slices.empty()) return false;
+    for (int layer = 0; layer < l.L; ++layer)
+        for (const RecurrentPlan::Slice& slice : plan.slices) {
+            if (slice.units.width() > 0 && slice.forward.n < kMinStackedInputColumns) return false;
+            PackedGemm::Shape stacked = slice.forward;
+            stacked.k = stacked.lda = l.layerInput(layer) + l.H;
+            if (packedSgemmPays(stacked)) return false;
+        }
+    return true;
+}
+
 // recurrentPlan() but for RecurrentPlan::inputChunk and inputRows, which follow from the rest.
 RecurrentPlan productsPlan(const BlasLayout& l, GemmProvider provider, int threads) {
     RecurrentPlan plan;
@@ -208,6 +236,7 @@ RecurrentPlan productsPlan(const BlasLayout& l, GemmProvider provider, int threa
     if (plan.stepInput && team > 1)
         for (RecurrentPlan::Slice& slice : plan.slices)
             slice.inFloats = l.B * l.G * slice.units.width();
+    plan.stackedInput = stackedInputFits(l, plan);
     return plan;
 }
 
@@ -327,6 +356,21 @@ PackedGemm::Shape stepInputShape(const BlasLayout& l, const RecurrentPlan::Slice
     return {.m = l.B, .n = l.G * slice.units.width(), .k = in, .lda = in};
 }
 
+PackedGemm::Shape sliceForwardShape(const BlasLayout& l, const RecurrentPlan& plan,
+                                    const RecurrentPlan::Slice& slice, int layer) {
+    PackedGemm::Shape shape = slice.forward;
+    if (plan.stackedInput) {
+        shape.k += l.layerInput(layer);
+        shape.lda = shape.k;
+    }
+    return shape;
+}
+
+std::int64_t sliceInFloats(const BlasLayout& l, const RecurrentPlan& plan, const RecurrentPlan::Slice& slice,
+                           int layer) {
+    return plan.stackedInput ? l.B * (l.layerInput(layer) + l.H) : slice.inFloats;
+}
+
 std::int64_t fusedStreamRowsFloats(const BlasLayout& l, const RecurrentPlan& plan) {
     return plan.fusedStream ? fusedStreamRows(l.B) * l.H : 0;
 }
@@ -344,8 +388,9 @@ Index fusedFloats(const BlasLayout& l, const RecurrentPlan& plan, int index) {
     return fusedSliceFloats(l.H, int(l.G), u.j0, u.j1, kernelIsa());
 }
 
-std::int64_t sliceBiasFloats(const BlasLayout& l, const RecurrentPlan::Slice& slice) {
-    return 2 * l.G * slice.units.width();
+std::int64_t sliceBiasFloats(const BlasLayout& l, const RecurrentPlan& plan,
+                             const RecurrentPlan::Slice& slice) {
+    return (plan.stackedInput ? 3 : 2) * l.G * slice.units.width();
 }
 
 MemoryFootprint packedProductsFootprint(const BlasLayout& l, const RecurrentPlan& plan) {
@@ -367,23 +412,26 @@ MemoryFootprint packedProductsFootprint(const BlasLayout& l, const RecurrentPlan
     if (plan.slices.empty()) return m;
     const dnnl::engine engine = cpuEngine();
     std::uint64_t packed = 0, input = 0, out = 0, bias = 0;
-    for (const RecurrentPlan::Slice& slice : plan.slices) {
-        if (slice.units.width() == 0) continue;
-        packed += PackedGemm::requiredBytes(engine, slice.forward, plan.gemmThreads);
-        if (slice.backward) packed += PackedGemm::requiredBytes(engine, *slice.backward, plan.gemmThreads);
-        out += std::uint64_t(slice.outFloats + slice.inFloats) * sizeof(float);
-        if (slice.inFloats > 0) bias += std::uint64_t(sliceBiasFloats(l, slice)) * sizeof(float);
-        if (plan.stepInput)
-            for (int layer = 0; layer < l.L; ++layer)
+    for (int layer = 0; layer < l.L; ++layer)
+        for (const RecurrentPlan::Slice& slice : plan.slices) {
+            if (slice.units.width() == 0) continue;
+            const std::int64_t inFloats = sliceInFloats(l, plan, slice, layer);
+            std::uint64_t p =
+                PackedGemm::requiredBytes(engine, sliceForwardShape(l, plan, slice, layer), plan.gemmThreads);
+            if (slice.backward) p += PackedGemm::requiredBytes(engine, *slice.backward, plan.gemmThreads);
+            packed += p * std::uint64_t(l.D);
+            out += std::uint64_t(slice.outFloats + inFloats) * sizeof(float) * std::uint64_t(l.D);
+            if (inFloats > 0)
+                bias += std::uint64_t(sliceBiasFloats(l, plan, slice)) * sizeof(float) * std::uint64_t(l.D);
+            if (plan.stepInput && !plan.stackedInput)
                 input +=
                     PackedGemm::requiredBytes(engine, stepInputShape(l, slice, layer), plan.gemmThreads) *
                     std::uint64_t(l.D);
-    }
-    const std::uint64_t copies = std::uint64_t(l.L * l.D);
-    m.addNamed("packed W_hh", BufferCategory::Weights, packed * copies);
-    if (plan.stepInput) m.addNamed("packed W_ih", BufferCategory::Weights, input);
-    m.add(BufferCategory::Weights, bias * copies);
-    m.add(BufferCategory::Workspace, out * copies);
+        }
+    m.addNamed("packed W_hh", BufferCategory::Weights, packed);
+    if (plan.stepInput && !plan.stackedInput) m.addNamed("packed W_ih", BufferCategory::Weights, input);
+    m.add(BufferCategory::Weights, bias);
+    m.add(BufferCategory::Workspace, out);
     return m;
 }
 

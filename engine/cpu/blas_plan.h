@@ -47,6 +47,13 @@ struct RecurrentPlan {
     // slice's `in`, and their gate pass reads both products where they landed, in the slice's own
     // layout.
     bool stepInput = false;
+    // With stepInput, LSTM inference on a team over the units (or of one): each step's input and
+    // recurrent products are one GEMM, [x_t | h_{t-1}] [B, in + H] * (the slice's rows of
+    // [W_ih | W_hh])^T on both packed once (sliceForwardShape(): K = in + H), where that product runs
+    // on matmul's brgemm and each slice is at least 512 wide (blas_plan.cpp, stackedInputFits(): the
+    // measurements and why); each thread first copies both rows into its slice's `in`
+    // (sliceInFloats()). GRU's candidate needs its two products apart (n = act(xn + r * hn)).
+    bool stackedInput = false;
     // Inference without stepInput: the input GEMM over all steps on W_ih packed once, in prepare(),
     // where sgemm packs W_ih again on every call (a third of the GEMM at T*B = 20 rows).
     bool inputPacked = false;
@@ -92,6 +99,14 @@ inline constexpr std::int64_t kMinSmallBatchPackedSliceBytes = std::int64_t(1) <
 // The input product of one team thread's slice in `layer` (RecurrentPlan::stepInput).
 [[nodiscard]] PackedGemm::Shape stepInputShape(const BlasLayout& l, const RecurrentPlan::Slice& slice,
                                                int layer);
+// The forward product of one team thread's slice in `layer`: the slice's own, or with stackedInput
+// the one over [x_t | h_{t-1}] (K = lda = in + H).
+[[nodiscard]] PackedGemm::Shape sliceForwardShape(const BlasLayout& l, const RecurrentPlan& plan,
+                                                  const RecurrentPlan::Slice& slice, int layer);
+// Floats of a team thread's `in` in `layer`: its input projection [B, G*w] (Slice::inFloats), or with
+// stackedInput the rows [x_t | h_{t-1}], [B, in + H].
+[[nodiscard]] std::int64_t sliceInFloats(const BlasLayout& l, const RecurrentPlan& plan,
+                                         const RecurrentPlan::Slice& slice, int layer);
 // The steps of the input projection the session holds at once: 1 with stepInput or inputRows,
 // inputChunk, or T.
 [[nodiscard]] std::int64_t inputProjectionSteps(const BlasLayout& l, const RecurrentPlan& plan);
@@ -150,8 +165,10 @@ inline constexpr double kMinThreadedTrainingGemmFlops = 32e6;
 // Floats of fused copy `index` (one layer and direction).
 [[nodiscard]] Index fusedFloats(const BlasLayout& l, const RecurrentPlan& plan, int index);
 // The bias floats of a team thread's slice products that have their own input projection: the
-// slice's b_ih [G*w], then its b_hh [G*w].
-[[nodiscard]] std::int64_t sliceBiasFloats(const BlasLayout& l, const RecurrentPlan::Slice& slice);
+// slice's b_ih [G*w], then its b_hh [G*w], and with stackedInput a row of G*w zeros that the gate
+// pass reads as the input projection (the stacked product holds it already).
+[[nodiscard]] std::int64_t sliceBiasFloats(const BlasLayout& l, const RecurrentPlan& plan,
+                                           const RecurrentPlan::Slice& slice);
 // The named part "packed W_hh" (weights: the packed products', the fused step's or the padded copy)
 // and the team's dense results (workspace) of all layers.
 [[nodiscard]] MemoryFootprint packedProductsFootprint(const BlasLayout& l, const RecurrentPlan& plan);

@@ -104,26 +104,27 @@ void BlasSession::createPackedProducts() {
                 const RecurrentPlan::Slice& slice = m_plan.slices[std::size_t(i)];
                 if (slice.units.width() == 0) continue;
                 SliceProducts& p = m_products[std::size_t((layer * l.D + d) * team + i)];
-                p.forward.emplace(engine, slice.forward, m_plan.gemmThreads);
+                p.forward.emplace(engine, sliceForwardShape(l, m_plan, slice, layer), m_plan.gemmThreads);
                 packed += p.forward->bytes();
                 if (slice.backward) {
                     p.backward.emplace(engine, *slice.backward, m_plan.gemmThreads);
                     packed += p.backward->bytes();
                 }
-                if (m_plan.stepInput) {
+                if (m_plan.stepInput && !m_plan.stackedInput) {
                     p.input.emplace(engine, stepInputShape(l, slice, layer), m_plan.gemmThreads);
                     input += p.input->bytes();
                 }
                 p.out.resize(std::size_t(slice.outFloats));
-                p.in.resize(std::size_t(slice.inFloats));
+                p.in.resize(std::size_t(sliceInFloats(l, m_plan, slice, layer)));
                 out += (p.out.size() + p.in.size()) * sizeof(float);
-                if (slice.inFloats > 0) {
-                    p.bias.resize(std::size_t(sliceBiasFloats(l, slice)));
+                if (!p.in.empty()) { // zero-initialised: stackedInput's row of zeros stays so
+                    p.bias.resize(std::size_t(sliceBiasFloats(l, m_plan, slice)));
                     bias += p.bias.size() * sizeof(float);
                 }
             }
     m_memory.addNamed("packed W_hh", BufferCategory::Weights, packed);
-    if (m_plan.stepInput) m_memory.addNamed("packed W_ih", BufferCategory::Weights, input);
+    if (m_plan.stepInput && !m_plan.stackedInput)
+        m_memory.addNamed("packed W_ih", BufferCategory::Weights, input);
     m_memory.add(BufferCategory::Weights, bias);
     m_memory.add(BufferCategory::Workspace, out);
 }
@@ -177,7 +178,20 @@ void BlasSession::packRecurrentWeights() {
                         const std::int64_t in = l.layerInput(layer);
                         const UnitSlice u = m_plan.slices[std::size_t(i)].units;
                         const std::int64_t w = u.width();
-                        packGateRows(*p.forward, whh, l.H, u);
+                        if (m_plan.stackedInput) { // (W_ih | W_hh)^T of the slice's gate rows
+                            const std::int64_t k = in + l.H;
+                            rows.resize(std::size_t(l.G * w * k));
+                            for (std::int64_t g = 0; g < l.G; ++g)
+                                for (std::int64_t j = 0; j < w; ++j) {
+                                    float* row = rows.data() + (g * w + j) * k;
+                                    const std::int64_t gate = d * l.GH() + g * l.H + u.j0 + j;
+                                    std::copy_n(weightsOf.wih + gate * in, in, row);
+                                    std::copy_n(whh + (g * l.H + u.j0 + j) * l.H, l.H, row + in);
+                                }
+                            p.forward->pack(rows.data(), 1, k);
+                        } else {
+                            packGateRows(*p.forward, whh, l.H, u);
+                        }
                         if (p.input) packGateRows(*p.input, weightsOf.wih + d * l.GH() * in, in, u);
                         if (p.backward) p.backward->pack(whh + u.j0, l.H, 1);
                         if (!p.bias.empty())
@@ -594,7 +608,24 @@ void BlasSession::forwardStep(StepTeam& team, int layer, int d, int s, const Wei
         std::int64_t gateStride, unitOffset; // units [u.j0, u.j1) are columns [j0, j1) - unitOffset
     } in{xp, crows(hp, GH), w.bih[d], w.bhh[d], H, 0};
     SliceProducts* packed = products(team, layer, d);
-    if (m_plan.stepInput && packed && !packed->in.empty() && hRec.ld == packed->forward->shape().lda) {
+    if (m_plan.stackedInput && packed) { // [x_t | h_{t-1}] into this thread's rows, one product over both
+        const std::int64_t width = l.layerInput(layer), k = width + H, gw = l.G * u.width();
+        const float* x = stepInputRows(layer, t);
+        float* a = packed->in.data();
+        for (std::int64_t b = 0; b < B; ++b) {
+            std::copy_n(x + b * width, width, a + b * k);
+            std::copy_n(hRec.p + b * hRec.ld, H, a + b * k + width);
+        }
+        float* product = packed->out.empty() ? hp : packed->out.data(); // a team of one: hp, [B, G*H]
+        team.gemm(*packed->forward, a, product);
+        // The input projection is in the product already: the gate pass adds a row of zeros instead.
+        in = {crows(packed->bias.data() + 2 * gw, 0),
+              crows(product, gw),
+              packed->bias.data(),
+              packed->bias.data() + gw,
+              u.width(),
+              u.j0};
+    } else if (m_plan.stepInput && packed && !packed->in.empty() && hRec.ld == packed->forward->shape().lda) {
         const std::int64_t gw = l.G * u.width();
         team.gemm(*packed->input, stepInputRows(layer, t), packed->in.data());
         team.gemm(*packed->forward, hRec.p, packed->out.data());
@@ -1074,11 +1105,14 @@ std::vector<std::string> BlasSession::notes() const {
     if (!m_products.empty())
         for (const SliceProducts& p : m_products)
             if (p.forward) {
-                notes.push_back("recurrent GEMMs on W_hh packed once: " +
-                                (p.forward->onPackedSgemm()
-                                     ? std::string("oneDNN's packed sgemm")
-                                     : "oneDNN matmul (" + p.forward->implementation() + ")") +
-                                (p.input ? ", each step's input projection on W_ih packed once" : ""));
+                notes.push_back(
+                    "recurrent GEMMs on W_hh packed once: " +
+                    (p.forward->onPackedSgemm() ? std::string("oneDNN's packed sgemm")
+                                                : "oneDNN matmul (" + p.forward->implementation() + ")") +
+                    (p.input               ? ", each step's input projection on W_ih packed once"
+                     : m_plan.stackedInput ? ", each step's input projection in the same product, on "
+                                             "[W_ih | W_hh] packed once"
+                                           : ""));
                 break;
             }
     if (!m_inputGemms.empty())

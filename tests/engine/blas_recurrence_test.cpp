@@ -22,6 +22,7 @@
 #include <memory>
 #include <set>
 #include <string>
+#include <tuple>
 
 namespace rnnprof {
 namespace {
@@ -30,7 +31,10 @@ using cpu::kMinStepFlopsPerThread;
 using cpu::recurrentThreads;
 using cpu::RecurrentThreads;
 
-constexpr const char* kStepInputNote = "each step's input projection on W_ih packed once";
+// Either way of projecting each step's input (RecurrentPlan::stepInput), and the stacked one.
+constexpr const char* kStepInputNote = "each step's input projection";
+constexpr const char* kStackedInputNote =
+    "each step's input projection in the same product, on [W_ih | W_hh]";
 constexpr const char* kPackedInputNote = "input GEMM: oneDNN matmul on W_ih packed once";
 constexpr const char* kPaddedWhhNote = "copy of W_hh in rows padded by";
 
@@ -564,34 +568,44 @@ class BlasStepInputTest : public testing::TestWithParam<int> {};
 
 // Inference at a large batch projects each step's input just before its recurrent product, on
 // W_ih packed once per layer (RecurrentPlan::stepInput); a team's threads read their slice's
-// products where they landed. y, h_n and c_n must be the double reference's, on a team of one and
-// of two. Two layers, so that the second layer's input is the first layer's output; H = 200 keeps a
-// block of W_hh out of L1 on every ISA, so that the fused step does not run instead, and splits
-// into slices of 112 and 88 units; B = 65 is not a multiple of any kernel's rows.
+// products where they landed. LSTM does it in the recurrent product itself, over [x_t | h_{t-1}]
+// (RecurrentPlan::stackedInput: K = 24 + 300 and 300 + 300 run on brgemm), GRU in a product of its
+// own. y, h_n and c_n must be the double reference's, on a team of one and of two. Two layers, so
+// that the second layer's input is the first layer's output; H = 300 keeps a block of W_hh out of
+// L1 on every ISA, so that the fused step does not run instead, and splits into slices of 160 and
+// 140 units (LSTM: 640 and 560 wide, wide enough to stack); B = 65 is not a multiple of any kernel's
+// rows.
 TEST_P(BlasStepInputTest, InferenceAtALargeBatchEqualsTheReference) {
     const int threads = GetParam();
     for (CellType cell : {CellType::Lstm, CellType::Gru}) {
         SCOPED_TRACE(cell == CellType::Lstm ? "LSTM" : "GRU");
-        Problem p = twoLayerInference(cell, 200, 21, threads);
+        Problem p = twoLayerInference(cell, 300, 21, threads);
         p.shape = {.batch = int(cpu::kMinStepInputBatch) + 1, .seqLen = 8};
         const auto session = runBlasOnce(p);
         ASSERT_NE(session, nullptr);
         expectInferenceEqualsTheReference(*session, p);
         const auto notes = session->notes();
         EXPECT_TRUE(hasNote(notes, kStepInputNote)) << "this problem is meant to project per step";
+        EXPECT_EQ(hasNote(notes, kStackedInputNote), cell == CellType::Lstm);
         if (threads > 1 && availableCpuCores() > 1) {
             EXPECT_TRUE(hasNote(notes, "units split across the team")) << "meant to run on a team of two";
         }
         // The input projection holds one step, not T: with OpenBLAS (no packed products, one GEMM
-        // over all steps) the same problem's workspace is (T - 1) * B * G * H floats larger; a team
-        // of two also keeps each layer's slice products, two of B * G * H floats over the slices.
+        // over all steps) the same problem's workspace is (T - 1) * B * G * H floats larger. A team
+        // of two also keeps each layer's slice products, B * G * H floats over the slices, and for
+        // GRU as much again of slice input projections; LSTM keeps instead each thread's copy of
+        // [x_t | h_{t-1}] in each layer, B * (24 + H) and B * (H + H) floats.
         Problem allSteps = p;
         allSteps.options.gemm = GemmProvider::OpenBlas;
-        const std::uint64_t gates = cell == CellType::Lstm ? 4 : 3;
-        const std::uint64_t steps = std::uint64_t(p.shape.seqLen - 1) - (threads > 1 ? 2 * 2 : 0);
+        const std::uint64_t B = std::uint64_t(p.shape.batch), H = 300, G = cell == CellType::Lstm ? 4 : 3;
+        std::uint64_t kept = threads > 1 ? 2 * B * G * H : 0;
+        if (cell == CellType::Lstm)
+            kept += std::uint64_t(threads) * B * ((24 + H) + (H + H));
+        else if (threads > 1)
+            kept += 2 * B * G * H;
         EXPECT_EQ(builtinBackends().find("cpu-blas")->prepare(allSteps)->memory().workspace -
                       session->memory().workspace,
-                  steps * std::uint64_t(p.shape.batch) * gates * 200 * sizeof(float));
+                  (std::uint64_t(p.shape.seqLen - 1) * B * G * H - kept) * sizeof(float));
     }
 }
 
@@ -678,6 +692,36 @@ TEST(BlasStepInput, OnlyInferenceOnPackedProductsFromTheBatchBound) {
         Problem openBlas = problem(bound, Mode::Inference, threads);
         openBlas.options.gemm = GemmProvider::OpenBlas;
         EXPECT_FALSE(perStep(openBlas));
+    }
+}
+
+// The stacked product (RecurrentPlan::stackedInput): LSTM inference that projects each step, where
+// the product over [x_t | h_{t-1}] runs on brgemm and each slice is at least 512 wide (I = 16, H =
+// 200 on one thread: K = 216, N = 800); not GRU, whose candidate needs its two products apart, not
+// training, not where the stacked product would go to the packed sgemm (H = 1024 on one thread: K =
+// 1040, N = 4096; measured slower there), and not on slices narrower than measured (H = 200 on a
+// team of two: 448 and 352 wide).
+TEST(BlasStepInput, StackedForLstmInferenceWhereItsProductRunsOnBrgemm) {
+    const Backend* blas = builtinBackends().find("cpu-blas");
+    ASSERT_NE(blas, nullptr);
+    const auto notes = [&](CellType cell, int hidden, Mode mode, int threads) {
+        Problem p;
+        p.config.cell = cell;
+        p.config.inputSize = 16;
+        p.config.hiddenSize = hidden;
+        p.shape = {.batch = int(cpu::kMinStepInputBatch), .seqLen = 3};
+        p.mode = mode;
+        p.options.threads = threads;
+        return blas->prepare(p)->notes();
+    };
+    EXPECT_TRUE(hasNote(notes(CellType::Lstm, 200, Mode::Inference, 1), kStackedInputNote));
+    for (const auto& [cell, hidden, mode, threads] : {std::tuple{CellType::Gru, 200, Mode::Inference, 1},
+                                                      std::tuple{CellType::Lstm, 200, Mode::Training, 1},
+                                                      std::tuple{CellType::Lstm, 1024, Mode::Inference, 1},
+                                                      std::tuple{CellType::Lstm, 200, Mode::Inference, 2}}) {
+        const auto n = notes(cell, hidden, mode, threads);
+        EXPECT_TRUE(hasNote(n, kStepInputNote)) << hidden << ": projects each step all the same";
+        EXPECT_FALSE(hasNote(n, kStackedInputNote)) << hidden << " on " << threads;
     }
 }
 
