@@ -233,9 +233,6 @@ RecurrentPlan productsPlan(const BlasLayout& l, GemmProvider provider, int threa
     plan.stepInput = l.D == 1 && (!l.training || team == 1) &&
                      l.B >= (team > 1 ? kMinTeamStepInputBatch : kMinStepInputBatch);
     plan.inputPacked = plan.inputPacked && !plan.stepInput;
-    if (plan.stepInput && team > 1)
-        for (RecurrentPlan::Slice& slice : plan.slices)
-            slice.inFloats = l.B * l.G * slice.units.width();
     plan.stackedInput = stackedInputFits(l, plan);
     return plan;
 }
@@ -368,7 +365,8 @@ PackedGemm::Shape sliceForwardShape(const BlasLayout& l, const RecurrentPlan& pl
 
 std::int64_t sliceInFloats(const BlasLayout& l, const RecurrentPlan& plan, const RecurrentPlan::Slice& slice,
                            int layer) {
-    return plan.stackedInput ? l.B * (l.layerInput(layer) + l.H) : slice.inFloats;
+    if (plan.stackedInput) return l.B * (l.layerInput(layer) + l.H);
+    return plan.stepInput && plan.threads.team > 1 ? l.B * l.G * slice.units.width() : 0;
 }
 
 std::int64_t fusedStreamRowsFloats(const BlasLayout& l, const RecurrentPlan& plan) {

@@ -30,7 +30,6 @@ struct RecurrentPlan {
         PackedGemm::Shape forward;                 // hRec[B, H] * (the slice's rows of every gate)^T
         std::optional<PackedGemm::Shape> backward; // training: (gate gradients)[B, GH] * W_hh[:, slice]
         std::int64_t outFloats = 0;                // the dense result of a team thread (SliceProducts::out)
-        std::int64_t inFloats = 0; // stepInput in a team: the slice's own input projection [B, G*w]
     };
     RecurrentThreads threads;
     int gemmThreads = 1;       // the threads each packed product runs with
@@ -103,8 +102,8 @@ inline constexpr std::int64_t kMinSmallBatchPackedSliceBytes = std::int64_t(1) <
 // the one over [x_t | h_{t-1}] (K = lda = in + H).
 [[nodiscard]] PackedGemm::Shape sliceForwardShape(const BlasLayout& l, const RecurrentPlan& plan,
                                                   const RecurrentPlan::Slice& slice, int layer);
-// Floats of a team thread's `in` in `layer`: its input projection [B, G*w] (Slice::inFloats), or with
-// stackedInput the rows [x_t | h_{t-1}], [B, in + H].
+// Floats of a team thread's `in` in `layer`: with stepInput on a team of several threads its input
+// projection [B, G*w], with stackedInput the rows [x_t | h_{t-1}], [B, in + H]; else none.
 [[nodiscard]] std::int64_t sliceInFloats(const BlasLayout& l, const RecurrentPlan& plan,
                                          const RecurrentPlan::Slice& slice, int layer);
 // The steps of the input projection the session holds at once: 1 with stepInput or inputRows,
