@@ -157,14 +157,22 @@ void BlasSession::packRecurrentWeights() {
     StepTeam::run(m_provider, m_plan.threads, l.H, l.B, nullptr, [&](StepTeam& team) {
         team.guarded([&] {
             std::vector<float> rows; // the slice's rows of every gate, one after another
-            // Packs (the rows g*H + j of `weights` [G*H, cols] for j in the slice, every gate g)^T.
+            // The rows g*H + j of `weights` [G*H, cols] for j in the slice, every gate g, into `rows`
+            // (`ld` floats apart) from column `at`.
+            const auto copyGateRows = [&](const float* weights, std::int64_t cols, UnitSlice u,
+                                          std::int64_t ld, std::int64_t at) {
+                const std::int64_t w = u.width();
+                for (std::int64_t g = 0; g < l.G; ++g)
+                    for (std::int64_t j = 0; j < w; ++j)
+                        std::copy_n(weights + (g * l.H + u.j0 + j) * cols, cols,
+                                    rows.data() + (g * w + j) * ld + at);
+            };
+            // Packs (those rows of `weights`)^T.
             const auto packGateRows = [&](PackedGemm& product, const float* weights, std::int64_t cols,
                                           UnitSlice u) {
-                const std::int64_t w = u.width();
-                if (w == l.H) return product.pack(weights, 1, cols);
-                rows.resize(std::size_t(l.G * w * cols));
-                for (std::int64_t g = 0; g < l.G; ++g)
-                    std::copy_n(weights + (g * l.H + u.j0) * cols, w * cols, rows.data() + g * w * cols);
+                if (u.width() == l.H) return product.pack(weights, 1, cols);
+                rows.resize(std::size_t(l.G * u.width() * cols));
+                copyGateRows(weights, cols, u, cols, 0);
                 product.pack(rows.data(), 1, cols);
             };
             // OpenMP may give the team fewer threads than planned: each then packs several slices.
@@ -181,13 +189,8 @@ void BlasSession::packRecurrentWeights() {
                         if (m_plan.stackedInput) { // (W_ih | W_hh)^T of the slice's gate rows
                             const std::int64_t k = in + l.H;
                             rows.resize(std::size_t(l.G * w * k));
-                            for (std::int64_t g = 0; g < l.G; ++g)
-                                for (std::int64_t j = 0; j < w; ++j) {
-                                    float* row = rows.data() + (g * w + j) * k;
-                                    const std::int64_t gate = d * l.GH() + g * l.H + u.j0 + j;
-                                    std::copy_n(weightsOf.wih + gate * in, in, row);
-                                    std::copy_n(whh + (g * l.H + u.j0 + j) * l.H, l.H, row + in);
-                                }
+                            copyGateRows(weightsOf.wih + d * l.GH() * in, in, u, k, 0);
+                            copyGateRows(whh, l.H, u, k, in);
                             p.forward->pack(rows.data(), 1, k);
                         } else {
                             packGateRows(*p.forward, whh, l.H, u);
