@@ -105,14 +105,18 @@ bool inputRowsFor(const BlasLayout& l, const RecurrentPlan& plan) {
 // slices measured were 512 (H=256 on two threads) to 1024 wide; narrower ones (larger teams, as on
 // 16 cores at H=1024: 256) copy more per FLOP and keep the two products until measured.
 constexpr std::int64_t kMinStackedInputColumns = 512;
+// The slice's forward product over [x_t | h_{t-1}] of `layer` (K = lda = in + H).
+PackedGemm::Shape stackedShape(const BlasLayout& l, const RecurrentPlan::Slice& slice, int layer) {
+    PackedGemm::Shape shape = slice.forward;
+    shape.k = shape.lda = l.layerInput(layer) + l.H;
+    return shape;
+}
 bool stackedInputFits(const BlasLayout& l, const RecurrentPlan& plan) {
     if (!plan.stepInput || !l.lstm || l.training || plan.threads.rows || plan.slices.empty()) return false;
     for (int layer = 0; layer < l.L; ++layer)
         for (const RecurrentPlan::Slice& slice : plan.slices) {
             if (slice.units.width() > 0 && slice.forward.n < kMinStackedInputColumns) return false;
-            PackedGemm::Shape stacked = slice.forward;
-            stacked.k = stacked.lda = l.layerInput(layer) + l.H;
-            if (packedSgemmPays(stacked)) return false;
+            if (packedSgemmPays(stackedShape(l, slice, layer))) return false;
         }
     return true;
 }
@@ -355,12 +359,7 @@ PackedGemm::Shape stepInputShape(const BlasLayout& l, const RecurrentPlan::Slice
 
 PackedGemm::Shape sliceForwardShape(const BlasLayout& l, const RecurrentPlan& plan,
                                     const RecurrentPlan::Slice& slice, int layer) {
-    PackedGemm::Shape shape = slice.forward;
-    if (plan.stackedInput) {
-        shape.k += l.layerInput(layer);
-        shape.lda = shape.k;
-    }
-    return shape;
+    return plan.stackedInput ? stackedShape(l, slice, layer) : slice.forward;
 }
 
 std::int64_t sliceInFloats(const BlasLayout& l, const RecurrentPlan& plan, const RecurrentPlan::Slice& slice,
