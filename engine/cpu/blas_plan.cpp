@@ -91,10 +91,11 @@ bool inputRowsFor(const BlasLayout& l, const RecurrentPlan& plan) {
 
 // RecurrentPlan::stackedInput of a plan whose other fields are set: LSTM inference projecting each
 // step (stepInput) on a team over the units or of one, where every layer's stacked product would
-// run on matmul's brgemm and each slice is at least kMinStackedInputColumns wide. Measured on the 2-core Xeon
-// (2026-11-27, `rnnprof sweep`, LSTM inference, I=128, B = 64 and 256, T = 20 and 100, best of three runs /
-// cpu-onednn's best, the two products -> the stacked one): where it runs on brgemm every one of 12 points
-// faster, median 1.009 -> 0.969, above 1.00 7 -> 3; H=256 one thread 1.047, 1.097, 1.002, 0.993
+// run on matmul's brgemm (not on the packed sgemm: runsOnPackedSgemm()) and each slice is at least
+// kMinStackedInputColumns wide. Measured on the 2-core Xeon (2026-11-27, `rnnprof sweep`, LSTM inference,
+// I=128, B = 64 and 256, T = 20 and 100, best of three runs / cpu-onednn's best, the two products -> the
+// stacked one): where it runs on brgemm every one of 12 points faster, median 1.009 -> 0.969, above 1.00 7 ->
+// 3; H=256 one thread 1.047, 1.097, 1.002, 0.993
 // -> 1.005, 1.035, 0.965, 0.953 (B=64 T=20, B=64 T=100, B=256 T=20, B=256 T=100), two threads (a team of two)
 // 0.947, 0.984, 1.089, 0.935 -> 0.867, 0.962, 1.021, 0.855; H=512 two threads 1.019, 1.034, 1.017, 0.994 ->
 // 0.991, 0.972, 0.988, 0.935. Where it would run on the packed sgemm (K = in + H >= 512 and the slice at
@@ -116,7 +117,7 @@ bool stackedInputFits(const BlasLayout& l, const RecurrentPlan& plan) {
     for (int layer = 0; layer < l.L; ++layer)
         for (const RecurrentPlan::Slice& slice : plan.slices) {
             if (slice.units.width() > 0 && slice.forward.n < kMinStackedInputColumns) return false;
-            if (packedSgemmPays(stackedShape(l, slice, layer))) return false;
+            if (runsOnPackedSgemm(stackedShape(l, slice, layer))) return false;
         }
     return true;
 }

@@ -25,10 +25,6 @@ dnnl::matmul::primitive_desc describe(const dnnl::engine& engine, const PackedGe
     return dnnl::matmul::primitive_desc(dnnl::matmul::desc(src, weights, dst), attr, engine);
 }
 
-bool sgemmFor(const PackedGemm::Shape& shape) {
-    return packedSgemmPays(shape) && packedSgemmAvailable();
-}
-
 // The floats of the packed sgemm's buffer: its bytes rounded up.
 std::uint64_t sgemmFloats(const PackedGemm::Shape& s) {
     return (packedSgemmBytes(s) + sizeof(float) - 1) / sizeof(float);
@@ -36,8 +32,12 @@ std::uint64_t sgemmFloats(const PackedGemm::Shape& s) {
 
 } // namespace
 
+bool runsOnPackedSgemm(const PackedGemm::Shape& shape) {
+    return packedSgemmPays(shape) && packedSgemmAvailable();
+}
+
 std::uint64_t PackedGemm::requiredBytes(const dnnl::engine& engine, const Shape& shape, int threads) {
-    if (sgemmFor(shape)) {
+    if (runsOnPackedSgemm(shape)) {
         const OmpThreadCount count(threads); // its layout depends on the threads
         return sgemmFloats(shape) * sizeof(float);
     }
@@ -50,7 +50,7 @@ std::uint64_t PackedGemm::requiredBytes(const dnnl::engine& engine, const Shape&
 
 PackedGemm::PackedGemm(const dnnl::engine& engine, const Shape& shape, int threads)
     : m_shape(shape), m_threads(threads), m_engine(engine) {
-    if (sgemmFor(shape)) {
+    if (runsOnPackedSgemm(shape)) {
         const OmpThreadCount count(threads);
         m_sgemm = true;
         m_sgemmPacked.resize(std::size_t(sgemmFloats(shape)));

@@ -89,5 +89,7 @@ inline constexpr std::int64_t kPackedSgemmMinColumns = 1536;
     return !s.repacked && s.m >= kPackedSgemmMinRows && s.k >= kPackedSgemmMinDepth &&
            s.n >= kPackedSgemmMinColumns;
 }
+// Whether a PackedGemm of `shape` runs on the packed sgemm: it pays and this process's oneDNN has it.
+[[nodiscard]] bool runsOnPackedSgemm(const PackedGemm::Shape& shape);
 
 } // namespace rnnprof::cpu

@@ -717,12 +717,16 @@ TEST(BlasStepInput, StackedForLstmInferenceWhereItsProductRunsOnBrgemm) {
     EXPECT_TRUE(hasNote(notes(CellType::Lstm, 200, Mode::Inference, 1), kStackedInputNote));
     for (const auto& [cell, hidden, mode, threads] : {std::tuple{CellType::Gru, 200, Mode::Inference, 1},
                                                       std::tuple{CellType::Lstm, 200, Mode::Training, 1},
-                                                      std::tuple{CellType::Lstm, 1024, Mode::Inference, 1},
                                                       std::tuple{CellType::Lstm, 200, Mode::Inference, 2}}) {
         const auto n = notes(cell, hidden, mode, threads);
         EXPECT_TRUE(hasNote(n, kStepInputNote)) << hidden << ": projects each step all the same";
         EXPECT_FALSE(hasNote(n, kStackedInputNote)) << hidden << " on " << threads;
     }
+    // LSTM H=1024 on one thread: the stacked product (64 rows, 4096 wide, 1040 deep) would run on the
+    // packed sgemm, so the two products stay; a oneDNN without it runs both on brgemm and stacks.
+    const auto wide = notes(CellType::Lstm, 1024, Mode::Inference, 1);
+    EXPECT_TRUE(hasNote(wide, kStepInputNote));
+    EXPECT_EQ(hasNote(wide, kStackedInputNote), !cpu::packedSgemmAvailable());
 }
 
 // Inference without the per-step projection runs its input GEMM over all steps on W_ih packed
