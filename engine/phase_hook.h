@@ -22,6 +22,11 @@ inline constexpr int kPhaseCount = 3;
     return "?";
 }
 
+// The names of the sub-steps that code outside a backend reads by name (the benchmark splits a
+// batch-1 step into its input projection and its recurrence): one spelling for every backend.
+inline constexpr const char* kInputGemmStep = "input GEMM";
+inline constexpr const char* kRecurrentStepsStep = "recurrent steps";
+
 class PhaseHook {
 public:
     virtual ~PhaseHook() = default;

@@ -6,7 +6,9 @@ step (µs), cpu-blas[onednn] time / cpu-onednn time (the goal is <= 1.00; from t
 benchmark, which times both in alternating blocks of runs, where the file has it), step time / floor at
 batch 1 inference (the floor: W_hh streamed once by a GEMV at the same thread count, same run;
 goal <= 1.3; with the paired benchmark's median cpu-blas step over the same floor in brackets, which
-on a noisy host moves less than the short separate benchmark) and the best GFLOP/s with its fraction of the in-run SGEMM peaks. A summary line per
+on a noisy host moves less than the short separate benchmark, and after "rec" the recurrence alone
+over the floor where the session projected the input of all steps apart: the floor streams W_hh
+only, the step also carries its share of the input projection) and the best GFLOP/s with its fraction of the in-run SGEMM peaks. A summary line per
 table gives the median and worst ratio and says where the ratios come from. With repetitions, every
 number is the median of the repetitions (--benchmark_report_aggregates_only=true or not). Where the
 file has one thread and more, a last line per larger thread count compares cpu-blas on it with
@@ -52,7 +54,7 @@ if peaks:
 print()
 BLAS, ONEDNN = "cpu-blas[onednn]", "cpu-onednn"
 for threads, rows in sorted(tables.items()):
-    ratios, floors, pairedFloors, sources = [], [], [], set()
+    ratios, floors, pairedFloors, recurrenceFloors, sources = [], [], [], [], set()
     lines = []
     paired_cols = any(PAIRED in by for by in rows.values())
     head = "| cell | mode | H | T | B | " + " | ".join(f"{x} µs/step" for x in backends)
@@ -85,6 +87,9 @@ for threads, rows in sorted(tables.items()):
                 paired_floor = by[PAIRED]["blas_us_per_step"] / by[BLAS]["floor_us"]
                 pairedFloors.append(paired_floor)
                 floor += f" ({paired_floor:.2f})"
+            if "recurrence_over_floor" in by[BLAS]:
+                recurrenceFloors.append(by[BLAS]["recurrence_over_floor"])
+                floor += f" rec {by[BLAS]['recurrence_over_floor']:.2f}"
         timed = [x for x in by.values() if "GFLOP/s" in x]
         best = max(timed, key=lambda x: x["GFLOP/s"]) if timed else None
         best_cells = f"{best['GFLOP/s']:.0f} | {100 * best['peak_onednn']:.0f} %" if best else " | "
@@ -101,7 +106,9 @@ for threads, rows in sorted(tables.items()):
               (f"; step / floor at B=1 inference: median {statistics.median(floors):.2f}, worst {max(floors):.2f}"
                if floors else "") +
               (f" (paired step / floor: median {statistics.median(pairedFloors):.2f}, worst {max(pairedFloors):.2f})"
-               if pairedFloors else ""))
+               if pairedFloors else "") +
+              (f"; the recurrence alone / floor: median {statistics.median(recurrenceFloors):.2f}, "
+               f"worst {max(recurrenceFloors):.2f}" if recurrenceFloors else ""))
         print()
     if not summary_only:
         print("\n".join(lines))

@@ -371,12 +371,12 @@ void BlasSession::forwardLayer(PhaseHook& hook, int layer) {
     const BlasLayout& l = m_lay;
     const Weights w = weights(layer);
     if (m_plan.inputPacked && m_plan.inputChunk == 0 && !m_plan.inputRows) {
-        StepScope step(hook, "input GEMM");
+        StepScope step(hook, kInputGemmStep);
         InputGemm& g = m_inputGemms[std::size_t(layer)].front();
         const OmpThreadCount count(g.threads);
         g.gemm->run(layerInput(layer), m_b.xp.data());
     } else if (!m_plan.inputPacked && !m_plan.stepInput) { // otherwise the steps project their input
-        StepScope step(hook, "input GEMM");
+        StepScope step(hook, kInputGemmStep);
         gemm({.opA = Op::N,
               .opB = Op::T,
               .m = l.TB(),
@@ -390,7 +390,7 @@ void BlasSession::forwardLayer(PhaseHook& hook, int layer) {
               .ldc = l.DGH()});
     }
     {
-        StepScope step(hook, "recurrent steps");
+        StepScope step(hook, kRecurrentStepsStep);
         const int stopped = StepTeam::run(m_provider, m_plan.threads, l.H, l.B, stopToken(),
                                           [&](StepTeam& team) { recurrentForward(team, layer, w); });
         if (stopped >= 0) stoppedInRecurrence("forward", layer, stopped);

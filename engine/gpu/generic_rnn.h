@@ -132,11 +132,11 @@ private:
                                                          Rows{m_b.layerIn[std::size_t(l)], DH}, DH},
                               m_d.TB() * DH);
             });
-        step(hook, "input GEMM", [&] {
+        step(hook, kInputGemmStep, [&] {
             m_exec.gemm(false, true, m_d.TB(), m_d.DGH(), inW, 1.0f, layerInput(l), inW,
                         weight(l, 0, ParamKind::WeightIh), inW, 0.0f, m_b.xp, m_d.DGH());
         });
-        step(hook, "recurrent steps", [&] {
+        step(hook, kRecurrentStepsStep, [&] {
             for (int dir = 0; dir < int(m_d.D); ++dir)
                 forwardDirection<A>(l, dir);
         });
@@ -225,7 +225,7 @@ private:
         const Index inW = m_d.layerInput(l), DGH = m_d.DGH(), DH = m_d.DH(), TB = m_d.TB();
         const float* dOut = outputGradient(l);
         for (int dir = 0; dir < int(m_d.D); ++dir) {
-            step(hook, "recurrent steps", [&] { backwardDirection<A>(l, dir, dOut); });
+            step(hook, kRecurrentStepsStep, [&] { backwardDirection<A>(l, dir, dOut); });
             step(hook, "weight-gradient GEMM", [&] { recurrentWeightGradients(l, dir); });
         }
         step(hook, "weight-gradient GEMM", [&] {

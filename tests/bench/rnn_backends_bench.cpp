@@ -5,7 +5,10 @@
 // (thr2 only where "all" is more than 2 cores, thr1 only where it is more than 1). Reports per
 // iteration and per step, GFLOP/s, the fraction of the SGEMM peak measured in the same run, and at
 // batch 1 the floor of a step: the best time to stream W_hh once (a GEMV on a matrix of W_hh's
-// shape, OpenBLAS sgemv or oneDNN's packed matmul, at the same thread count), with step time / floor.
+// shape, OpenBLAS sgemv or oneDNN's packed matmul, at the same thread count), with step time / floor
+// and, where the session projects the input of all steps apart ("input GEMM"), the recurrence alone
+// ("recurrent steps") over the floor: the floor streams W_hh only, while a step also carries its
+// share of the input projection (at I=128, H=256 half the recurrent FLOPs), which that splits out.
 // Each point also has a paired benchmark, <...>/thr<n>/paired, that times cpu-blas[onednn] and
 // cpu-onednn in alternating blocks of runs within one benchmark, so that both see the same machine:
 // on a shared, noisy machine the ratio of two benchmarks run minutes apart moved by up to 1.4x
@@ -21,6 +24,7 @@
 #include "engine/cpu/onednn_support.h"
 #include "engine/cpu/packed_gemm.h"
 #include "profiling/flops.h"
+#include "profiling/phase_timer.h"
 #include "profiling/statistics.h"
 
 #include <benchmark/benchmark.h>
@@ -29,8 +33,11 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <limits>
 #include <map>
 #include <string>
+#include <string_view>
 #include <tuple>
 #include <vector>
 
@@ -134,6 +141,25 @@ double secondsOfRun(Session& session) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
+// Median milliseconds per iteration of the sub-step `name` (NaN where the session never marked it).
+double stepMedianMs(const PhaseTimer& timer, std::string_view name) {
+    for (const StepStat& s : timer.stepStats())
+        if (s.name == name) return s.medianMs;
+    return std::numeric_limits<double>::quiet_NaN();
+}
+
+// Runs of `session` timed with their sub-steps (kSubStepSeconds of them, at least kSubStepRuns), apart
+// from the benchmark's own runs, whose time stays free of the timer's few clock reads and records.
+constexpr double kSubStepSeconds = 0.2;
+constexpr int kSubStepRuns = 5;
+PhaseTimer timedSubSteps(Session& session) {
+    PhaseTimer timer;
+    double ms = 0.0;
+    for (int i = 0; i < kSubStepRuns || ms < kSubStepSeconds * 1e3; ++i)
+        ms += timedRun(session, timer, timer);
+    return timer;
+}
+
 void runCase(benchmark::State& state, const Case& c) {
     const Problem p = problemOf(c);
     std::unique_ptr<Session> session = warmSession(state, c);
@@ -158,6 +184,13 @@ void runCase(benchmark::State& state, const Case& c) {
         const double floor = stepFloorSeconds(c.cell == CellType::Lstm ? 4 : 3, c.hidden, c.threads);
         state.counters["floor_us"] = floor * 1e6;
         state.counters["step_over_floor"] = perStep / floor;
+        const PhaseTimer timer = timedSubSteps(*session);
+        const double inputMs = stepMedianMs(timer, kInputGemmStep);
+        const double recurrenceMs = stepMedianMs(timer, kRecurrentStepsStep);
+        if (!std::isnan(inputMs) && !std::isnan(recurrenceMs)) {
+            state.counters["input_us_per_step"] = inputMs * 1e3 / c.seq;
+            state.counters["recurrence_over_floor"] = recurrenceMs / 1e3 / c.seq / floor;
+        }
     }
 }
 
