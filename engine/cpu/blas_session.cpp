@@ -596,7 +596,8 @@ void BlasSession::forwardStep(StepTeam& team, int layer, int d, int s, const Wei
                                  .hByK = m_fusedHByK.empty() ? nullptr
                                                              : m_fusedHByK[std::size_t(team.index())].data()};
         kernels::withCellActs(m_problem.config, [&](auto acts) {
-            fusedStep<decltype(acts)>(l.lstm, {fused->data(), u.j0, u.j1, fusedOrder()}, args);
+            fusedStep<decltype(acts)>(l.lstm, {fused->data(), u.j0, u.j1, fusedOrder(), fusedBackwards(s)},
+                                      args);
         });
         return;
     }

@@ -103,8 +103,11 @@ inline void lastRows(Index rows, const float* w, Index b, Index jb, int units, c
 template <int G, class F>
 inline void eachBlock(const FusedSlice& slice, Index hidden, F&& f) {
     const Index blockFloats = rnnprof::cpu::fusedBlockFloats(hidden, G, kLanes);
-    for (Index jb = slice.j0, blk = 0; jb < slice.j1; jb += kLanes, ++blk)
+    const Index blocks = (slice.j1 - slice.j0 + kLanes - 1) / kLanes;
+    for (Index i = 0; i < blocks; ++i) {
+        const Index blk = slice.backwards ? blocks - 1 - i : i, jb = slice.j0 + blk * kLanes;
         f(slice.packed + blk * blockFloats, jb, int(slice.j1 - jb < kLanes ? slice.j1 - jb : kLanes));
+    }
 }
 
 // Every block of the slice, batch rows kRows at a time (FusedOrder::KMajor).

@@ -206,7 +206,7 @@ struct KernelStep {
         cPrev = random(std::size_t(b * H));
     }
 
-    void run(cpu::FusedOrder order) {
+    void run(cpu::FusedOrder order, bool backwards = false) {
         const cpu::Isa isa = cpu::kernelIsa();
         cpu::AlignedFloats packed(std::size_t(cpu::fusedSliceFloats(hidden, gates, j0, j1, isa)));
         cpu::packFusedSlice({.whh = whh.data(),
@@ -232,7 +232,7 @@ struct KernelStep {
                                       .hOut = hOut.data(),
                                       .ldhOut = ldhOut,
                                       .hByK = order == cpu::FusedOrder::GateMajor ? hByK.data() : nullptr};
-        cpu::fusedStep<cpu::ActsTanhSigmoid>(gates == 4, {packed.data(), j0, j1, order}, args);
+        cpu::fusedStep<cpu::ActsTanhSigmoid>(gates == 4, {packed.data(), j0, j1, order, backwards}, args);
     }
 };
 
@@ -270,6 +270,40 @@ TEST(FusedStep, StreamedPassEqualsPassesOfFewRows) {
             for (cpu::Index b = 0; b < batch; ++b)           // nothing past a row's H units
                 for (cpu::Index j = step.hidden; j < step.ldhOut; ++j)
                     EXPECT_EQ(step.hOut[std::size_t(b * step.ldhOut + j)], KernelStep::kUntouched);
+        }
+}
+
+// Every other step runs the slice's blocks from last to first (fusedBackwards(), so that a slice
+// larger than L2 finds part of itself there): each block's units depend on h_{t-1} and the block's
+// own weights only, so the order changes no bit of c_t and h_t, and it writes the same units.
+// Units [3, 37) of H = 37 (three to nine blocks, the last one padded, by ISA), passes of one and
+// three rows (KMajor) and a streamed pass (GateMajor, batch 6).
+TEST(FusedStep, BlocksBackwardsGiveTheSameBits) {
+    if (const auto missing = forcedIsaMissing()) GTEST_SKIP() << *missing;
+    EXPECT_FALSE(cpu::fusedBackwards(0));
+    EXPECT_TRUE(cpu::fusedBackwards(1));
+    EXPECT_FALSE(cpu::fusedBackwards(2));
+    const struct {
+        cpu::FusedOrder order;
+        cpu::Index batch;
+    } cases[] = {{cpu::FusedOrder::KMajor, 1}, {cpu::FusedOrder::KMajor, 3}, {cpu::FusedOrder::GateMajor, 6}};
+    for (int gates : {4, 3})
+        for (const auto& [order, batch] : cases) {
+            SCOPED_TRACE(std::string(gates == 4 ? "LSTM" : "GRU") + ", batch " + std::to_string(batch) +
+                         (order == cpu::FusedOrder::KMajor ? ", KMajor" : ", GateMajor"));
+            KernelStep step(gates, batch, 37, 3, 37);
+            step.run(order);
+            const std::vector<float> c = step.c, hOut = step.hOut;
+            step.run(order, true);
+            EXPECT_EQ(step.hOut, hOut); // also every untouched float outside the slice
+            if (gates == 4) {
+                EXPECT_EQ(step.c, c);
+            }
+            int inSlice = 0;
+            for (cpu::Index b = 0; b < batch; ++b)
+                for (cpu::Index j = step.j0; j < step.j1; ++j)
+                    inSlice += step.hOut[std::size_t(b * step.ldhOut + j)] != KernelStep::kUntouched;
+            EXPECT_EQ(inSlice, batch * (step.j1 - step.j0)); // so the comparison covered the slice
         }
 }
 
