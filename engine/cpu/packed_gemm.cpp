@@ -1,7 +1,11 @@
 #include "engine/cpu/packed_gemm.h"
 
+#include "engine/cpu/kernel_runner.h"
 #include "engine/cpu/onednn_packed_sgemm.h"
 #include "engine/cpu/onednn_support.h"
+
+#include <algorithm>
+#include <cstring>
 
 namespace rnnprof::cpu {
 
@@ -30,13 +34,50 @@ std::uint64_t sgemmFloats(const PackedGemm::Shape& s) {
     return (packedSgemmBytes(s) + sizeof(float) - 1) / sizeof(float);
 }
 
+// The columns of each chunk but the last (columnChunkWidth()) on this machine's L2; 0: no chunks.
+std::int64_t chunkWidthHere(const PackedGemm::Shape& shape, int threads) {
+    return columnChunkWidth(shape, threads, l2CacheBytes());
+}
+
+PackedGemm::Shape chunkShape(const PackedGemm::Shape& s, std::int64_t columns) {
+    PackedGemm::Shape chunk = s;
+    chunk.n = columns;
+    return chunk;
+}
+
+std::uint64_t wholeRequiredBytes(const dnnl::engine& engine, const PackedGemm::Shape& shape, int threads);
+
 } // namespace
 
 bool runsOnPackedSgemm(const PackedGemm::Shape& shape) {
     return packedSgemmPays(shape) && packedSgemmAvailable();
 }
 
+std::int64_t columnChunkWidth(const PackedGemm::Shape& s, int threads, std::int64_t l2Bytes) {
+    const std::int64_t bytes = s.k * s.n * std::int64_t(sizeof(float));
+    if (threads != 1 || s.m > kChunkedMaxRows || l2Bytes <= 0 || bytes <= l2Bytes ||
+        bytes > kChunkedMaxL2s * l2Bytes)
+        return 0;
+    const std::int64_t halfL2 = l2Bytes / 2 / (s.k * std::int64_t(sizeof(float))); // columns
+    return std::max<std::int64_t>(16, halfL2 / 16 * 16);
+}
+
+int columnChunks(const PackedGemm::Shape& s, int threads, std::int64_t l2Bytes) {
+    const std::int64_t width = columnChunkWidth(s, threads, l2Bytes);
+    return width == 0 ? 1 : int((s.n + width - 1) / width);
+}
+
 std::uint64_t PackedGemm::requiredBytes(const dnnl::engine& engine, const Shape& shape, int threads) {
+    const std::int64_t per = chunkWidthHere(shape, threads);
+    if (per == 0) return wholeRequiredBytes(engine, shape, threads);
+    std::uint64_t bytes = shape.m > 1 ? std::uint64_t(shape.m * shape.n) * sizeof(float) : 0;
+    for (std::int64_t n0 = 0; n0 < shape.n; n0 += per)
+        bytes += wholeRequiredBytes(engine, chunkShape(shape, std::min(per, shape.n - n0)), threads);
+    return bytes;
+}
+
+namespace {
+std::uint64_t wholeRequiredBytes(const dnnl::engine& engine, const PackedGemm::Shape& shape, int threads) {
     if (runsOnPackedSgemm(shape)) {
         const OmpThreadCount count(threads); // its layout depends on the threads
         return sgemmFloats(shape) * sizeof(float);
@@ -47,9 +88,34 @@ std::uint64_t PackedGemm::requiredBytes(const dnnl::engine& engine, const Shape&
         return std::uint64_t(pd.weights_desc().get_size() + pd.scratchpad_desc().get_size());
     });
 }
+} // namespace
 
 PackedGemm::PackedGemm(const dnnl::engine& engine, const Shape& shape, int threads)
     : m_shape(shape), m_threads(threads), m_engine(engine) {
+    const std::int64_t per = chunkWidthHere(shape, threads);
+    if (per == 0) {
+        create(engine, threads);
+        return;
+    }
+    m_chunkWidth = per;
+    m_chunks.reserve(std::size_t((shape.n + per - 1) / per));
+    for (std::int64_t n0 = 0; n0 < shape.n; n0 += per)
+        m_chunks.push_back(
+            PackedGemm(engine, chunkShape(shape, std::min(per, shape.n - n0)), threads, Whole{}));
+    if (shape.m > 1) m_chunkOut.resize(std::size_t(shape.m * shape.n));
+}
+
+PackedGemm::PackedGemm(const dnnl::engine& engine, const Shape& shape, int threads, Whole)
+    : m_shape(shape), m_threads(threads), m_engine(engine) {
+    create(engine, threads);
+}
+
+std::int64_t PackedGemm::chunkStart(std::size_t chunk) const {
+    return std::int64_t(chunk) * m_chunkWidth;
+}
+
+void PackedGemm::create(const dnnl::engine& engine, int threads) {
+    const Shape& shape = m_shape;
     if (runsOnPackedSgemm(shape)) {
         const OmpThreadCount count(threads);
         m_sgemm = true;
@@ -76,6 +142,9 @@ PackedGemm::PackedGemm(const dnnl::engine& engine, const Shape& shape, int threa
 }
 
 void PackedGemm::pack(const float* w, std::int64_t strideK, std::int64_t strideN) {
+    for (std::size_t i = 0; i < m_chunks.size(); ++i)
+        m_chunks[i].pack(w + chunkStart(i) * strideN, strideK, strideN);
+    if (!m_chunks.empty()) return;
     if (m_sgemm) {
         const OmpThreadCount count(m_threads);
         return packedSgemmPack(m_shape, w, strideK, strideN, m_sgemmPacked.data(),
@@ -89,6 +158,24 @@ void PackedGemm::pack(const float* w, std::int64_t strideK, std::int64_t strideN
 }
 
 void PackedGemm::run(const float* a, float* c) {
+    if (!m_chunks.empty()) {
+        const std::size_t count = m_chunks.size();
+        const bool backwards = (m_calls++ & 1) != 0;
+        for (std::size_t step = 0; step < count; ++step) {
+            const std::size_t i = backwards ? count - 1 - step : step;
+            PackedGemm& chunk = m_chunks[i];
+            const std::int64_t n0 = chunkStart(i), width = chunk.shape().n;
+            if (m_shape.m == 1) { // one row: the chunk's columns are dense in c
+                chunk.run(a, c + n0);
+                continue;
+            }
+            float* out = m_chunkOut.data() + m_shape.m * n0; // dense [m, width]
+            chunk.run(a, out);
+            for (std::int64_t r = 0; r < m_shape.m; ++r)
+                std::memcpy(c + r * m_shape.n + n0, out + r * width, std::size_t(width) * sizeof(float));
+        }
+        return;
+    }
     if (m_sgemm) {
         // The packed layout splits the work among the threads it was packed for.
         const OmpThreadCount count(m_threads);
@@ -103,10 +190,19 @@ void PackedGemm::run(const float* a, float* c) {
 }
 
 std::string PackedGemm::implementation() const {
+    if (!m_chunks.empty())
+        return m_chunks.front().implementation() + " in " + std::to_string(m_chunks.size()) +
+               " column chunks, every other call last to first";
     return m_sgemm ? "packed sgemm" : m_pd.impl_info_str();
 }
 
 std::uint64_t PackedGemm::bytes() const {
+    if (!m_chunks.empty()) {
+        std::uint64_t bytes = m_chunkOut.size() * sizeof(float);
+        for (const PackedGemm& chunk : m_chunks)
+            bytes += chunk.bytes();
+        return bytes;
+    }
     if (m_sgemm) return m_sgemmPacked.size() * sizeof(float);
     return m_packed.get_desc().get_size() + m_scratchpad.get_desc().get_size();
 }
