@@ -39,13 +39,28 @@ std::int64_t chunkWidthHere(const PackedGemm::Shape& shape, int threads) {
     return columnChunkWidth(shape, threads, l2CacheBytes());
 }
 
-PackedGemm::Shape chunkShape(const PackedGemm::Shape& s, std::int64_t columns) {
-    PackedGemm::Shape chunk = s;
-    chunk.n = columns;
-    return chunk;
+// The shapes of the products on column chunks of `per` columns (the last one the rest).
+std::vector<PackedGemm::Shape> chunkShapes(const PackedGemm::Shape& s, std::int64_t per) {
+    std::vector<PackedGemm::Shape> chunks;
+    for (std::int64_t n0 = 0; n0 < s.n; n0 += per) {
+        chunks.push_back(s);
+        chunks.back().n = std::min(per, s.n - n0);
+    }
+    return chunks;
 }
 
-std::uint64_t wholeRequiredBytes(const dnnl::engine& engine, const PackedGemm::Shape& shape, int threads);
+// The bytes of one product over all of the shape's columns.
+std::uint64_t wholeRequiredBytes(const dnnl::engine& engine, const PackedGemm::Shape& shape, int threads) {
+    if (runsOnPackedSgemm(shape)) {
+        const OmpThreadCount count(threads); // its layout depends on the threads
+        return sgemmFloats(shape) * sizeof(float);
+    }
+    return oneDnnCall("matmul with packed weights", [&] {
+        const OmpThreadCount count(threads);
+        const dnnl::matmul::primitive_desc pd = describe(engine, shape);
+        return std::uint64_t(pd.weights_desc().get_size() + pd.scratchpad_desc().get_size());
+    });
+}
 
 } // namespace
 
@@ -71,24 +86,10 @@ std::uint64_t PackedGemm::requiredBytes(const dnnl::engine& engine, const Shape&
     const std::int64_t per = chunkWidthHere(shape, threads);
     if (per == 0) return wholeRequiredBytes(engine, shape, threads);
     std::uint64_t bytes = shape.m > 1 ? std::uint64_t(shape.m * shape.n) * sizeof(float) : 0;
-    for (std::int64_t n0 = 0; n0 < shape.n; n0 += per)
-        bytes += wholeRequiredBytes(engine, chunkShape(shape, std::min(per, shape.n - n0)), threads);
+    for (const Shape& chunk : chunkShapes(shape, per))
+        bytes += wholeRequiredBytes(engine, chunk, threads);
     return bytes;
 }
-
-namespace {
-std::uint64_t wholeRequiredBytes(const dnnl::engine& engine, const PackedGemm::Shape& shape, int threads) {
-    if (runsOnPackedSgemm(shape)) {
-        const OmpThreadCount count(threads); // its layout depends on the threads
-        return sgemmFloats(shape) * sizeof(float);
-    }
-    return oneDnnCall("matmul with packed weights", [&] {
-        const OmpThreadCount count(threads);
-        const dnnl::matmul::primitive_desc pd = describe(engine, shape);
-        return std::uint64_t(pd.weights_desc().get_size() + pd.scratchpad_desc().get_size());
-    });
-}
-} // namespace
 
 PackedGemm::PackedGemm(const dnnl::engine& engine, const Shape& shape, int threads)
     : m_shape(shape), m_threads(threads), m_engine(engine) {
@@ -98,10 +99,10 @@ PackedGemm::PackedGemm(const dnnl::engine& engine, const Shape& shape, int threa
         return;
     }
     m_chunkWidth = per;
-    m_chunks.reserve(std::size_t((shape.n + per - 1) / per));
-    for (std::int64_t n0 = 0; n0 < shape.n; n0 += per)
-        m_chunks.push_back(
-            PackedGemm(engine, chunkShape(shape, std::min(per, shape.n - n0)), threads, Whole{}));
+    const std::vector<Shape> shapes = chunkShapes(shape, per);
+    m_chunks.reserve(shapes.size());
+    for (const Shape& chunk : shapes)
+        m_chunks.push_back(PackedGemm(engine, chunk, threads, Whole{}));
     if (shape.m > 1) m_chunkOut.resize(std::size_t(shape.m * shape.n));
 }
 
