@@ -47,7 +47,27 @@ for b in data["benchmarks"]:
         backends.append(backend)
 
 ctx = data.get("context", {})
-print(f"Host: {ctx.get('host_name', '?')}, {ctx.get('num_cpus', '?')} CPUs at {ctx.get('mhz_per_cpu', '?')} MHz; {label}")
+def cache_sizes(caches):
+    """'L1d 32 KiB, L2 1 MiB, L3 32 MiB' from Google Benchmark's context (per cache instance)."""
+    parts = []
+    for c in caches:
+        if c.get("type") == "Instruction":
+            continue
+        size = int(c.get("size", 0))
+        text = f"{size // 1048576} MiB" if size >= 1048576 and size % 1048576 == 0 else f"{size // 1024} KiB"
+        parts.append(f"L{c.get('level')}{'d' if c.get('type') == 'Data' else ''} {text}")
+    return ", ".join(parts)
+
+
+# The CPU model, OS, kernel ISA and version come from rnn_backends_bench's own context entries
+# (files written before it recorded them have only the host name).
+host = ", ".join(x for x in (ctx.get("cpu_model"), ctx.get("host_name", "?")) if x)
+caches = cache_sizes(ctx.get("caches", []))
+print(f"Host: {host}, {ctx.get('num_cpus', '?')} CPUs at {ctx.get('mhz_per_cpu', '?')} MHz"
+      + (f" ({caches})" if caches else "") + f"; {label or ctx.get('cpu_libraries', '')}")
+extra = [f"{k.replace('_', ' ')}: {ctx[k]}" for k in ("os", "kernel_isa", "rnnprof_version") if ctx.get(k)]
+if extra:
+    print("; ".join(extra))
 if peaks:
     print("SGEMM 2048^3 peaks in this run (all cores): " +
           ", ".join(f"{k} {v:.0f}" for k, v in peaks.items() if k != "cores"))

@@ -21,9 +21,11 @@
 
 #include "engine/backend.h"
 #include "engine/cpu/cpu_libraries.h"
+#include "engine/cpu/kernel_runner.h"
 #include "engine/cpu/onednn_support.h"
 #include "engine/cpu/packed_gemm.h"
 #include "profiling/flops.h"
+#include "profiling/host_info.h"
 #include "profiling/phase_timer.h"
 #include "profiling/statistics.h"
 
@@ -300,6 +302,14 @@ int main(int argc, char** argv) {
     rnnprof::bench::registerAll();
     benchmark::Initialize(&argc, argv);
     if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+    // The machine in the output's context, so that a table made from it names its host
+    // (scripts/bench-table.py): Google Benchmark records the caches but not the CPU model.
+    const rnnprof::HostInfo host = rnnprof::currentHost();
+    benchmark::AddCustomContext("cpu_model", host.cpuModel);
+    benchmark::AddCustomContext("os", host.os);
+    benchmark::AddCustomContext("cpu_libraries", host.cpuLibraries);
+    benchmark::AddCustomContext("kernel_isa", rnnprof::cpu::isaName(rnnprof::cpu::kernelIsa()));
+    benchmark::AddCustomContext("rnnprof_version", host.rnnprofVersion);
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();
     return 0;
