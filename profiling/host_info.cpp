@@ -53,7 +53,7 @@ std::string readOs() {
 
 } // namespace
 
-HostInfo currentHost() {
+HostInfo currentCpuHost() {
     HostInfo h;
     char name[256] = {};
     if (gethostname(name, sizeof name - 1) == 0) h.hostname = name;
@@ -62,10 +62,15 @@ HostInfo currentHost() {
     h.memoryBytes = readMemTotal();
     h.os = readOs();
     h.cpuLibraries = cpuLibraryVersions();
+    h.rnnprofVersion = RNNPROF_VERSION;
+    return h;
+}
+
+HostInfo currentHost() {
+    HostInfo h = currentCpuHost();
     h.gpu = gpuInfo();
     measureFreeMemory(h.gpu); // now, not when the GPU was first probed
     describeCupti(h.gpu);
-    h.rnnprofVersion = RNNPROF_VERSION;
     return h;
 }
 

@@ -29,6 +29,9 @@ struct HostInfo {
 };
 
 [[nodiscard]] HostInfo currentHost();
+// currentHost() without its GPUs (gpu stays empty, and no CUDA or CUPTI call is made): what a
+// CPU-only benchmark records, so that it starts no GPU context beside what it times.
+[[nodiscard]] HostInfo currentCpuHost();
 // The kind of machine, as merged results tell their hosts apart: the first GPU's name when the host
 // had a usable one ("NVIDIA H100 80GB HBM3"), else the CPU model. Shards measured on identical
 // cluster nodes share it and chart as one series; results of different machines do not.

@@ -304,7 +304,7 @@ int main(int argc, char** argv) {
     if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
     // The machine in the output's context, so that a table made from it names its host
     // (scripts/bench-table.py): Google Benchmark records the caches but not the CPU model.
-    const rnnprof::HostInfo host = rnnprof::currentHost();
+    const rnnprof::HostInfo host = rnnprof::currentCpuHost();
     benchmark::AddCustomContext("cpu_model", host.cpuModel);
     benchmark::AddCustomContext("os", host.os);
     benchmark::AddCustomContext("cpu_libraries", host.cpuLibraries);
