@@ -8,7 +8,8 @@ batch 1 inference (the floor: W_hh streamed once by a GEMV at the same thread co
 goal <= 1.3; with the paired benchmark's median cpu-blas step over the same floor in brackets, which
 on a noisy host moves less than the short separate benchmark, and after "rec" the recurrence alone
 over the floor where the session projected the input of all steps apart: the floor streams W_hh
-only, the step also carries its share of the input projection) and the best GFLOP/s with its fraction of the in-run SGEMM peaks. A summary line per
+only, the step also carries its share of the input projection; after "+in" the step over the floor
+plus that share's FLOPs at the in-run SGEMM peak at the same thread count, a bound for the whole step) and the best GFLOP/s with its fraction of the in-run SGEMM peaks. A summary line per
 table gives the median and worst ratio and says where the ratios come from. With repetitions, every
 number is the median of the repetitions (--benchmark_report_aggregates_only=true or not). Where the
 file has one thread and more, a last line per larger thread count compares cpu-blas on it with
@@ -74,7 +75,7 @@ if peaks:
 print()
 BLAS, ONEDNN = "cpu-blas[onednn]", "cpu-onednn"
 for threads, rows in sorted(tables.items()):
-    ratios, floors, pairedFloors, recurrenceFloors, sources = [], [], [], [], set()
+    ratios, floors, pairedFloors, recurrenceFloors, inputFloors, sources = [], [], [], [], [], set()
     lines = []
     paired_cols = any(PAIRED in by for by in rows.values())
     head = "| cell | mode | H | T | B | " + " | ".join(f"{x} µs/step" for x in backends)
@@ -110,6 +111,9 @@ for threads, rows in sorted(tables.items()):
             if "recurrence_over_floor" in by[BLAS]:
                 recurrenceFloors.append(by[BLAS]["recurrence_over_floor"])
                 floor += f" rec {by[BLAS]['recurrence_over_floor']:.2f}"
+            if "step_over_floor_and_input" in by[BLAS]:
+                inputFloors.append(by[BLAS]["step_over_floor_and_input"])
+                floor += f" +in {by[BLAS]['step_over_floor_and_input']:.2f}"
         timed = [x for x in by.values() if "GFLOP/s" in x]
         best = max(timed, key=lambda x: x["GFLOP/s"]) if timed else None
         best_cells = f"{best['GFLOP/s']:.0f} | {100 * best['peak_onednn']:.0f} %" if best else " | "
@@ -128,7 +132,9 @@ for threads, rows in sorted(tables.items()):
               (f" (paired step / floor: median {statistics.median(pairedFloors):.2f}, worst {max(pairedFloors):.2f})"
                if pairedFloors else "") +
               (f"; the recurrence alone / floor: median {statistics.median(recurrenceFloors):.2f}, "
-               f"worst {max(recurrenceFloors):.2f}" if recurrenceFloors else ""))
+               f"worst {max(recurrenceFloors):.2f}" if recurrenceFloors else "") +
+              (f"; step / (floor + the input projection at the in-run peak): median "
+               f"{statistics.median(inputFloors):.2f}, worst {max(inputFloors):.2f}" if inputFloors else ""))
         print()
     if not summary_only:
         print("\n".join(lines))

@@ -8,7 +8,9 @@
 // shape, OpenBLAS sgemv or oneDNN's packed matmul, at the same thread count), with step time / floor
 // and, where the session projects the input of all steps apart ("input GEMM"), the recurrence alone
 // ("recurrent steps") over the floor: the floor streams W_hh only, while a step also carries its
-// share of the input projection (at I=128, H=256 half the recurrent FLOPs), which that splits out.
+// share of the input projection (at I=128, H=256 half the recurrent FLOPs), which that splits out;
+// and step time / (floor + the input projection's FLOPs at the in-run SGEMM peak at the same
+// thread count), a bound that holds the step's whole work.
 // Each point also has a paired benchmark, <...>/thr<n>/paired, that times cpu-blas[onednn] and
 // cpu-onednn in alternating blocks of runs within one benchmark, so that both see the same machine:
 // on a shared, noisy machine the ratio of two benchmarks run minutes apart moved by up to 1.4x
@@ -106,6 +108,14 @@ double stepFloorSeconds(int gates, int hidden, int threads) {
     return cache[key] = std::min(blas, onednn);
 }
 
+// What a batch-1 step's share of the input projection (x_t * W_ih^T, 2 * I * gates * H FLOPs) takes
+// at least: those FLOPs at oneDNN's SGEMM peak at `threads` threads in this run. The floor above
+// streams W_hh only; at I=128, H=64 the input projection is twice the recurrent FLOPs, so no
+// step comes near that floor there, and step / (floor + this) says how near it comes to both.
+double inputProjectionBoundSeconds(int gates, int hidden, int threads) {
+    return 2.0 * kInput * gates * hidden / (onednnSgemmGflops(threads) * 1e9);
+}
+
 Problem problemOf(const Case& c) {
     Problem p;
     p.config.cell = c.cell;
@@ -183,9 +193,13 @@ void runCase(benchmark::State& state, const Case& c) {
     state.counters["peak_openblas"] = gflops / peak.openblasGflops;
     state.counters["threads"] = c.threads;
     if (c.batch == 1 && c.mode == Mode::Inference) {
-        const double floor = stepFloorSeconds(c.cell == CellType::Lstm ? 4 : 3, c.hidden, c.threads);
+        const int gates = c.cell == CellType::Lstm ? 4 : 3;
+        const double floor = stepFloorSeconds(gates, c.hidden, c.threads);
         state.counters["floor_us"] = floor * 1e6;
         state.counters["step_over_floor"] = perStep / floor;
+        const double inputBound = inputProjectionBoundSeconds(gates, c.hidden, c.threads);
+        state.counters["input_bound_us"] = inputBound * 1e6;
+        state.counters["step_over_floor_and_input"] = perStep / (floor + inputBound);
         const PhaseTimer timer = timedSubSteps(*session);
         const double inputMs = stepMedianMs(timer, kInputGemmStep);
         const double recurrenceMs = stepMedianMs(timer, kRecurrentStepsStep);

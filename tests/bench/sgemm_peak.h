@@ -14,4 +14,9 @@ struct SgemmPeak {
 // Measured once (2048^3, all cores, best of several runs) and cached.
 const SgemmPeak& sgemmPeak();
 
+// oneDNN's sgemm on `threads` OpenMP threads (2048^3, best of several runs), measured once per
+// thread count and cached: the peak at a benchmark's own thread count, where one core alone may
+// clock higher than its share of the all-core peak. Leaves OpenMP's thread count as it found it.
+double onednnSgemmGflops(int threads);
+
 } // namespace rnnprof::bench
