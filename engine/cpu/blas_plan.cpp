@@ -336,7 +336,7 @@ RowSlice inputChunkShare(std::int64_t rows, int index, int count) {
 
 int inputGemmThreads(const RecurrentPlan& plan, const PackedGemm::Shape& shape, int threads) {
     const bool teamThread = plan.inputRows || (plan.inputChunk > 0 && plan.threads.team > 1);
-    return teamThread ? 1 : allStepsGemmThreads(shape.m, shape.n, shape.k, threads);
+    return teamThread ? 1 : inputProjectionGemmThreads(shape.m, shape.n, shape.k, threads);
 }
 
 MemoryFootprint packedInputFootprint(const BlasLayout& l, const RecurrentPlan& plan, int threads) {

@@ -132,7 +132,7 @@ inline constexpr std::int64_t kMinInputChunkRows = 256;
 [[nodiscard]] std::vector<PackedGemm::Shape> inputGemmShapes(const BlasLayout& l, const RecurrentPlan& plan,
                                                              int layer);
 // The threads an input GEMM of `shape` runs with: one where a team thread runs it (inputRows, or
-// inputChunk on a team), else allStepsGemmThreads().
+// inputChunk on a team), else inputProjectionGemmThreads() (recurrent_threads.h).
 [[nodiscard]] int inputGemmThreads(const RecurrentPlan& plan, const PackedGemm::Shape& shape, int threads);
 // The named part "packed W_ih" (weights) of RecurrentPlan::inputPacked; empty without it.
 [[nodiscard]] MemoryFootprint packedInputFootprint(const BlasLayout& l, const RecurrentPlan& plan,

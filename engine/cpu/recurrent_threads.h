@@ -144,4 +144,19 @@ inline constexpr double kMinAllStepsGemmFlops = 2e6;
     return allStepsGemmThreads(2.0 * double(m) * double(n) * double(k), threads);
 }
 
+// Inference's input projection of all steps (on W_ih packed once, RecurrentPlan::inputPacked) splits
+// from a smaller GEMM on: it is the iteration's only fork before a recurrence that runs without
+// one, where the bound above was measured on training's several small GEMMs between serial phases
+// (which still lose with this one: LSTM H=64, B=1, T=20, two threads, every all-steps GEMM of at
+// least 0.25 MFLOP split: 5.1-5.3 -> 6.9-7.0 us a step). Measured on the 2-core Zen 4 VM
+// (2026-11-28, rnnprof sweep, inference, I=128, B=1, T=20, two threads, medians of 400 runs, the
+// bound at 2 and at 0.2 MFLOP alternated twice, us a step): LSTM H=64 (1.3 MFLOP) 1.25 -> 1.04, H=48
+// (0.98 MFLOP) 0.91-0.97 -> 0.75-0.76, H=32 (0.66 MFLOP) 0.61-0.96 -> 0.57-0.78; GRU at H = 32, 48
+// and 64 (0.49-0.98 MFLOP) the same (e.g. H=64 1.05 -> 1.03-1.05). Unmeasured on more cores.
+inline constexpr double kMinInputProjectionGemmFlops = 0.5e6;
+[[nodiscard]] inline int inputProjectionGemmThreads(std::int64_t m, std::int64_t n, std::int64_t k,
+                                                    int threads) {
+    return 2.0 * double(m) * double(n) * double(k) < kMinInputProjectionGemmFlops ? 1 : threads;
+}
+
 } // namespace rnnprof::cpu

@@ -369,6 +369,37 @@ TEST(RecurrentThreads, AnAllStepsGemmRunsOnOneThreadOrOnAll) {
     EXPECT_EQ(cpu::allStepsGemmThreads(2.0 * 20 * 64 * 256 * 128, 16), 16);
 }
 
+// Inference's input projection of all steps is the one fork of an iteration whose recurrence runs
+// on one thread, and splits from 0.5 MFLOP: LSTM H=64 at B=1, T=20 (I=128, 1.3 MFLOP) on every
+// thread, where training's all-steps GEMMs of that size stay on one; GRU H=16 (0.25 MFLOP) on one.
+TEST(RecurrentThreads, InferencesInputProjectionSplitsFromASmallerGemmThanTrainingsGemms) {
+    for (int threads : {1, 2, 16})
+        for (std::int64_t m : {1, 20, 100, 2000}) {
+            const int n = cpu::inputProjectionGemmThreads(m, 256, 128, threads);
+            EXPECT_TRUE(n == 1 || n == threads) << m << " rows, " << threads << " threads: " << n;
+        }
+    EXPECT_EQ(cpu::inputProjectionGemmThreads(20, 4 * 64, 128, 16), 16);
+    EXPECT_EQ(cpu::allStepsGemmThreads(20, 4 * 64, 128, 16), 1);
+    EXPECT_EQ(cpu::inputProjectionGemmThreads(20, 3 * 16, 128, 16), 1);
+
+    // In a plan: LSTM inference, H=64, B=1, T=20 on two threads runs its recurrence on a team of
+    // one and its input GEMM (W_ih packed once) on both threads.
+    Problem p;
+    p.config.cell = CellType::Lstm;
+    p.config.inputSize = 128;
+    p.config.hiddenSize = 64;
+    p.shape = {1, 20};
+    p.mode = Mode::Inference;
+    const cpu::BlasLayout layout(p);
+    const cpu::RecurrentPlan plan = cpu::recurrentPlan(layout, GemmProvider::OneDnn, 2);
+    ASSERT_TRUE(plan.inputPacked);
+    EXPECT_EQ(plan.threads.team, 1);
+    const auto shapes = cpu::inputGemmShapes(layout, plan, 0);
+    ASSERT_EQ(shapes.size(), 1u);
+    EXPECT_EQ(shapes[0].m, 20);
+    EXPECT_EQ(cpu::inputGemmThreads(plan, shapes[0], 2), 2);
+}
+
 class BlasRepackTest : public testing::TestWithParam<std::tuple<CellType, int, int>> {};
 
 // The second training run of a session starts from the parameters its first run left (SGD): its
