@@ -139,9 +139,13 @@ inline constexpr double kMinAllStepsGemmFlops = 2e6;
 [[nodiscard]] inline int allStepsGemmThreads(double flops, int threads) {
     return flops < kMinAllStepsGemmFlops ? 1 : threads;
 }
-// The same for the product of an [m, k] and a [k, n] matrix: 2 * m * n * k FLOPs.
+// The FLOPs of the product of an [m, k] and a [k, n] matrix.
+[[nodiscard]] inline double productFlops(std::int64_t m, std::int64_t n, std::int64_t k) {
+    return 2.0 * double(m) * double(n) * double(k);
+}
+// The same for the product of an [m, k] and a [k, n] matrix.
 [[nodiscard]] inline int allStepsGemmThreads(std::int64_t m, std::int64_t n, std::int64_t k, int threads) {
-    return allStepsGemmThreads(2.0 * double(m) * double(n) * double(k), threads);
+    return allStepsGemmThreads(productFlops(m, n, k), threads);
 }
 
 // Inference's input projection of all steps (on W_ih packed once, RecurrentPlan::inputPacked) splits
@@ -156,7 +160,7 @@ inline constexpr double kMinAllStepsGemmFlops = 2e6;
 inline constexpr double kMinInputProjectionGemmFlops = 0.5e6;
 [[nodiscard]] inline int inputProjectionGemmThreads(std::int64_t m, std::int64_t n, std::int64_t k,
                                                     int threads) {
-    return 2.0 * double(m) * double(n) * double(k) < kMinInputProjectionGemmFlops ? 1 : threads;
+    return productFlops(m, n, k) < kMinInputProjectionGemmFlops ? 1 : threads;
 }
 
 } // namespace rnnprof::cpu
