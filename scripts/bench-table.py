@@ -4,7 +4,8 @@
 One table per thread count. Rows: cell/mode/hidden/seq_len/batch; columns: each backend's time per
 step (µs), cpu-blas[onednn] time / cpu-onednn time (the goal is <= 1.00; from the point's paired
 benchmark, which times both in alternating blocks of runs, where the file has it), step time / floor at
-batch 1 inference (the floor: W_hh streamed once by a GEMV at the same thread count, same run;
+batch 1 inference (the floor: W_hh streamed once by a GEMV at the same thread count or on one thread,
+whichever is faster, same run;
 goal <= 1.3; with the paired benchmark's median cpu-blas step over the same floor in brackets, which
 on a noisy host moves less than the short separate benchmark, and after "rec" the recurrence alone
 over the floor where the session projected the input of all steps apart: the floor streams W_hh

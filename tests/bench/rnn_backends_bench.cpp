@@ -5,7 +5,8 @@
 // (thr2 only where "all" is more than 2 cores, thr1 only where it is more than 1). Reports per
 // iteration and per step, GFLOP/s, the fraction of the SGEMM peak measured in the same run, and at
 // batch 1 the floor of a step: the best time to stream W_hh once (a GEMV on a matrix of W_hh's
-// shape, OpenBLAS sgemv or oneDNN's packed matmul, at the same thread count), with step time / floor
+// shape, OpenBLAS sgemv or oneDNN's packed matmul, at the same thread count or on one thread where
+// that is faster), with step time / floor
 // and, where the session projects the input of all steps apart ("input GEMM"), the recurrence alone
 // ("recurrent steps") over the floor: the floor streams W_hh only, while a step also carries its
 // share of the input projection (at I=128, H=256 half the recurrent FLOPs), which that splits out;
@@ -80,9 +81,9 @@ double bestSeconds(F&& f, int repeats) {
     return best;
 }
 
-// The floor of a batch-1 step: W_hh ([gates * H, H]) streamed once from cache, the best of OpenBLAS
-// sgemv and oneDNN's packed matmul at `threads` threads. Cached per (gates, H, threads).
-double stepFloorSeconds(int gates, int hidden, int threads) {
+// W_hh ([gates * H, H]) streamed once from cache: the best of OpenBLAS sgemv and oneDNN's packed
+// matmul at `threads` threads. Cached per (gates, H, threads).
+double gemvSecondsAt(int gates, int hidden, int threads) {
     static std::map<std::tuple<int, int, int>, double> cache;
     const auto key = std::make_tuple(gates, hidden, threads);
     if (const auto it = cache.find(key); it != cache.end()) return it->second;
@@ -106,6 +107,15 @@ double stepFloorSeconds(int gates, int hidden, int threads) {
     omp_set_num_threads(previousOmp);
     openblas_set_num_threads(previousBlas);
     return cache[key] = std::min(blas, onednn);
+}
+
+// The floor of a batch-1 step at `threads` threads: the GEMV at that thread count or on one thread,
+// whichever is faster, since a run on several threads may keep a step that small on one. A GEMV of
+// H=64's 64 KB on two threads is mostly its fork, and its best of 200 took 0.86 us in one run and
+// 1.46 in the next on the 2-core Zen 4 VM (one thread: 0.73-0.88).
+double stepFloorSeconds(int gates, int hidden, int threads) {
+    const double atThreads = gemvSecondsAt(gates, hidden, threads);
+    return threads == 1 ? atThreads : std::min(atThreads, gemvSecondsAt(gates, hidden, 1));
 }
 
 // What a batch-1 step's share of the input projection (x_t * W_ih^T, 2 * I * gates * H FLOPs) takes
