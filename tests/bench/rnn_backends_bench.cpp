@@ -7,9 +7,9 @@
 // batch 1 the floor of a step: the best time to stream W_hh once (a GEMV on a matrix of W_hh's
 // shape, OpenBLAS sgemv or oneDNN's packed matmul, at the same thread count or on one thread where
 // that is faster), with step time / floor and, where the session projects the input of all steps
-// apart ("input GEMM"), the recurrence alone
-// ("recurrent steps") over the floor: the floor streams W_hh only, while a step also carries its
-// share of the input projection (at I=128, H=256 half the recurrent FLOPs), which that splits out;
+// apart ("input GEMM"), the recurrence alone ("recurrent steps") over the floor: the floor streams
+// W_hh only, while a step also carries its share of the input projection (at I=128, H=256 half the
+// recurrent FLOPs), which that splits out;
 // and step time / (floor + the input projection's FLOPs at the in-run SGEMM peak at the same
 // thread count), a bound that holds the step's whole work.
 // Each point also has a paired benchmark, <...>/thr<n>/paired, that times cpu-blas[onednn] and
