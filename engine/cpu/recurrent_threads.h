@@ -143,7 +143,7 @@ inline constexpr double kMinAllStepsGemmFlops = 2e6;
 [[nodiscard]] inline double productFlops(std::int64_t m, std::int64_t n, std::int64_t k) {
     return 2.0 * double(m) * double(n) * double(k);
 }
-// The same for the product of an [m, k] and a [k, n] matrix.
+// allStepsGemmThreads() for the product of an [m, k] and a [k, n] matrix.
 [[nodiscard]] inline int allStepsGemmThreads(std::int64_t m, std::int64_t n, std::int64_t k, int threads) {
     return allStepsGemmThreads(productFlops(m, n, k), threads);
 }

@@ -9,9 +9,8 @@
 // that is faster), with step time / floor and, where the session projects the input of all steps
 // apart ("input GEMM"), the recurrence alone ("recurrent steps") over the floor: the floor streams
 // W_hh only, while a step also carries its share of the input projection (at I=128, H=256 half the
-// recurrent FLOPs), which that splits out;
-// and step time / (floor + the input projection's FLOPs at the in-run SGEMM peak at the same
-// thread count), a bound that holds the step's whole work.
+// recurrent FLOPs), which that splits out; and step time / (floor + the input projection's FLOPs
+// at the in-run SGEMM peak at the same thread count), a bound that holds the step's whole work.
 // Each point also has a paired benchmark, <...>/thr<n>/paired, that times cpu-blas[onednn] and
 // cpu-onednn in alternating blocks of runs within one benchmark, so that both see the same machine:
 // on a shared, noisy machine the ratio of two benchmarks run minutes apart moved by up to 1.4x
@@ -23,6 +22,7 @@
 #include "sgemm_peak.h"
 
 #include "engine/backend.h"
+#include "engine/config.h"
 #include "engine/cpu/cpu_libraries.h"
 #include "engine/cpu/kernel_runner.h"
 #include "engine/cpu/onednn_support.h"
@@ -203,7 +203,7 @@ void runCase(benchmark::State& state, const Case& c) {
     state.counters["peak_openblas"] = gflops / peak.openblasGflops;
     state.counters["threads"] = c.threads;
     if (c.batch == 1 && c.mode == Mode::Inference) {
-        const int gates = c.cell == CellType::Lstm ? 4 : 3;
+        const int gates = gateCount(c.cell);
         const double floor = stepFloorSeconds(gates, c.hidden, c.threads);
         state.counters["floor_us"] = floor * 1e6;
         state.counters["step_over_floor"] = perStep / floor;
