@@ -6,8 +6,9 @@ step (µs), cpu-blas[onednn] time / cpu-onednn time (the goal is <= 1.00; from t
 benchmark, which times both in alternating blocks of runs, where the file has it), step time / floor at
 batch 1 inference (the floor: W_hh streamed once by a GEMV at the same thread count or on one thread,
 whichever is faster, same run;
-goal <= 1.3; with the paired benchmark's median cpu-blas step over the same floor in brackets, which
-on a noisy host moves less than the short separate benchmark, and after "rec" the recurrence alone
+goal <= 1.3; in brackets the paired benchmark's cpu-blas step over the floor it measures after each
+pair of blocks (the median over the blocks; in files without it, its median step over the separate
+benchmark's floor), which on a noisy host moves less than the separate benchmark, and after "rec" the recurrence alone
 over the floor where the session projected the input of all steps apart: the floor streams W_hh
 only, the step also carries its share of the input projection; after "+in" the step over the floor
 plus that share's FLOPs at the in-run SGEMM peak at the same thread count, a bound for the whole step) and the best GFLOP/s with its fraction of the in-run SGEMM peaks. A summary line per
@@ -76,7 +77,7 @@ if peaks:
 print()
 BLAS, ONEDNN = "cpu-blas[onednn]", "cpu-onednn"
 for threads, rows in sorted(tables.items()):
-    ratios, floors, pairedFloors, recurrenceFloors, inputFloors, sources = [], [], [], [], [], set()
+    ratios, floors, pairedFloors, recurrenceFloors, inputFloors, pairedInputFloors, sources = [], [], [], [], [], [], set()
     lines = []
     paired_cols = any(PAIRED in by for by in rows.values())
     head = "| cell | mode | H | T | B | " + " | ".join(f"{x} µs/step" for x in backends)
@@ -101,20 +102,29 @@ for threads, rows in sorted(tables.items()):
         if r is not None:
             ratios.append((r, f"{cell} {mode} H{h} T{t} B{batch}"))
             ratio = f"**{r:.2f}**" if r > 1.0 else f"{r:.2f}"
-        floor = ""
+        floor_parts = []
         if BLAS in by and "step_over_floor" in by[BLAS]:
-            floor = f"{by[BLAS]['step_over_floor']:.2f}"
+            floor_parts.append(f"{by[BLAS]['step_over_floor']:.2f}")
             floors.append(by[BLAS]["step_over_floor"])
-            if PAIRED in by and by[BLAS].get("floor_us"):
-                paired_floor = by[PAIRED]["blas_us_per_step"] / by[BLAS]["floor_us"]
-                pairedFloors.append(paired_floor)
-                floor += f" ({paired_floor:.2f})"
-            if "recurrence_over_floor" in by[BLAS]:
-                recurrenceFloors.append(by[BLAS]["recurrence_over_floor"])
-                floor += f" rec {by[BLAS]['recurrence_over_floor']:.2f}"
-            if "step_over_floor_and_input" in by[BLAS]:
-                inputFloors.append(by[BLAS]["step_over_floor_and_input"])
-                floor += f" +in {by[BLAS]['step_over_floor_and_input']:.2f}"
+        paired_floor = None
+        if PAIRED in by and "blas_step_over_floor" in by[PAIRED]:
+            paired_floor = by[PAIRED]["blas_step_over_floor"]
+        elif PAIRED in by and BLAS in by and by[BLAS].get("floor_us"):  # files without the floor in blocks
+            paired_floor = by[PAIRED]["blas_us_per_step"] / by[BLAS]["floor_us"]
+        if paired_floor is not None:
+            pairedFloors.append(paired_floor)
+            floor_parts.append(f"({paired_floor:.2f})")
+        if BLAS in by and "recurrence_over_floor" in by[BLAS]:
+            recurrenceFloors.append(by[BLAS]["recurrence_over_floor"])
+            floor_parts.append(f"rec {by[BLAS]['recurrence_over_floor']:.2f}")
+        if BLAS in by and "step_over_floor_and_input" in by[BLAS]:
+            inputFloors.append(by[BLAS]["step_over_floor_and_input"])
+            floor_parts.append(f"+in {by[BLAS]['step_over_floor_and_input']:.2f}")
+        if PAIRED in by and "blas_step_over_floor_and_input" in by[PAIRED]:
+            pairedInputFloors.append(by[PAIRED]["blas_step_over_floor_and_input"])
+            floor_parts.append(("" if BLAS in by and "step_over_floor_and_input" in by[BLAS] else "+in ") +
+                               f"({by[PAIRED]['blas_step_over_floor_and_input']:.2f})")
+        floor = " ".join(floor_parts)
         timed = [x for x in by.values() if "GFLOP/s" in x]
         best = max(timed, key=lambda x: x["GFLOP/s"]) if timed else None
         best_cells = f"{best['GFLOP/s']:.0f} | {100 * best['peak_onednn']:.0f} %" if best else " | "
@@ -126,16 +136,16 @@ for threads, rows in sorted(tables.items()):
         values = [r for r, _ in ratios]
         worst = max(ratios)
         over = sum(1 for r in values if r > 1.0)
-        print(f"cpu-blas / cpu-onednn: median {statistics.median(values):.2f}, worst {worst[0]:.2f} ({worst[1]}), "
-              f"{over} of {len(values)} points above 1.00 ({' and '.join(sorted(sources))})" +
-              (f"; step / floor at B=1 inference: median {statistics.median(floors):.2f}, worst {max(floors):.2f}"
-               if floors else "") +
-              (f" (paired step / floor: median {statistics.median(pairedFloors):.2f}, worst {max(pairedFloors):.2f})"
-               if pairedFloors else "") +
-              (f"; the recurrence alone / floor: median {statistics.median(recurrenceFloors):.2f}, "
-               f"worst {max(recurrenceFloors):.2f}" if recurrenceFloors else "") +
-              (f"; step / (floor + the input projection at the in-run peak): median "
-               f"{statistics.median(inputFloors):.2f}, worst {max(inputFloors):.2f}" if inputFloors else ""))
+        parts = [f"cpu-blas / cpu-onednn: median {statistics.median(values):.2f}, worst {worst[0]:.2f} "
+                 f"({worst[1]}), {over} of {len(values)} points above 1.00 ({' and '.join(sorted(sources))})"]
+        for name, xs in (("step / floor at B=1 inference", floors),
+                         ("paired step / floor", pairedFloors),
+                         ("the recurrence alone / floor", recurrenceFloors),
+                         ("step / (floor + the input projection at the in-run peak)", inputFloors),
+                         ("paired step / (floor + the input projection)", pairedInputFloors)):
+            if xs:
+                parts.append(f"{name}: median {statistics.median(xs):.2f}, worst {max(xs):.2f}")
+        print("; ".join(parts))
         print()
     if not summary_only:
         print("\n".join(lines))

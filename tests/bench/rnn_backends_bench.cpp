@@ -4,46 +4,39 @@
 //   <cell>/<mode>/H<hidden>/B<batch>/T<seq>/thr<1|2|all>/<backend>
 // (thr2 only where "all" is more than 2 cores, thr1 only where it is more than 1). Reports per
 // iteration and per step, GFLOP/s, the fraction of the SGEMM peak measured in the same run, and at
-// batch 1 the floor of a step: the best time to stream W_hh once (a GEMV on a matrix of W_hh's
-// shape, OpenBLAS sgemv or oneDNN's packed matmul, at the same thread count or on one thread where
-// that is faster), with step time / floor and, where the session projects the input of all steps
-// apart ("input GEMM"), the recurrence alone ("recurrent steps") over the floor: the floor streams
-// W_hh only, while a step also carries its share of the input projection (at I=128, H=256 half the
-// recurrent FLOPs), which that splits out; and step time / (floor + the input projection's FLOPs
-// at the in-run SGEMM peak at the same thread count), a bound that holds the step's whole work.
-// Each point also has a paired benchmark, <...>/thr<n>/paired, that times cpu-blas[onednn] and
+// batch 1 the floor of a step: the best time to stream W_hh once (step_floor.h), with step time / floor and,
+// where the session projects the input of all steps apart ("input GEMM"), the recurrence alone ("recurrent
+// steps") over the floor: the floor streams W_hh only, while a step also carries its share of the input
+// projection (at I=128, H=256 half the recurrent FLOPs), which that splits out; and step time / (floor + the
+// input projection's FLOPs at the in-run SGEMM peak at the same thread count), a bound that holds the step's
+// whole work. Each point also has a paired benchmark, <...>/thr<n>/paired, that times cpu-blas[onednn] and
 // cpu-onednn in alternating blocks of runs within one benchmark, so that both see the same machine:
 // on a shared, noisy machine the ratio of two benchmarks run minutes apart moved by up to 1.4x
 // from run to run. Its counters: each backend's median time per step, the spread of its runs and
-// their ratio.
+// their ratio, and at batch-1 inference cpu-blas's step over a floor measured between its blocks.
 // scripts/bench-table.py turns --benchmark_out JSON into tables, with cpu-blas / cpu-onednn per point
 // (from the paired benchmark where the file has it).
 //   rnn_backends_bench --benchmark_filter='thrall/(paired|cpu-blas.onednn)' --benchmark_out=x.json
 #include "sgemm_peak.h"
+#include "step_floor.h"
 
 #include "engine/backend.h"
 #include "engine/config.h"
 #include "engine/cpu/cpu_libraries.h"
 #include "engine/cpu/kernel_runner.h"
-#include "engine/cpu/onednn_support.h"
-#include "engine/cpu/packed_gemm.h"
 #include "profiling/flops.h"
 #include "profiling/host_info.h"
 #include "profiling/phase_timer.h"
 #include "profiling/statistics.h"
 
 #include <benchmark/benchmark.h>
-#include <cblas.h>
-#include <omp.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <limits>
-#include <map>
 #include <string>
 #include <string_view>
-#include <tuple>
 #include <vector>
 
 namespace rnnprof::bench {
@@ -66,64 +59,6 @@ std::string caseName(const Case& c) {
     return std::string(toString(c.cell)) + "/" + std::string(toString(c.mode)) + "/H" +
            std::to_string(c.hidden) + "/B" + std::to_string(c.batch) + "/T" + std::to_string(c.seq) + "/thr" +
            c.threadsName + "/" + backend;
-}
-
-template <class F>
-double bestSeconds(F&& f, int repeats) {
-    f(); // warm-up: caches, JIT, thread pools
-    double best = 1e30;
-    for (int i = 0; i < repeats; ++i) {
-        const auto start = std::chrono::steady_clock::now();
-        f();
-        best =
-            std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-    }
-    return best;
-}
-
-// W_hh ([gates * H, H]) streamed once from cache: the best of OpenBLAS sgemv and oneDNN's packed
-// matmul at `threads` threads. Cached per (gates, H, threads).
-double gemvSecondsAt(int gates, int hidden, int threads) {
-    static std::map<std::tuple<int, int, int>, double> cache;
-    const auto key = std::make_tuple(gates, hidden, threads);
-    if (const auto it = cache.find(key); it != cache.end()) return it->second;
-    const std::int64_t n = std::int64_t(gates) * hidden, k = hidden;
-    std::vector<float> w(std::size_t(n * k), 0.01f), x(std::size_t(k), 1.0f), y(std::size_t(n), 0.0f);
-    const int previousOmp = omp_get_max_threads(), previousBlas = openblas_get_num_threads();
-    omp_set_num_threads(1);
-    openblas_set_num_threads(threads);
-    const double blas = bestSeconds(
-        [&] {
-            cblas_sgemv(CblasRowMajor, CblasNoTrans, int(n), int(k), 1.0f, w.data(), int(k), x.data(), 1,
-                        0.0f, y.data(), 1);
-        },
-        200);
-    openblas_set_num_threads(1);
-    omp_set_num_threads(threads);
-    const dnnl::engine engine = cpu::cpuEngine();
-    cpu::PackedGemm packed(engine, {.m = 1, .n = n, .k = k, .lda = k}, threads);
-    packed.pack(w.data(), 1, k);
-    const double onednn = bestSeconds([&] { packed.run(x.data(), y.data()); }, 200);
-    omp_set_num_threads(previousOmp);
-    openblas_set_num_threads(previousBlas);
-    return cache[key] = std::min(blas, onednn);
-}
-
-// The floor of a batch-1 step at `threads` threads: the GEMV at that thread count or on one thread,
-// whichever is faster, since a run on several threads may keep a step that small on one. A GEMV of
-// H=64's 64 KB on two threads is mostly its fork, and its best of 200 took 0.86 us in one run and
-// 1.46 in the next on the 2-core Zen 4 VM (one thread: 0.73-0.88).
-double stepFloorSeconds(int gates, int hidden, int threads) {
-    const double atThreads = gemvSecondsAt(gates, hidden, threads);
-    return threads == 1 ? atThreads : std::min(atThreads, gemvSecondsAt(gates, hidden, 1));
-}
-
-// What a batch-1 step's share of the input projection (x_t * W_ih^T, 2 * I * gates * H FLOPs) takes
-// at least: those FLOPs at oneDNN's SGEMM peak at `threads` threads in this run. The floor above
-// streams W_hh only; at I=128, H=64 the input projection is twice the recurrent FLOPs, so no
-// step comes near that floor there, and step / (floor + this) says how near it comes to both.
-double inputProjectionBoundSeconds(int gates, int hidden, int threads) {
-    return 2.0 * kInput * gates * hidden / (onednnSgemmGflops(threads) * 1e9);
 }
 
 Problem problemOf(const Case& c) {
@@ -207,7 +142,7 @@ void runCase(benchmark::State& state, const Case& c) {
         const double floor = stepFloorSeconds(gates, c.hidden, c.threads);
         state.counters["floor_us"] = floor * 1e6;
         state.counters["step_over_floor"] = perStep / floor;
-        const double inputBound = inputProjectionBoundSeconds(gates, c.hidden, c.threads);
+        const double inputBound = inputProjectionBoundSeconds(kInput, gates, c.hidden, c.threads);
         state.counters["input_bound_us"] = inputBound * 1e6;
         state.counters["step_over_floor_and_input"] = perStep / (floor + inputBound);
         const PhaseTimer timer = timedSubSteps(*session);
@@ -225,12 +160,21 @@ void runCase(benchmark::State& state, const Case& c) {
 constexpr double kPairedBlockSeconds = 0.025;
 constexpr int kPairedBlocks = 5;
 constexpr double kPairedSeconds = 1.0;
+// At batch-1 inference, the floor after each block of both backends: the best of this many GEMVs
+// of each kind (StepFloor), at least kFloorMinCalls and at most kFloorMaxCalls of them.
+constexpr double kFloorBlockSeconds = 0.02;
+constexpr int kFloorMinCalls = 20;
+constexpr int kFloorMaxCalls = 200;
 
 // cpu-blas[onednn] (a) and cpu-onednn (b) on the same point, in alternating blocks of runs (which
 // of the two goes first alternates too), one benchmark iteration in all: the time per step of each
 // is the median of its runs, and their ratio is what the goal cpu-blas <= cpu-onednn compares.
 // Blocks rather than single runs so that each run finds its own session's data where a run of the
 // same session alone would (a small problem's weights in cache), as in the unpaired benchmarks.
+// At batch-1 inference the floor is measured after every pair of blocks too, and cpu-blas's step
+// over it (and over it plus the input bound) is the median over the blocks of the block's median
+// step over the block's floor: a floor measured once, minutes from the point, moved by up to 1.7x
+// between runs on the Zen 4 VM.
 void runPaired(benchmark::State& state, const Case& a, const Case& b) {
     std::unique_ptr<Session> sa = warmSession(state, a);
     if (!sa) return;
@@ -241,10 +185,21 @@ void runPaired(benchmark::State& state, const Case& a, const Case& b) {
         return std::max(1, int(kPairedBlockSeconds / std::max(once, 1e-9)));
     };
     const int na = runsPerBlock(*sa), nb = runsPerBlock(*sb);
-    std::vector<double> ta, tb;
+    std::unique_ptr<StepFloor> floor;
+    int floorCalls = 0;
+    double inputBound = 0.0;
+    if (a.batch == 1 && a.mode == Mode::Inference) {
+        floor = std::make_unique<StepFloor>(gateCount(a.cell), a.hidden, a.threads);
+        inputBound = inputProjectionBoundSeconds(kInput, gateCount(a.cell), a.hidden, a.threads);
+        const double once = floor->seconds(1);
+        floorCalls =
+            std::clamp(int(kFloorBlockSeconds / std::max(once, 1e-9)), kFloorMinCalls, kFloorMaxCalls);
+    }
+    std::vector<double> ta, tb, floors, blockOverFloor, blockOverFloorAndInput;
     for (auto _ : state) {
         double total = 0.0;
         for (int block = 0; block < kPairedBlocks || total < kPairedSeconds; ++block) {
+            const std::size_t blockStart = ta.size();
             for (int half = 0; half < 2; ++half) {
                 const bool first = (half == 0) == (block % 2 == 0);
                 Session& s = first ? *sa : *sb;
@@ -253,6 +208,13 @@ void runPaired(benchmark::State& state, const Case& a, const Case& b) {
                     times.push_back(secondsOfRun(s));
                     total += times.back();
                 }
+            }
+            if (floor) {
+                floors.push_back(floor->seconds(floorCalls));
+                const std::vector<double> blockRuns(ta.begin() + std::ptrdiff_t(blockStart), ta.end());
+                const double step = summarize(blockRuns).median / a.seq;
+                blockOverFloor.push_back(step / floors.back());
+                blockOverFloorAndInput.push_back(step / (floors.back() + inputBound));
             }
         }
         state.SetIterationTime(total);
@@ -266,6 +228,11 @@ void runPaired(benchmark::State& state, const Case& a, const Case& b) {
     state.counters["onednn_spread"] = relativeSpread(statsB);
     state.counters["runs"] = double(ta.size() + tb.size());
     state.counters["threads"] = a.threads;
+    if (floor) {
+        state.counters["floor_us"] = summarize(floors).median * 1e6;
+        state.counters["blas_step_over_floor"] = summarize(blockOverFloor).median;
+        state.counters["blas_step_over_floor_and_input"] = summarize(blockOverFloorAndInput).median;
+    }
 }
 
 void sgemmPeakBenchmark(benchmark::State& state) {
