@@ -122,6 +122,30 @@ bool stackedInputFits(const BlasLayout& l, const RecurrentPlan& plan) {
     return true;
 }
 
+// RecurrentPlan::paddedH. oneDNN's packed sgemm read h_{t-1} faster from rows padded off a multiple
+// of 4 KiB, as oneDNN's own RNN primitive pads its states (rnn_utils' get_good_ld()). Measured on the
+// 2-core Zen 4 VM (2026-11-28, one thread; the product alone, sgemm_compute on W packed once, M rows
+// of depth K, N columns, padded and plain alternated 12 times in one process, medians of 120 calls,
+// time padded / plain): K=1024 at M=64 0.87-0.92 (N=3072) and 0.83-0.92 (N=4096), 0.96-0.97 for a
+// team of two's slices (N=1536, 2048), M=48 0.97, 96 0.93, 128 0.97, 256 1.00-1.01; K=2048, M=64
+// 0.89-0.93; but M=32 1.08-1.12 (and 1.18 at K=2048), M=16 1.43-1.58, hence kMinPaddedRows; rows
+// 2 or 3 KiB apart (K=512, 768) 0.95-0.99 and 0.91-0.98, left as they are; padding by 1024 floats
+// (rows 8 KiB apart) 0.98. In the session (rnnprof sweep, inference, I=128, T=20, one thread, medians
+// of 7 runs, without and with alternated, ms an iteration): GRU H=1024 B=64 88.4-93.0 -> 84.4-89.2
+// (cpu-onednn 83.6-88.7), LSTM H=1024 B=64 125.2-125.8 -> 115.1-116.0 (123.1-126.6); B=256 the same
+// (GRU 343-344 both, LSTM 464-473 against 473-484). rnn_backends_bench's paired cpu-blas / cpu-onednn,
+// T=20, without and with alternated twice: LSTM H=1024 B=64 one thread 0.98-1.04 -> 0.87-0.88, two
+// threads (a team of two) 0.89-0.96 -> 0.90-0.92, GRU one thread 1.12-1.13 -> 0.96-1.01, two threads
+// 1.01-1.09 -> 0.95-0.98; B=256 0.89-1.01 without and 0.99-1.03 with, within the VM's noise.
+bool paddedHPays(const BlasLayout& l, const RecurrentPlan& plan) {
+    if (l.training || plan.stackedInput || plan.slices.empty() || !hiddenRowsAlias(l.H)) return false;
+    for (const RecurrentPlan::Slice& slice : plan.slices)
+        if (slice.units.width() > 0 &&
+            (slice.forward.m < kMinPaddedRows || !runsOnPackedSgemm(slice.forward)))
+            return false;
+    return true;
+}
+
 // recurrentPlan() but for RecurrentPlan::inputChunk and inputRows, which follow from the rest.
 RecurrentPlan productsPlan(const BlasLayout& l, GemmProvider provider, int threads) {
     RecurrentPlan plan;
@@ -187,7 +211,8 @@ RecurrentPlan productsPlan(const BlasLayout& l, GemmProvider provider, int threa
     // the forward steps of LSTM T=100 33.0-42.1 -> 28.0-29.6 ms, T=20 9.3-12.0 -> 6.1-7.3, GRU T=100
     // 30.7-40.3 -> 21.0-22.8; the copy after SGD 1.2-1.7 ms an iteration; cpu-blas / cpu-onednn in the
     // same runs, LSTM T=100 0.90-0.98 -> 0.81-0.92, T=20 0.71-0.81 -> 0.62-0.72.
-    plan.paddedWhh = l.training && l.B == 1 && team == 1 && plan.threads.singleTeam == 1 && whhRowsAlias(l.H);
+    plan.paddedWhh =
+        l.training && l.B == 1 && team == 1 && plan.threads.singleTeam == 1 && hiddenRowsAlias(l.H);
     // The packed products cover the recurrent GEMMs of LSTM and reset-after GRU, whose operands
     // keep one row stride for the whole sequence (the reset-before GRU's products read strided
     // column blocks, and a bidirectional inference reads h0 and y with different strides).
@@ -239,6 +264,10 @@ RecurrentPlan productsPlan(const BlasLayout& l, GemmProvider provider, int threa
                      l.B >= (team > 1 ? kMinTeamStepInputBatch : kMinStepInputBatch);
     plan.inputPacked = plan.inputPacked && !plan.stepInput;
     plan.stackedInput = stackedInputFits(l, plan);
+    plan.paddedH = paddedHPays(l, plan);
+    if (plan.paddedH)
+        for (RecurrentPlan::Slice& slice : plan.slices)
+            slice.forward.lda = paddedRowLd(l.H);
     return plan;
 }
 
@@ -363,6 +392,10 @@ PackedGemm::Shape sliceForwardShape(const BlasLayout& l, const RecurrentPlan& pl
     return plan.stackedInput ? stackedShape(l, slice, layer) : slice.forward;
 }
 
+std::int64_t slicePaddedHFloats(const RecurrentPlan& plan, const RecurrentPlan::Slice& slice) {
+    return plan.paddedH && slice.units.width() > 0 ? slice.forward.m * slice.forward.lda : 0;
+}
+
 std::int64_t sliceInFloats(const BlasLayout& l, const RecurrentPlan& plan, const RecurrentPlan::Slice& slice,
                            int layer) {
     if (plan.stackedInput) return l.B * (l.layerInput(layer) + l.H);
@@ -403,7 +436,7 @@ MemoryFootprint packedProductsFootprint(const BlasLayout& l, const RecurrentPlan
         return m;
     }
     if (plan.paddedWhh) {
-        const std::uint64_t floats = std::uint64_t(l.GH() * paddedWhhLd(l.H) * l.L * l.D);
+        const std::uint64_t floats = std::uint64_t(l.GH() * paddedRowLd(l.H) * l.L * l.D);
         m.addNamed("packed W_hh", BufferCategory::Weights, floats * sizeof(float));
         return m;
     }
@@ -418,7 +451,8 @@ MemoryFootprint packedProductsFootprint(const BlasLayout& l, const RecurrentPlan
                 PackedGemm::requiredBytes(engine, sliceForwardShape(l, plan, slice, layer), plan.gemmThreads);
             if (slice.backward) p += PackedGemm::requiredBytes(engine, *slice.backward, plan.gemmThreads);
             packed += p * std::uint64_t(l.D);
-            out += std::uint64_t(slice.outFloats + inFloats) * sizeof(float) * std::uint64_t(l.D);
+            out += std::uint64_t(slice.outFloats + inFloats + slicePaddedHFloats(plan, slice)) *
+                   sizeof(float) * std::uint64_t(l.D);
             if (inFloats > 0)
                 bias += std::uint64_t(sliceBiasFloats(l, plan, slice)) * sizeof(float) * std::uint64_t(l.D);
             if (plan.stepInput && !plan.stackedInput)

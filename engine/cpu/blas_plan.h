@@ -70,21 +70,30 @@ struct RecurrentPlan {
     // own rows.
     bool inputRows = false;
     // Training at batch 1 on one thread where W_hh's rows lie a multiple of 4 KiB apart
-    // (whhRowsAlias()): the forward product of each step runs smallBatchGemm() on a copy of W_hh
-    // whose rows are kPaddedWhhFloats longer (paddedWhhLd()), made in prepare() and after every SGD
+    // (hiddenRowsAlias()): the forward product of each step runs smallBatchGemm() on a copy of W_hh
+    // whose rows are kPaddedRowFloats longer (paddedRowLd()), made in prepare() and after every SGD
     // step (small_batch_gemm.h: why).
     bool paddedWhh = false;
+    // Inference whose recurrent products run on oneDNN's packed sgemm (runsOnPackedSgemm()) over at
+    // least kMinPaddedRows rows of h_{t-1} that lie a multiple of 4 KiB apart (hiddenRowsAlias()):
+    // each team thread copies h_{t-1} into rows kPaddedRowFloats longer (paddedRowLd(); the slice's
+    // forward shape has that lda, and SliceProducts::paddedH holds them) just before its product,
+    // as oneDNN's own RNN pads its states' rows. (blas_plan.cpp: what it measured.)
+    bool paddedH = false;
 };
-// Floats added to every row of the padded copy of W_hh (RecurrentPlan::paddedWhh): one cache line.
-inline constexpr std::int64_t kPaddedWhhFloats = 16;
-// The row stride of the padded copy of W_hh.
-[[nodiscard]] constexpr std::int64_t paddedWhhLd(std::int64_t hidden) {
-    return hidden + kPaddedWhhFloats;
+// Floats added to every padded row (RecurrentPlan::paddedWhh, paddedH): one cache line.
+inline constexpr std::int64_t kPaddedRowFloats = 16;
+// The row stride of a padded copy of rows of `hidden` floats.
+[[nodiscard]] constexpr std::int64_t paddedRowLd(std::int64_t hidden) {
+    return hidden + kPaddedRowFloats;
 }
 // Whether rows of `hidden` floats start a multiple of 4 KiB apart (and so map to the same L1 sets).
-[[nodiscard]] constexpr bool whhRowsAlias(std::int64_t hidden) {
+[[nodiscard]] constexpr bool hiddenRowsAlias(std::int64_t hidden) {
     return hidden * std::int64_t(sizeof(float)) % 4096 == 0;
 }
+// The fewest rows of h_{t-1} whose packed-sgemm product reads them from padded rows
+// (RecurrentPlan::paddedH): at 32 rows the padded rows made that product slower.
+inline constexpr std::int64_t kMinPaddedRows = 48;
 // The smallest batch whose recurrence projects each step's input (RecurrentPlan::stepInput), on a
 // team of one and, in inference, on a team of several threads (whose gate pass then also skips two
 // copies).
@@ -102,6 +111,8 @@ inline constexpr std::int64_t kMinSmallBatchPackedSliceBytes = std::int64_t(1) <
 // the one over [x_t | h_{t-1}] (K = lda = in + H).
 [[nodiscard]] PackedGemm::Shape sliceForwardShape(const BlasLayout& l, const RecurrentPlan& plan,
                                                   const RecurrentPlan::Slice& slice, int layer);
+// Floats of a team thread's padded rows of h_{t-1} (RecurrentPlan::paddedH; else none).
+[[nodiscard]] std::int64_t slicePaddedHFloats(const RecurrentPlan& plan, const RecurrentPlan::Slice& slice);
 // Floats of a team thread's `in` in `layer`: with stepInput on a team of several threads its input
 // projection [B, G*w], with stackedInput the rows [x_t | h_{t-1}], [B, in + H]; else none.
 [[nodiscard]] std::int64_t sliceInFloats(const BlasLayout& l, const RecurrentPlan& plan,

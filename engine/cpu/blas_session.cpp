@@ -116,7 +116,8 @@ void BlasSession::createPackedProducts() {
                 }
                 p.out.resize(std::size_t(slice.outFloats));
                 p.in.resize(std::size_t(sliceInFloats(l, m_plan, slice, layer)));
-                out += (p.out.size() + p.in.size()) * sizeof(float);
+                p.paddedH.resize(std::size_t(slicePaddedHFloats(m_plan, slice)));
+                out += (p.out.size() + p.in.size() + p.paddedH.size()) * sizeof(float);
                 if (!p.in.empty()) { // zero-initialised: stackedInput's row of zeros stays so
                     p.bias.resize(std::size_t(sliceBiasFloats(l, m_plan, slice)));
                     bias += p.bias.size() * sizeof(float);
@@ -243,7 +244,7 @@ void BlasSession::packFusedSlices() {
 
 void BlasSession::copyPaddedWhh() {
     const BlasLayout& l = m_lay;
-    const std::int64_t ld = paddedWhhLd(l.H);
+    const std::int64_t ld = paddedRowLd(l.H);
     if (m_paddedWhh.empty()) { // in prepare(): allocate the copies and count what they hold, once
         m_paddedWhh.resize(std::size_t(l.L * l.D));
         std::uint64_t floats = 0;
@@ -292,7 +293,7 @@ BlasSession::Weights BlasSession::weights(int layer) const {
         w.bhh[d] = bhh ? bhh : m_b.zeros.data();
         w.whhStep[d] = m_paddedWhh.empty() ? w.whh[d] : m_paddedWhh[std::size_t(layer * m_lay.D + d)].data();
     }
-    w.ldStep = m_paddedWhh.empty() ? m_lay.H : paddedWhhLd(m_lay.H);
+    w.ldStep = m_paddedWhh.empty() ? m_lay.H : paddedRowLd(m_lay.H);
     return w;
 }
 
@@ -444,16 +445,28 @@ void BlasSession::recurrentForward(StepTeam& team, int layer, const Weights& w) 
     }
 }
 
+bool BlasSession::readsRowsAt(const SliceProducts& p, std::int64_t ld) {
+    return ld == p.forward->shape().lda || !p.paddedH.empty();
+}
+
+const float* BlasSession::productRows(SliceProducts& p, const float* a, std::int64_t ld) {
+    if (p.paddedH.empty()) return a;
+    const PackedGemm::Shape& s = p.forward->shape();
+    for (std::int64_t b = 0; b < s.m; ++b)
+        std::copy_n(a + b * ld, s.k, p.paddedH.data() + b * s.lda);
+    return p.paddedH.data();
+}
+
 void BlasSession::gateGemm(StepTeam& team, SliceProducts* packed, int gates, const float* a, std::int64_t lda,
                            const float* whh, std::int64_t ldw, float* hp) const {
     const std::int64_t B = m_lay.B, H = m_lay.H, GH = m_lay.GH();
     const UnitSlice u = team.slice();
     const RowSlice r = team.rows(); // every row but on a team that splits them
-    if (packed && gates == m_lay.G && lda == packed->forward->shape().lda) {
+    if (packed && gates == m_lay.G && readsRowsAt(*packed, lda)) {
         if (team.wholeUnits()) {
-            team.gemm(*packed->forward, a + r.b0 * lda, hp + r.b0 * GH);
+            team.gemm(*packed->forward, productRows(*packed, a + r.b0 * lda, lda), hp + r.b0 * GH);
         } else {
-            team.gemm(*packed->forward, a, packed->out.data());
+            team.gemm(*packed->forward, productRows(*packed, a, lda), packed->out.data());
             copyColumnBlocks(packed->out.data(), B, gates, u.width(), hp + u.j0, GH, H);
         }
         return;
@@ -629,10 +642,10 @@ void BlasSession::forwardStep(StepTeam& team, int layer, int d, int s, const Wei
               packed->bias.data() + gw,
               u.width(),
               u.j0};
-    } else if (m_plan.stepInput && packed && !packed->in.empty() && hRec.ld == packed->forward->shape().lda) {
+    } else if (m_plan.stepInput && packed && !packed->in.empty() && readsRowsAt(*packed, hRec.ld)) {
         const std::int64_t gw = l.G * u.width();
         team.gemm(*packed->input, stepInputRows(layer, t), packed->in.data());
-        team.gemm(*packed->forward, hRec.p, packed->out.data());
+        team.gemm(*packed->forward, productRows(*packed, hRec.p, hRec.ld), packed->out.data());
         in = {crows(packed->in.data(), gw),
               crows(packed->out.data(), gw),
               packed->bias.data(),
@@ -1103,7 +1116,7 @@ std::vector<std::string> BlasSession::notes() const {
     if (m_plan.paddedWhh)
         notes.push_back("forward recurrent products (training, batch 1): own kernel on a copy of W_hh in "
                         "rows padded by " +
-                        std::to_string(kPaddedWhhFloats) +
+                        std::to_string(kPaddedRowFloats) +
                         " floats (its rows otherwise lie a multiple of 4 KiB "
                         "apart), made again after every SGD step");
     if (!m_products.empty())
@@ -1116,7 +1129,11 @@ std::vector<std::string> BlasSession::notes() const {
                     (p.input               ? ", each step's input projection on W_ih packed once"
                      : m_plan.stackedInput ? ", each step's input projection in the same product, on "
                                              "[W_ih | W_hh] packed once"
-                                           : ""));
+                                           : "") +
+                    (m_plan.paddedH
+                         ? ", h_{t-1} copied into rows padded by " + std::to_string(kPaddedRowFloats) +
+                               " floats (its rows otherwise lie a multiple of 4 KiB apart)"
+                         : ""));
                 break;
             }
     if (!m_inputGemms.empty())

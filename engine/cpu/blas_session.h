@@ -64,9 +64,16 @@ private:
         std::optional<PackedGemm> forward, backward;
         std::optional<PackedGemm> input; // RecurrentPlan::stepInput
         AlignedFloats out;
-        AlignedFloats in;   // stepInput in a team: input projection [B, G*w], read by the gate pass
-        AlignedFloats bias; // with `in`: the slice's b_ih [G*w], then its b_hh [G*w]
+        AlignedFloats in;      // stepInput in a team: input projection [B, G*w], read by the gate pass
+        AlignedFloats bias;    // with `in`: the slice's b_ih [G*w], then its b_hh [G*w]
+        AlignedFloats paddedH; // RecurrentPlan::paddedH: h_{t-1} [m, forward->shape().lda]
     };
+    // Whether the slice's forward product can read h_{t-1} from rows `ld` apart: its own stride, or
+    // any through its padded rows.
+    static bool readsRowsAt(const SliceProducts& p, std::int64_t ld);
+    // Where the slice's forward product reads h_{t-1}'s rows, the first at `a`, `ld` apart: in place,
+    // or copied into its padded rows.
+    static const float* productRows(SliceProducts& p, const float* a, std::int64_t ld);
     void createPackedProducts();
     void createPackedInputGemms();
     void createWeightGradientProducts();

@@ -1,6 +1,7 @@
 // cpu-blas's recurrence: the threading rule (recurrentThreads), the recurrent weights packed once
-// per prepare() and again after every SGD step (or copied into padded rows), and inference's input
-// projections (per step, or over all steps on W_ih packed once), checked against the double reference.
+// per prepare() and again after every SGD step (or copied into padded rows), h_{t-1} copied into
+// padded rows for the packed sgemm, and inference's input projections (per step, or over all steps
+// on W_ih packed once), checked against the double reference.
 #include "engine/backend.h"
 #include "engine/cpu/blas_plan.h"
 #include "engine/cpu/blas_session.h"
@@ -37,6 +38,7 @@ constexpr const char* kStackedInputNote =
     "each step's input projection in the same product, on [W_ih | W_hh]";
 constexpr const char* kPackedInputNote = "input GEMM: oneDNN matmul on W_ih packed once";
 constexpr const char* kPaddedWhhNote = "copy of W_hh in rows padded by";
+constexpr const char* kPaddedHNote = "h_{t-1} copied into rows padded by";
 
 using test::hasNote;
 
@@ -559,7 +561,7 @@ TEST_P(BlasPaddedWhhTest, TrainingOnThePaddedCopyEqualsTheReference) {
     // The copies count as packed W_hh: G*H rows of H + 16 floats per (layer, direction).
     const std::int64_t gates = c.cell == CellType::Lstm ? 4 : 3;
     const std::uint64_t copyBytes =
-        std::uint64_t(gates * 1024 * cpu::paddedWhhLd(1024) * c.layers * (c.bidirectional ? 2 : 1)) *
+        std::uint64_t(gates * 1024 * cpu::paddedRowLd(1024) * c.layers * (c.bidirectional ? 2 : 1)) *
         sizeof(float);
     EXPECT_EQ(session->memory().part("packed W_hh"), copyBytes);
     EXPECT_EQ(blas->estimateMemory(p).part("packed W_hh"), copyBytes);
@@ -934,6 +936,72 @@ TEST(BlasPackedSgemm, LargeRecurrentProductsRunOnItAndEqualTheReference) {
         EXPECT_EQ(estimate.weights, session->memory().weights);
         EXPECT_EQ(estimate.workspace, session->memory().workspace);
     }
+}
+
+// Where those products read at least kMinPaddedRows rows of h_{t-1} that lie a multiple of 4 KiB
+// apart (H = 1024), each team thread copies them into rows 16 floats longer first
+// (RecurrentPlan::paddedH): on one thread at B = 48 (no step input projection: the recurrent product
+// alone), at B = 64 with each step's input projection (GRU), and on a team of two at B = 48 (each
+// thread its own copy, beside the step input in its slice). y, h_n and c_n must be the double
+// reference's, which fails if a copy held the wrong rows or a stale step; the estimate must count
+// the copies as the session allocates them.
+TEST(BlasPackedSgemm, ProductsOfRowsFourKiBApartReadPaddedCopiesAndEqualTheReference) {
+    if (!cpu::packedSgemmAvailable()) GTEST_SKIP() << "this oneDNN does not export its packed sgemm";
+    const Backend* blas = builtinBackends().find("cpu-blas");
+    ASSERT_NE(blas, nullptr);
+    struct Case {
+        CellType cell;
+        int threads, batch;
+    };
+    for (const auto& [cell, threads, batch] :
+         {Case{CellType::Lstm, 1, 48}, Case{CellType::Gru, 1, 64}, Case{CellType::Lstm, 2, 48}}) {
+        if (threads > availableCpuCores()) continue;
+        Problem p;
+        p.config.cell = cell;
+        p.config.inputSize = 16;
+        p.config.hiddenSize = 1024;
+        p.config.seed = 9;
+        p.shape = {.batch = batch, .seqLen = 3};
+        p.mode = Mode::Inference;
+        p.options.threads = threads;
+        SCOPED_TRACE(testing::Message() << (cell == CellType::Lstm ? "LSTM" : "GRU") << " B=" << batch << ", "
+                                        << threads << " threads");
+        const auto session = runBlasOnce(p);
+        ASSERT_NE(session, nullptr);
+        EXPECT_TRUE(hasNote(session->notes(), kPaddedHNote));
+        EXPECT_EQ(hasNote(session->notes(), kStepInputNote), batch == 64 || threads == 2);
+        expectInferenceEqualsTheReference(*session, p);
+        const MemoryFootprint estimate = blas->estimateMemory(p);
+        EXPECT_EQ(estimate.weights, session->memory().weights);
+        EXPECT_EQ(estimate.workspace, session->memory().workspace);
+    }
+}
+
+// Hand-derived from the measured bounds (blas_plan.cpp, paddedHPays()): inference on the packed
+// sgemm, at least 48 rows, rows a multiple of 4 KiB apart (H = 1024, 2048); not at 32 rows, where
+// the padded rows measured slower, nor rows 2 or 3 KiB apart (H = 512, 768, also on the packed
+// sgemm), nor training (on matmul, W_hh repacked after every SGD step).
+TEST(BlasPackedSgemm, OnlyRowsFourKiBApartFromFortyEightRowsAreCopiedIntoPaddedRows) {
+    if (!cpu::packedSgemmAvailable()) GTEST_SKIP() << "this oneDNN does not export its packed sgemm";
+    const auto plan = [](int hidden, int batch, Mode mode) {
+        Problem p;
+        p.config.cell = CellType::Lstm;
+        p.config.inputSize = 16;
+        p.config.hiddenSize = hidden;
+        p.shape = {.batch = batch, .seqLen = 2};
+        p.mode = mode;
+        return cpu::recurrentPlan(cpu::BlasLayout(p), GemmProvider::OneDnn, 1);
+    };
+    const cpu::RecurrentPlan padded = plan(1024, 48, Mode::Inference);
+    EXPECT_TRUE(padded.paddedH);
+    ASSERT_EQ(padded.slices.size(), 1u);
+    EXPECT_EQ(padded.slices.front().forward.lda, 1024 + 16);
+    EXPECT_TRUE(plan(2048, 256, Mode::Inference).paddedH);
+    EXPECT_FALSE(plan(1024, 32, Mode::Inference).paddedH) << "32 rows";
+    EXPECT_FALSE(plan(512, 64, Mode::Inference).paddedH) << "rows 2 KiB apart";
+    EXPECT_FALSE(plan(768, 64, Mode::Inference).paddedH) << "rows 3 KiB apart";
+    EXPECT_FALSE(plan(1024, 64, Mode::Training).paddedH) << "training";
+    EXPECT_EQ(plan(1024, 32, Mode::Inference).slices.front().forward.lda, 1024);
 }
 
 // Runs `p` as runBlasOnce() does, but inside an active OpenMP parallel region, so that the region of
