@@ -897,6 +897,30 @@ TEST(BlasInputChunks, OnlyInferenceOfOneDirectionOnATeamOfOne) {
     EXPECT_EQ(chunk(shortSequence, GemmProvider::OneDnn, 1), 0);
 }
 
+// Inference with input 16 over three steps, for the products of large W_hh (the packed sgemm).
+struct LargeInference {
+    CellType cell;
+    int hidden, batch, threads;
+};
+Problem largeInference(const LargeInference& c) {
+    Problem p;
+    p.config.cell = c.cell;
+    p.config.inputSize = 16;
+    p.config.hiddenSize = c.hidden;
+    p.config.seed = 5;
+    p.shape = {.batch = c.batch, .seqLen = 3};
+    p.mode = Mode::Inference;
+    p.options.threads = c.threads;
+    return p;
+}
+
+// The backend's memory estimate of `p` against what its session allocated.
+void expectTheEstimateIsTheAllocation(const Backend& backend, const Problem& p, const Session& session) {
+    const MemoryFootprint estimate = backend.estimateMemory(p);
+    EXPECT_EQ(estimate.weights, session.memory().weights);
+    EXPECT_EQ(estimate.workspace, session.memory().workspace);
+}
+
 // Products of W_hh at least 1024 deep and 1536 wide with at least 32 rows run on oneDNN's packed
 // sgemm (packedSgemmPays()): LSTM H = 1024 at B = 32 on one thread (N = 4096) and on a team of two
 // (N = 2048 a slice), GRU reset-after on one thread (N = 3072), and LSTM H = 512 on one thread (K = 512,
@@ -907,23 +931,13 @@ TEST(BlasPackedSgemm, LargeRecurrentProductsRunOnItAndEqualTheReference) {
     if (!cpu::packedSgemmAvailable()) GTEST_SKIP() << "this oneDNN does not export its packed sgemm";
     const Backend* blas = builtinBackends().find("cpu-blas");
     ASSERT_NE(blas, nullptr);
-    struct Case {
-        CellType cell;
-        int threads, hidden;
-    };
-    for (const auto& [cell, threads, hidden] : {Case{CellType::Lstm, 1, 1024}, Case{CellType::Lstm, 2, 1024},
-                                                Case{CellType::Gru, 1, 1024}, Case{CellType::Lstm, 1, 512}}) {
-        if (threads > availableCpuCores()) continue;
-        Problem p;
-        p.config.cell = cell;
-        p.config.inputSize = 16;
-        p.config.hiddenSize = hidden;
-        p.config.seed = 5;
-        p.shape = {.batch = 32, .seqLen = 2};
-        p.mode = Mode::Inference;
-        p.options.threads = threads;
-        SCOPED_TRACE(testing::Message() << (cell == CellType::Lstm ? "LSTM" : "GRU") << " H=" << hidden
-                                        << ", " << threads << " threads");
+    for (const LargeInference& c :
+         {LargeInference{CellType::Lstm, 1024, 32, 1}, LargeInference{CellType::Lstm, 1024, 32, 2},
+          LargeInference{CellType::Gru, 1024, 32, 1}, LargeInference{CellType::Lstm, 512, 32, 1}}) {
+        if (c.threads > availableCpuCores()) continue;
+        const Problem p = largeInference(c);
+        SCOPED_TRACE(testing::Message() << (c.cell == CellType::Lstm ? "LSTM" : "GRU") << " H=" << c.hidden
+                                        << ", " << c.threads << " threads");
         const auto session = runBlasOnce(p);
         ASSERT_NE(session, nullptr);
         EXPECT_TRUE(hasNote(session->notes(), "recurrent GEMMs on W_hh packed once: oneDNN's packed sgemm"));
@@ -932,9 +946,7 @@ TEST(BlasPackedSgemm, LargeRecurrentProductsRunOnItAndEqualTheReference) {
         training.mode = Mode::Training;
         EXPECT_FALSE(hasNote(blas->prepare(training)->notes(), "oneDNN's packed sgemm"))
             << "training repacks W_hh after every SGD step";
-        const MemoryFootprint estimate = blas->estimateMemory(p);
-        EXPECT_EQ(estimate.weights, session->memory().weights);
-        EXPECT_EQ(estimate.workspace, session->memory().workspace);
+        expectTheEstimateIsTheAllocation(*blas, p, *session);
     }
 }
 
@@ -949,31 +961,19 @@ TEST(BlasPackedSgemm, ProductsOfRowsFourKiBApartReadPaddedCopiesAndEqualTheRefer
     if (!cpu::packedSgemmAvailable()) GTEST_SKIP() << "this oneDNN does not export its packed sgemm";
     const Backend* blas = builtinBackends().find("cpu-blas");
     ASSERT_NE(blas, nullptr);
-    struct Case {
-        CellType cell;
-        int threads, batch;
-    };
-    for (const auto& [cell, threads, batch] :
-         {Case{CellType::Lstm, 1, 48}, Case{CellType::Gru, 1, 64}, Case{CellType::Lstm, 2, 48}}) {
-        if (threads > availableCpuCores()) continue;
-        Problem p;
-        p.config.cell = cell;
-        p.config.inputSize = 16;
-        p.config.hiddenSize = 1024;
-        p.config.seed = 9;
-        p.shape = {.batch = batch, .seqLen = 3};
-        p.mode = Mode::Inference;
-        p.options.threads = threads;
-        SCOPED_TRACE(testing::Message() << (cell == CellType::Lstm ? "LSTM" : "GRU") << " B=" << batch << ", "
-                                        << threads << " threads");
+    for (const LargeInference& c :
+         {LargeInference{CellType::Lstm, 1024, 48, 1}, LargeInference{CellType::Gru, 1024, 64, 1},
+          LargeInference{CellType::Lstm, 1024, 48, 2}}) {
+        if (c.threads > availableCpuCores()) continue;
+        const Problem p = largeInference(c);
+        SCOPED_TRACE(testing::Message() << (c.cell == CellType::Lstm ? "LSTM" : "GRU") << " B=" << c.batch
+                                        << ", " << c.threads << " threads");
         const auto session = runBlasOnce(p);
         ASSERT_NE(session, nullptr);
         EXPECT_TRUE(hasNote(session->notes(), kPaddedHNote));
-        EXPECT_EQ(hasNote(session->notes(), kStepInputNote), batch == 64 || threads == 2);
+        EXPECT_EQ(hasNote(session->notes(), kStepInputNote), c.batch == 64 || c.threads == 2);
         expectInferenceEqualsTheReference(*session, p);
-        const MemoryFootprint estimate = blas->estimateMemory(p);
-        EXPECT_EQ(estimate.weights, session->memory().weights);
-        EXPECT_EQ(estimate.workspace, session->memory().workspace);
+        expectTheEstimateIsTheAllocation(*blas, p, *session);
     }
 }
 
@@ -984,11 +984,7 @@ TEST(BlasPackedSgemm, ProductsOfRowsFourKiBApartReadPaddedCopiesAndEqualTheRefer
 TEST(BlasPackedSgemm, OnlyRowsFourKiBApartFromFortyEightRowsAreCopiedIntoPaddedRows) {
     if (!cpu::packedSgemmAvailable()) GTEST_SKIP() << "this oneDNN does not export its packed sgemm";
     const auto plan = [](int hidden, int batch, Mode mode) {
-        Problem p;
-        p.config.cell = CellType::Lstm;
-        p.config.inputSize = 16;
-        p.config.hiddenSize = hidden;
-        p.shape = {.batch = batch, .seqLen = 2};
+        Problem p = largeInference({CellType::Lstm, hidden, batch, 1});
         p.mode = mode;
         return cpu::recurrentPlan(cpu::BlasLayout(p), GemmProvider::OneDnn, 1);
     };
@@ -1050,10 +1046,8 @@ TEST(BlasInputChunks, ATeamOverTheUnitsProjectsEachChunkInShares) {
         EXPECT_TRUE(hasNote(session->notes(), "units split across the team"));
         EXPECT_TRUE(hasNote(session->notes(), "steps at a time, just before them"));
         expectInferenceEqualsTheReference(*session, p);
-        const MemoryFootprint estimate = blas->estimateMemory(p);
-        EXPECT_EQ(estimate.weights, session->memory().weights);
-        EXPECT_EQ(estimate.workspace, session->memory().workspace);
-        EXPECT_EQ(estimate.part("packed W_ih"), session->memory().part("packed W_ih"));
+        expectTheEstimateIsTheAllocation(*blas, p, *session);
+        EXPECT_EQ(blas->estimateMemory(p).part("packed W_ih"), session->memory().part("packed W_ih"));
         const auto narrowed = runBlasOnceOnANarrowedTeam(p);
         ASSERT_NE(narrowed, nullptr);
         expectInferenceEqualsTheReference(*narrowed, p);
