@@ -160,8 +160,8 @@ void runCase(benchmark::State& state, const Case& c) {
 constexpr double kPairedBlockSeconds = 0.025;
 constexpr int kPairedBlocks = 5;
 constexpr double kPairedSeconds = 1.0;
-// At batch-1 inference, the floor after each block of both backends: the best of this many GEMVs
-// of each kind (StepFloor), at least kFloorMinCalls and at most kFloorMaxCalls of them.
+// At batch-1 inference, the floor after each pair of blocks: the best of as many GEMVs of each kind
+// (StepFloor) as take about kFloorBlockSeconds, at least kFloorMinCalls and at most kFloorMaxCalls.
 constexpr double kFloorBlockSeconds = 0.02;
 constexpr int kFloorMinCalls = 20;
 constexpr int kFloorMaxCalls = 200;
