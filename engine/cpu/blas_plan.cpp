@@ -89,6 +89,22 @@ bool inputRowsFor(const BlasLayout& l, const RecurrentPlan& plan) {
     return l.T * l.B * projectionRowBytes(l) > projectionL2BudgetBytes();
 }
 
+// RecurrentPlan::inputAhead of a plan whose other fields are set. Where the recurrence runs on one
+// thread, the session's other threads had only the input GEMM over all steps, before it: at batch 1
+// and I=128, H=64 on two threads (the 2-core Zen 4 VM, 2026-11-28, rnnprof sweep, T=100) an LSTM
+// iteration spent 44 us in that GEMM and 88 in the steps. Beside the steps (rnn_backends_bench's
+// paired benchmark, two threads, without and with alternated twice, step / floor): LSTM H=64 B=1
+// T=100 0.96-1.01 -> 0.78-0.80, GRU 0.98-1.02 -> 0.70-0.77; T=20 LSTM 1.05-1.44 -> 0.97-1.06, GRU
+// 1.19-1.45 -> 0.94-1.04. Every chunk on the second thread gained nothing at T=20 (the recurrence
+// waited for the first: LSTM 1.35-1.50), hence inputAheadFirstSteps(); chunks of 4 rows were slower
+// at T=100 (LSTM 1.26-1.27), of 16 no faster there and slower at T=20 (1.71-1.77).
+std::int64_t inputAheadFor(const BlasLayout& l, const RecurrentPlan& plan, int threads) {
+    if (!plan.inputPacked || plan.inputChunk > 0 || plan.inputRows || l.D != 1 || threads < 2 ||
+        plan.threads.team != 1 || plan.threads.singleTeam != 1)
+        return 0;
+    return inputAheadSteps(l.T, l.B, l.layerInput(0), l.H);
+}
+
 // RecurrentPlan::stackedInput of a plan whose other fields are set: LSTM inference projecting each
 // step (stepInput) on a team over the units or of one, where every layer's stacked product would
 // run on matmul's brgemm (not on the packed sgemm: runsOnPackedSgemm()) and each slice is at least
@@ -292,6 +308,7 @@ RecurrentPlan recurrentPlan(const BlasLayout& l, GemmProvider provider, int thre
     RecurrentPlan plan = productsPlan(l, provider, threads);
     plan.inputChunk = inputChunkFor(l, plan);
     plan.inputRows = inputRowsFor(l, plan);
+    plan.inputAhead = inputAheadFor(l, plan, resolveThreads(threads));
     return plan;
 }
 
@@ -349,6 +366,12 @@ std::vector<PackedGemm::Shape> inputGemmShapes(const BlasLayout& l, const Recurr
             add(rowSlice(l.B, i, team).count());
         return shapes;
     }
+    if (plan.inputAhead > 0) { // the first steps, the chunks after them, the last chunk (may be none)
+        const std::int64_t first = inputAheadFirstSteps(plan.inputAhead);
+        for (const std::int64_t chunk : {first, plan.inputAhead, (l.T - first) % plan.inputAhead})
+            add(chunk * l.B);
+        return shapes;
+    }
     const bool shared = plan.inputChunk > 0 && team > 1;
     for (const std::int64_t chunk : {steps, l.T % steps}) {
         if (chunk == 0) continue;
@@ -359,12 +382,24 @@ std::vector<PackedGemm::Shape> inputGemmShapes(const BlasLayout& l, const Recurr
     return shapes;
 }
 
+std::int64_t inputAheadSteps(std::int64_t steps, std::int64_t batch, std::int64_t input,
+                             std::int64_t hidden) {
+    if (input > kMaxInputAheadRatio * hidden) return 0;
+    const std::int64_t chunk = std::max<std::int64_t>((kInputAheadRows + batch - 1) / batch, 1);
+    return inputAheadFirstSteps(chunk) + 2 * chunk > steps ? 0 : chunk;
+}
+
+std::int64_t inputAheadFirstSteps(std::int64_t chunk) {
+    return (chunk + 1) / 2;
+}
+
 RowSlice inputChunkShare(std::int64_t rows, int index, int count) {
     return rowSlice(rows, index, count);
 }
 
 int inputGemmThreads(const RecurrentPlan& plan, const PackedGemm::Shape& shape, int threads) {
-    const bool teamThread = plan.inputRows || (plan.inputChunk > 0 && plan.threads.team > 1);
+    const bool teamThread =
+        plan.inputRows || plan.inputAhead > 0 || (plan.inputChunk > 0 && plan.threads.team > 1);
     return teamThread ? 1 : inputProjectionGemmThreads(shape.m, shape.n, shape.k, threads);
 }
 

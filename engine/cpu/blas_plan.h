@@ -69,6 +69,13 @@ struct RecurrentPlan {
     // (m = its rows), into a one-step buffer. No barrier: a thread of such a team reads only its
     // own rows.
     bool inputRows = false;
+    // With inputPacked and the projection of all T steps at once (no inputChunk), one direction,
+    // where the recurrence runs on one thread (a team of one on single-threaded GEMMs) in a session
+    // of several threads: a second thread runs the input GEMM this many steps at a time while the
+    // recurrence runs, and each step waits until its chunk is written (StepTeam::runBeside(),
+    // steps_ahead.h), instead of the recurrence waiting for a GEMM over all steps first
+    // (inputAheadSteps()). 0: none.
+    std::int64_t inputAhead = 0;
     // Training at batch 1 on one thread where W_hh's rows lie a multiple of 4 KiB apart
     // (hiddenRowsAlias()): the forward product of each step runs smallBatchGemm() on a copy of W_hh
     // whose rows are kPaddedRowFloats longer (paddedRowLd()), made in prepare() and after every SGD
@@ -135,15 +142,30 @@ inline constexpr std::int64_t kMinInputChunkRows = 256;
 // Rows [b0, b1) of `rows` rows of a chunk of the input projection that thread `index` of a team of
 // `count` projects (RecurrentPlan::inputChunk).
 [[nodiscard]] RowSlice inputChunkShare(std::int64_t rows, int index, int count);
+// The steps of one chunk of an input projection that runs beside a one-thread recurrence
+// (RecurrentPlan::inputAhead) at batch `batch` over `steps` steps, whose layer-0 input has
+// `input` features and whose hidden state `hidden`: chunks of kInputAheadRows rows; 0 where the steps
+// make fewer than two chunks, or where the input is more than kMaxInputAheadRatio times wider than
+// the hidden state (the projection of a step on one thread would then take longer than its
+// recurrence, which would wait for it).
+inline constexpr std::int64_t kInputAheadRows = 8;
+inline constexpr std::int64_t kMaxInputAheadRatio = 2;
+[[nodiscard]] std::int64_t inputAheadSteps(std::int64_t steps, std::int64_t batch, std::int64_t input,
+                                           std::int64_t hidden);
+// The first steps of an input projection beside the recurrence (RecurrentPlan::inputAhead), which
+// the recurrence's own thread projects while the second thread projects the first chunk after
+// them: so the recurrence starts without waiting for a whole chunk.
+[[nodiscard]] std::int64_t inputAheadFirstSteps(std::int64_t chunk);
 // The input GEMMs of `layer` (RecurrentPlan::inputPacked): x[rows, in] * W_ih^T over all steps, or
-// over a chunk of inputChunk steps and, where T is no multiple of it, over the last, shorter one
-// (on a team of several threads each of the two once per thread, over its inputChunkShare(): the
-// full chunk's [0, team), then the last one's [team, 2 * team)), or with inputRows one per team
-// thread, over its rows of one step. A share of no rows has a shape of m = 0 and no product.
+// over a chunk of inputChunk (or inputAhead) steps and, where T is no multiple of it, over the
+// last, shorter one (on a team of several threads each of the two once per thread, over its
+// inputChunkShare(): the full chunk's [0, team), then the last one's [team, 2 * team)), or with inputRows one
+// per team thread, over its rows of one step. A share of no rows has a shape of m = 0 and no product.
 [[nodiscard]] std::vector<PackedGemm::Shape> inputGemmShapes(const BlasLayout& l, const RecurrentPlan& plan,
                                                              int layer);
 // The threads an input GEMM of `shape` runs with: one where a team thread runs it (inputRows, or
-// inputChunk on a team), else inputProjectionGemmThreads() (recurrent_threads.h).
+// inputChunk on a team) or the thread beside the recurrence (inputAhead), else inputProjectionGemmThreads()
+// (recurrent_threads.h).
 [[nodiscard]] int inputGemmThreads(const RecurrentPlan& plan, const PackedGemm::Shape& shape, int threads);
 // The named part "packed W_ih" (weights) of RecurrentPlan::inputPacked; empty without it.
 [[nodiscard]] MemoryFootprint packedInputFootprint(const BlasLayout& l, const RecurrentPlan& plan,

@@ -371,7 +371,7 @@ BlasSession::StepAt BlasSession::stepAt(int layer, int d, int s) const {
 void BlasSession::forwardLayer(PhaseHook& hook, int layer) {
     const BlasLayout& l = m_lay;
     const Weights w = weights(layer);
-    if (m_plan.inputPacked && m_plan.inputChunk == 0 && !m_plan.inputRows) {
+    if (m_plan.inputPacked && m_plan.inputChunk == 0 && !m_plan.inputRows && m_plan.inputAhead == 0) {
         StepScope step(hook, kInputGemmStep);
         InputGemm& g = m_inputGemms[std::size_t(layer)].front();
         const OmpThreadCount count(g.threads);
@@ -392,8 +392,10 @@ void BlasSession::forwardLayer(PhaseHook& hook, int layer) {
     }
     {
         StepScope step(hook, kRecurrentStepsStep);
-        const int stopped = StepTeam::run(m_provider, m_plan.threads, l.H, l.B, stopToken(),
-                                          [&](StepTeam& team) { recurrentForward(team, layer, w); });
+        const int stopped = m_plan.inputAhead > 0
+                                ? recurrenceBesideInput(layer, w)
+                                : StepTeam::run(m_provider, m_plan.threads, l.H, l.B, stopToken(),
+                                                [&](StepTeam& team) { recurrentForward(team, layer, w); });
         if (stopped >= 0) stoppedInRecurrence("forward", layer, stopped);
     }
     // Final states: the direction's last step is t = T-1 forward, t = 0 reverse.
@@ -412,7 +414,28 @@ void BlasSession::forwardLayer(PhaseHook& hook, int layer) {
     }
 }
 
-void BlasSession::recurrentForward(StepTeam& team, int layer, const Weights& w) {
+int BlasSession::recurrenceBesideInput(int layer, const Weights& w) {
+    const std::int64_t T = m_lay.T, chunk = m_plan.inputAhead, first = inputAheadFirstSteps(chunk),
+                       rows = m_lay.B * m_lay.DGH();
+    std::vector<InputGemm>& gemms = m_inputGemms[std::size_t(layer)]; // inputGemmShapes(): first, chunk, last
+    StepsAhead ahead;
+    return StepTeam::runBeside(
+        m_provider, m_lay.H, m_lay.B, stopToken(), ahead,
+        [&](StepTeam& team) {
+            team.gemm(*gemms[0].gemm, stepInputRows(layer, 0), m_b.xp.data());
+            ahead.projectedFirst(first);
+            recurrentForward(team, layer, w, &ahead);
+        },
+        [&] {
+            for (std::int64_t t = first; t < T && !ahead.abandoned(); t += chunk) {
+                InputGemm& g = gemms[t + chunk > T ? 2 : 1];
+                g.gemm->run(stepInputRows(layer, t), m_b.xp.data() + t * rows);
+                ahead.publish(std::min(t + chunk, T));
+            }
+        });
+}
+
+void BlasSession::recurrentForward(StepTeam& team, int layer, const Weights& w, StepsAhead* ahead) {
     const BlasLayout& l = m_lay;
     const UnitSlice u = team.slice();
     const RowSlice r = team.rows();
@@ -431,7 +454,8 @@ void BlasSession::recurrentForward(StepTeam& team, int layer, const Weights& w) 
     }
     const bool resetBefore = l.resetBefore();
     for (int s = 0; s < l.T; ++s) {
-        if (team.stopBefore(s)) return; // every thread at the same step
+        if (team.stopBefore(s)) return;              // every thread at the same step
+        if (ahead && !ahead->waitFor(s + 1)) return; // its projection failed: rethrown after
         if (m_plan.inputChunk > 0 && s % m_plan.inputChunk == 0) inputChunkGemm(team, layer, s, w);
         if (m_plan.inputRows) inputRowsGemm(team, layer, s, w);
         for (int d = 0; d < l.D; ++d)
@@ -1139,6 +1163,11 @@ std::vector<std::string> BlasSession::notes() const {
     if (!m_inputGemms.empty())
         notes.push_back("input GEMM: oneDNN matmul on W_ih packed once (" + inputGemmImplementation() + ")" +
                         (m_plan.inputRows ? ", each team thread its rows of each step's, just before it"
+                         : m_plan.inputAhead > 0
+                             ? ", the first " + std::to_string(inputAheadFirstSteps(m_plan.inputAhead)) +
+                                   " steps' on the recurrence's thread, then " +
+                                   std::to_string(m_plan.inputAhead) +
+                                   " steps at a time on a second thread, ahead of the recurrence"
                          : m_plan.inputChunk == 1 ? ", each step's just before it"
                          : m_plan.inputChunk > 1
                              ? ", " + std::to_string(m_plan.inputChunk) + " steps at a time, just before them"

@@ -95,7 +95,12 @@ private:
     [[nodiscard]] int teamSize() const { return m_plan.threads.team; }
     void forward(PhaseHook& hook);
     void forwardLayer(PhaseHook& hook, int layer);
-    void recurrentForward(StepTeam& team, int layer, const Weights& w);
+    // The recurrence of `layer`; with `ahead` (RecurrentPlan::inputAhead) each step first waits for
+    // its input projection.
+    void recurrentForward(StepTeam& team, int layer, const Weights& w, StepsAhead* ahead = nullptr);
+    // RecurrentPlan::inputAhead: the recurrence of `layer` on this thread while a second one
+    // projects its input, inputAhead steps at a time, into m_b.xp. Returns like StepTeam::run().
+    int recurrenceBesideInput(int layer, const Weights& w);
     // Columns g*H + j (g < gates, j in the team's slice) of hp = hRec * W_hh^T (rows from `whh`,
     // `ldw` apart; a team of several threads reads W_hh itself, rows H apart, as the plan never
     // gives it the padded copy).

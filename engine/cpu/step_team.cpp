@@ -102,6 +102,12 @@ void StepTeam::rethrow(const Shared& shared) {
     if (!shared.error.empty()) throw Error(ErrorKind::BackendFailure, shared.error);
 }
 
+int StepTeam::ended(const Shared& shared) {
+    rethrow(shared);
+    const int stopped = shared.stopStep.load(std::memory_order_relaxed);
+    return stopped == INT_MAX ? -1 : stopped;
+}
+
 int StepTeam::currentThread() {
     return omp_get_thread_num();
 }

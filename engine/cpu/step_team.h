@@ -16,6 +16,7 @@
 #include "engine/cpu/onednn_support.h"
 #include "engine/cpu/packed_gemm.h"
 #include "engine/cpu/recurrent_threads.h"
+#include "engine/cpu/steps_ahead.h"
 #include "engine/cpu/team_barrier.h"
 
 #include "engine/stop_token.h"
@@ -60,6 +61,16 @@ public:
     template <class Body>
     static int run(GemmProvider provider, RecurrentThreads threads, std::int64_t units, std::int64_t batch,
                    const StopToken* stop, Body&& body);
+
+    // Runs body(team) on a team of one (single-threaded GEMMs, every unit and row) while beside()
+    // runs on a second thread of the same OpenMP region (RecurrentPlan::inputAhead: beside()
+    // projects the input and publishes its steps on `ahead`, the body waits for them). Where OpenMP
+    // gives the region one thread, beside() runs first. A failure of beside() is published on
+    // `ahead` (so the body stops waiting) and rethrown after both ended, before one of the body's;
+    // the body's end is published too (so beside() may stop early). Returns like run().
+    template <class Body, class Beside>
+    static int runBeside(GemmProvider provider, std::int64_t units, std::int64_t batch, const StopToken* stop,
+                         StepsAhead& ahead, Body&& body, Beside&& beside);
 
     // Whether the team stops before its step `step` (0, 1, 2, ... in the order it runs them)
     // because a stop was requested. Every thread gets the same answer at the same step, so all
@@ -107,6 +118,9 @@ private:
         : m_provider(provider), m_threads(threads), m_index(index), m_loopThreads(loopThreads),
           m_slice(slice), m_rows(rows), m_splitsRows(splitsRows), m_shared(shared) {}
     static void rethrow(const Shared& shared);
+    // After a run: rethrows a recorded failure, else returns the step the team stopped before (-1:
+    // none).
+    static int ended(const Shared& shared);
     static int currentThread();
     static int currentTeamSize();
     static int poolWidth();
@@ -159,9 +173,37 @@ int StepTeam::run(GemmProvider provider, RecurrentThreads threads, std::int64_t 
             }
         }
     }
-    rethrow(shared);
-    const int stopped = shared.stopStep.load(std::memory_order_relaxed);
-    return stopped == INT_MAX ? -1 : stopped;
+    return ended(shared);
+}
+
+template <class Body, class Beside>
+int StepTeam::runBeside(GemmProvider provider, std::int64_t units, std::int64_t batch, const StopToken* stop,
+                        StepsAhead& ahead, Body&& body, Beside&& beside) {
+    Shared shared;
+    shared.stop = stop;
+    std::exception_ptr besideError;
+    // The whole pool, as in run(): a narrower region would end the pool's other threads.
+#pragma omp parallel num_threads(std::max(2, poolWidth()))
+    {
+        const int i = currentThread();
+        if (i == 1 || (i == 0 && currentTeamSize() == 1)) {
+            singleThreadedGemms();
+            try {
+                beside();
+            } catch (...) {
+                besideError = std::current_exception();
+                ahead.fail();
+            }
+        }
+        if (i == 0) {
+            singleThreadedGemms();
+            StepTeam team(provider, 1, 0, 1, {0, units}, {0, batch}, false, shared);
+            team.guarded([&] { body(team); });
+            ahead.abandon();
+        }
+    }
+    if (besideError) std::rethrow_exception(besideError);
+    return ended(shared);
 }
 
 } // namespace rnnprof::cpu

@@ -15,6 +15,16 @@
 
 namespace rnnprof::cpu {
 
+// One pause of a thread that spins on another's progress (TeamBarrier, StepsAhead).
+inline void spinPause() noexcept {
+#if defined(__x86_64__) || defined(__i386__)
+    _mm_pause();
+#endif
+}
+// The pauses a waiting thread spins through before it yields: about 50-100 us, longer than a
+// step's imbalance, shorter than a scheduler's time slice.
+inline constexpr int kSpinsBeforeYield = 2000;
+
 class TeamBarrier {
 public:
     // Returns once `count` threads called wait() for this generation; every caller passes the same
@@ -27,9 +37,9 @@ public:
             return;
         }
         for (int spins = 0; m_generation.load(std::memory_order_acquire) == generation;) {
-            if (spins < kSpins) {
+            if (spins < kSpinsBeforeYield) {
                 ++spins;
-                relax();
+                spinPause();
             } else {
                 std::this_thread::yield();
             }
@@ -37,15 +47,6 @@ public:
     }
 
 private:
-    // About 50-100 us of pause instructions: longer than a step's imbalance, shorter than a
-    // scheduler's time slice.
-    static constexpr int kSpins = 2000;
-    static void relax() noexcept {
-#if defined(__x86_64__) || defined(__i386__)
-        _mm_pause();
-#endif
-    }
-
     alignas(kCacheLine) std::atomic<int> m_arrived{0};
     alignas(kCacheLine) std::atomic<unsigned> m_generation{0};
 };

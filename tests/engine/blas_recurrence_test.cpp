@@ -384,11 +384,12 @@ TEST(RecurrentThreads, InferencesInputProjectionSplitsFromASmallerGemmThanTraini
     EXPECT_EQ(cpu::allStepsGemmThreads(20, 4 * 64, 128, 16), 1);
     EXPECT_EQ(cpu::inputProjectionGemmThreads(20, 3 * 16, 128, 16), 1);
 
-    // In a plan: LSTM inference, H=64, B=1, T=20 on two threads runs its recurrence on a team of
-    // one and its input GEMM (W_ih packed once) on both threads.
+    // In a plan: LSTM inference, I=160, H=64, B=1, T=20 on two threads runs its recurrence on a
+    // team of one and its input GEMM (W_ih packed once, 1.6 MFLOP) on both threads, before the
+    // steps (an input more than twice the hidden size is not projected beside them: inputAhead).
     Problem p;
     p.config.cell = CellType::Lstm;
-    p.config.inputSize = 128;
+    p.config.inputSize = 160;
     p.config.hiddenSize = 64;
     p.shape = {1, 20};
     p.mode = Mode::Inference;
@@ -396,6 +397,7 @@ TEST(RecurrentThreads, InferencesInputProjectionSplitsFromASmallerGemmThanTraini
     const cpu::RecurrentPlan plan = cpu::recurrentPlan(layout, GemmProvider::OneDnn, 2);
     ASSERT_TRUE(plan.inputPacked);
     EXPECT_EQ(plan.threads.team, 1);
+    EXPECT_EQ(plan.inputAhead, 0);
     const auto shapes = cpu::inputGemmShapes(layout, plan, 0);
     ASSERT_EQ(shapes.size(), 1u);
     EXPECT_EQ(shapes[0].m, 20);
@@ -1015,6 +1017,90 @@ std::unique_ptr<Session> runBlasOnceOnANarrowedTeam(const Problem& p) {
     }
     EXPECT_TRUE(error.empty()) << error;
     return session;
+}
+
+// The chunks of an input projection beside a one-thread recurrence (RecurrentPlan::inputAhead),
+// hand-derived: 8 rows, so 8 steps at B=1 and 4 at B=2, one step from B=8 on; the recurrence's
+// thread projects the first half chunk itself; the sequence must hold that and two chunks (at B=1:
+// 4 + 16 = 20 steps); an input more than twice as wide as the hidden state projects too slowly.
+TEST(BlasInputAhead, ChunksOfEightRowsWhereTheSequenceHoldsTwoAndTheInputIsNarrow) {
+    EXPECT_EQ(cpu::inputAheadSteps(100, 1, 128, 64), 8);
+    EXPECT_EQ(cpu::inputAheadSteps(20, 1, 128, 64), 8);
+    EXPECT_EQ(cpu::inputAheadSteps(19, 1, 128, 64), 0);
+    EXPECT_EQ(cpu::inputAheadSteps(100, 2, 128, 64), 4);
+    EXPECT_EQ(cpu::inputAheadSteps(100, 3, 128, 64), 3);
+    EXPECT_EQ(cpu::inputAheadSteps(100, 8, 128, 64), 1);
+    EXPECT_EQ(cpu::inputAheadSteps(100, 1, 129, 64), 0);
+    EXPECT_EQ(cpu::inputAheadFirstSteps(8), 4);
+    EXPECT_EQ(cpu::inputAheadFirstSteps(3), 2);
+    EXPECT_EQ(cpu::inputAheadFirstSteps(1), 1);
+}
+
+// Inference at B=1, H=32 on two threads runs its recurrence on one thread, and the input
+// projection beside it: the recurrence's thread projects the first 4 steps, the second thread
+// chunks of 8 and the last, shorter one (T=23: 4 + 8 + 8 + 3). y, h_n and c_n must be the double
+// reference's for LSTM and both GRU forms (the reset-before one on its GEMMs, not the fused step),
+// two layers (the second projects the first one's output), the memory estimate the allocation;
+// and where OpenMP gives the region one thread, the same.
+TEST(BlasInputAhead, InferenceWithTheProjectionBesideTheStepsEqualsTheReference) {
+    if (availableCpuCores() < 2) GTEST_SKIP() << "one core: the session runs on one thread";
+    const Backend* blas = builtinBackends().find("cpu-blas");
+    ASSERT_NE(blas, nullptr);
+    for (const CellForm& cell : kEveryCellForm) {
+        SCOPED_TRACE(cell.name);
+        Problem p = twoLayerInference(cell.type, 32, 13, 2);
+        p.config.resetAfter = cell.resetAfter;
+        p.shape = {.batch = 1, .seqLen = 23};
+        const cpu::BlasLayout layout(p);
+        const cpu::RecurrentPlan plan = cpu::recurrentPlan(layout, GemmProvider::OneDnn, 2);
+        ASSERT_EQ(plan.threads.team, 1);
+        ASSERT_EQ(plan.inputAhead, 8);
+        std::vector<std::int64_t> rows;
+        for (const cpu::PackedGemm::Shape& shape : cpu::inputGemmShapes(layout, plan, 1))
+            rows.push_back(shape.m);
+        EXPECT_EQ(rows, (std::vector<std::int64_t>{4, 8, 3}));
+        const auto session = runBlasOnce(p);
+        ASSERT_NE(session, nullptr);
+        EXPECT_TRUE(hasNote(session->notes(), "8 steps at a time on a second thread"));
+        expectInferenceEqualsTheReference(*session, p);
+        expectTheEstimateIsTheAllocation(*blas, p, *session);
+        const auto narrowed = runBlasOnceOnANarrowedTeam(p);
+        ASSERT_NE(narrowed, nullptr);
+        expectInferenceEqualsTheReference(*narrowed, p);
+    }
+}
+
+// Only where the recurrence runs on one thread of several: not on one thread, not in training, not
+// with OpenBLAS (no packed W_ih), not bidirectional, not where a team over the units runs the
+// steps (H=200 at B=8 on two threads), not where the projection runs in chunks just before the
+// steps, and not for an input more than twice the hidden size.
+TEST(BlasInputAhead, OnlyBesideAOneThreadRecurrenceOfInferenceInOneDirection) {
+    Problem p = twoLayerInference(CellType::Lstm, 32, 13, 2);
+    p.shape = {.batch = 1, .seqLen = 100};
+    const auto ahead = [](const Problem& q, GemmProvider provider, int threads) {
+        return cpu::recurrentPlan(cpu::BlasLayout(q), provider, threads).inputAhead;
+    };
+    EXPECT_EQ(ahead(p, GemmProvider::OneDnn, 2), 8);
+    EXPECT_EQ(ahead(p, GemmProvider::OneDnn, 1), 0);
+    EXPECT_EQ(ahead(p, GemmProvider::OpenBlas, 2), 0);
+    Problem training = p;
+    training.mode = Mode::Training;
+    EXPECT_EQ(ahead(training, GemmProvider::OneDnn, 2), 0);
+    Problem bidirectional = p;
+    bidirectional.config.bidirectional = true;
+    EXPECT_EQ(ahead(bidirectional, GemmProvider::OneDnn, 2), 0);
+    Problem team = p;
+    team.config.hiddenSize = 200;
+    team.shape.batch = 8;
+    ASSERT_EQ(cpu::recurrentPlan(cpu::BlasLayout(team), GemmProvider::OneDnn, 2).threads.team, 2);
+    EXPECT_EQ(ahead(team, GemmProvider::OneDnn, 2), 0);
+    Problem chunked = p; // a projection of all steps of four times the L2 budget, 512 bytes a step
+    chunked.shape.seqLen = int(4 * cpu::l2CacheBytes() / cpu::kInputChunkL2Divisor / 512);
+    ASSERT_GT(cpu::recurrentPlan(cpu::BlasLayout(chunked), GemmProvider::OneDnn, 2).inputChunk, 0);
+    EXPECT_EQ(ahead(chunked, GemmProvider::OneDnn, 2), 0);
+    Problem wide = p;
+    wide.config.inputSize = 65;
+    EXPECT_EQ(ahead(wide, GemmProvider::OneDnn, 2), 0);
 }
 
 // A team of two over the units (H = 200, B = 8: too few rows for each step to project its own
