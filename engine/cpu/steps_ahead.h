@@ -25,10 +25,17 @@ public:
     // The recurrence: it projected steps [0, steps) itself.
     void projectedFirst(std::int64_t steps) noexcept { m_seen = steps; }
     // The recurrence, before it reads step `steps - 1`: returns once steps [0, steps) are
-    // published (true) or the projection failed (false). Only one thread calls it.
+    // published (true) or the projection failed short of them (false). Only one thread calls it.
     [[nodiscard]] bool waitFor(std::int64_t steps) noexcept {
-        for (int spins = 0; m_seen < steps; m_seen = m_ready.load(std::memory_order_acquire)) {
-            if (m_failed.load(std::memory_order_acquire)) return false;
+        for (int spins = 0; m_seen < steps;) {
+            m_seen = m_ready.load(std::memory_order_acquire);
+            if (m_seen >= steps) break;
+            // Steps published before a failure still count: the failure's release orders them
+            // before it, so a load after seeing it sees them.
+            if (m_failed.load(std::memory_order_acquire)) {
+                m_seen = m_ready.load(std::memory_order_acquire);
+                return m_seen >= steps;
+            }
             if (spins < kSpinsBeforeYield) {
                 ++spins;
                 spinPause();
