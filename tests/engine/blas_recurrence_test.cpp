@@ -876,27 +876,34 @@ TEST(BlasInputChunks, InferenceInChunksOfStepsEqualsTheReference) {
         }
 }
 
+// The plan of `q` for `provider` on `threads` threads, and `q` made bidirectional or training:
+// what the rules for where the input is projected (inputChunk, inputAhead, inputRows) turn on.
+cpu::RecurrentPlan planOf(const Problem& q, GemmProvider provider, int threads) {
+    return cpu::recurrentPlan(cpu::BlasLayout(q), provider, threads);
+}
+Problem bidirectionalOf(Problem q) {
+    q.config.bidirectional = true;
+    return q;
+}
+Problem trainingOf(Problem q) {
+    q.mode = Mode::Training;
+    return q;
+}
+
 // Only inference of one direction chunks its input projection (a bidirectional layer's directions
 // read opposite ends of it), and only where the projection is packed once: not in training, not
 // with OpenBLAS, not where each step projects its own (200 units at B = 16 on two threads: a team
 // over the units whose threads project their slices' input each step).
 TEST(BlasInputChunks, OnlyInferenceOfOneDirectionOnATeamOfOne) {
     const Problem p = chunkedInference(CellType::Lstm, true, 200, 16);
-    const auto chunk = [](const Problem& q, GemmProvider provider, int threads) {
-        return cpu::recurrentPlan(cpu::BlasLayout(q), provider, threads).inputChunk;
-    };
-    EXPECT_GT(chunk(p, GemmProvider::OneDnn, 1), 0);
-    EXPECT_EQ(chunk(p, GemmProvider::OpenBlas, 1), 0);
-    EXPECT_EQ(chunk(p, GemmProvider::OneDnn, 2), 0);
-    Problem bidirectional = p;
-    bidirectional.config.bidirectional = true;
-    EXPECT_EQ(chunk(bidirectional, GemmProvider::OneDnn, 1), 0);
-    Problem training = p;
-    training.mode = Mode::Training;
-    EXPECT_EQ(chunk(training, GemmProvider::OneDnn, 1), 0);
+    EXPECT_GT(planOf(p, GemmProvider::OneDnn, 1).inputChunk, 0);
+    EXPECT_EQ(planOf(p, GemmProvider::OpenBlas, 1).inputChunk, 0);
+    EXPECT_EQ(planOf(p, GemmProvider::OneDnn, 2).inputChunk, 0);
+    EXPECT_EQ(planOf(bidirectionalOf(p), GemmProvider::OneDnn, 1).inputChunk, 0);
+    EXPECT_EQ(planOf(trainingOf(p), GemmProvider::OneDnn, 1).inputChunk, 0);
     Problem shortSequence = p;
     shortSequence.shape.seqLen = 2;
-    EXPECT_EQ(chunk(shortSequence, GemmProvider::OneDnn, 1), 0);
+    EXPECT_EQ(planOf(shortSequence, GemmProvider::OneDnn, 1).inputChunk, 0);
 }
 
 // Inference with input 16 over three steps, for the products of large W_hh (the packed sgemm).
@@ -1077,30 +1084,23 @@ TEST(BlasInputAhead, InferenceWithTheProjectionBesideTheStepsEqualsTheReference)
 TEST(BlasInputAhead, OnlyBesideAOneThreadRecurrenceOfInferenceInOneDirection) {
     Problem p = twoLayerInference(CellType::Lstm, 32, 13, 2);
     p.shape = {.batch = 1, .seqLen = 100};
-    const auto ahead = [](const Problem& q, GemmProvider provider, int threads) {
-        return cpu::recurrentPlan(cpu::BlasLayout(q), provider, threads).inputAhead;
-    };
-    EXPECT_EQ(ahead(p, GemmProvider::OneDnn, 2), 8);
-    EXPECT_EQ(ahead(p, GemmProvider::OneDnn, 1), 0);
-    EXPECT_EQ(ahead(p, GemmProvider::OpenBlas, 2), 0);
-    Problem training = p;
-    training.mode = Mode::Training;
-    EXPECT_EQ(ahead(training, GemmProvider::OneDnn, 2), 0);
-    Problem bidirectional = p;
-    bidirectional.config.bidirectional = true;
-    EXPECT_EQ(ahead(bidirectional, GemmProvider::OneDnn, 2), 0);
+    EXPECT_EQ(planOf(p, GemmProvider::OneDnn, 2).inputAhead, 8);
+    EXPECT_EQ(planOf(p, GemmProvider::OneDnn, 1).inputAhead, 0);
+    EXPECT_EQ(planOf(p, GemmProvider::OpenBlas, 2).inputAhead, 0);
+    EXPECT_EQ(planOf(trainingOf(p), GemmProvider::OneDnn, 2).inputAhead, 0);
+    EXPECT_EQ(planOf(bidirectionalOf(p), GemmProvider::OneDnn, 2).inputAhead, 0);
     Problem team = p;
     team.config.hiddenSize = 200;
     team.shape.batch = 8;
-    ASSERT_EQ(cpu::recurrentPlan(cpu::BlasLayout(team), GemmProvider::OneDnn, 2).threads.team, 2);
-    EXPECT_EQ(ahead(team, GemmProvider::OneDnn, 2), 0);
+    ASSERT_EQ(planOf(team, GemmProvider::OneDnn, 2).threads.team, 2);
+    EXPECT_EQ(planOf(team, GemmProvider::OneDnn, 2).inputAhead, 0);
     Problem chunked = p; // a projection of all steps of four times the L2 budget, 512 bytes a step
     chunked.shape.seqLen = int(4 * cpu::l2CacheBytes() / cpu::kInputChunkL2Divisor / 512);
-    ASSERT_GT(cpu::recurrentPlan(cpu::BlasLayout(chunked), GemmProvider::OneDnn, 2).inputChunk, 0);
-    EXPECT_EQ(ahead(chunked, GemmProvider::OneDnn, 2), 0);
+    ASSERT_GT(planOf(chunked, GemmProvider::OneDnn, 2).inputChunk, 0);
+    EXPECT_EQ(planOf(chunked, GemmProvider::OneDnn, 2).inputAhead, 0);
     Problem wide = p;
     wide.config.inputSize = 65;
-    EXPECT_EQ(ahead(wide, GemmProvider::OneDnn, 2), 0);
+    EXPECT_EQ(planOf(wide, GemmProvider::OneDnn, 2).inputAhead, 0);
 }
 
 // A team of two over the units (H = 200, B = 8: too few rows for each step to project its own
@@ -1275,21 +1275,14 @@ TEST(BlasRowTeam, EachThreadProjectsItsRowsOfEachStepWhereTheProjectionLeavesL2)
 // ends of the projection), not with OpenBLAS (no packed W_ih), not in training (no row team).
 TEST(BlasRowTeam, OnlyARowTeamOfOneDirectionProjectsRowsOfEachStep) {
     const Problem p = rowTeamInference(CellType::Lstm, 1);
-    const auto rows = [](const Problem& q, GemmProvider provider, int threads) {
-        return cpu::recurrentPlan(cpu::BlasLayout(q), provider, threads).inputRows;
-    };
-    EXPECT_TRUE(rows(p, GemmProvider::OneDnn, 2));
-    EXPECT_FALSE(rows(p, GemmProvider::OneDnn, 1));
-    EXPECT_FALSE(rows(p, GemmProvider::OpenBlas, 2));
-    Problem bidirectional = p;
-    bidirectional.config.bidirectional = true;
-    EXPECT_FALSE(rows(bidirectional, GemmProvider::OneDnn, 2));
-    Problem training = p;
-    training.mode = Mode::Training;
-    EXPECT_FALSE(rows(training, GemmProvider::OneDnn, 2));
+    EXPECT_TRUE(planOf(p, GemmProvider::OneDnn, 2).inputRows);
+    EXPECT_FALSE(planOf(p, GemmProvider::OneDnn, 1).inputRows);
+    EXPECT_FALSE(planOf(p, GemmProvider::OpenBlas, 2).inputRows);
+    EXPECT_FALSE(planOf(bidirectionalOf(p), GemmProvider::OneDnn, 2).inputRows);
+    EXPECT_FALSE(planOf(trainingOf(p), GemmProvider::OneDnn, 2).inputRows);
     Problem units = p;
     units.config.hiddenSize = 700;
-    EXPECT_FALSE(rows(units, GemmProvider::OneDnn, 2));
+    EXPECT_FALSE(planOf(units, GemmProvider::OneDnn, 2).inputRows);
 }
 
 // OpenMP may give a team fewer threads than planned (here: the session runs inside an active
