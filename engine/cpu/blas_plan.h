@@ -145,9 +145,9 @@ inline constexpr std::int64_t kMinInputChunkRows = 256;
 // The steps of one chunk of an input projection that runs beside a one-thread recurrence
 // (RecurrentPlan::inputAhead) at batch `batch` over `steps` steps, whose layer-0 input has
 // `input` features and whose hidden state `hidden`: chunks of kInputAheadRows rows; 0 where the steps
-// make fewer than two chunks, or where the input is more than kMaxInputAheadRatio times wider than
-// the hidden state (the projection of a step on one thread would then take longer than its
-// recurrence, which would wait for it).
+// hold fewer than the first steps (inputAheadFirstSteps()) and two chunks, or where the input is
+// more than kMaxInputAheadRatio times wider than the hidden state (the projection of a step on one thread
+// would then take longer than its recurrence, which would wait for it).
 inline constexpr std::int64_t kInputAheadRows = 8;
 inline constexpr std::int64_t kMaxInputAheadRatio = 2;
 [[nodiscard]] std::int64_t inputAheadSteps(std::int64_t steps, std::int64_t batch, std::int64_t input,
@@ -157,10 +157,12 @@ inline constexpr std::int64_t kMaxInputAheadRatio = 2;
 // them: so the recurrence starts without waiting for a whole chunk.
 [[nodiscard]] std::int64_t inputAheadFirstSteps(std::int64_t chunk);
 // The input GEMMs of `layer` (RecurrentPlan::inputPacked): x[rows, in] * W_ih^T over all steps, or
-// over a chunk of inputChunk (or inputAhead) steps and, where T is no multiple of it, over the
-// last, shorter one (on a team of several threads each of the two once per thread, over its
-// inputChunkShare(): the full chunk's [0, team), then the last one's [team, 2 * team)), or with inputRows one
-// per team thread, over its rows of one step. A share of no rows has a shape of m = 0 and no product.
+// over a chunk of inputChunk steps and, where T is no multiple of it, over the last, shorter one
+// (on a team of several threads each of the two once per thread, over its inputChunkShare(): the
+// full chunk's [0, team), then the last one's [team, 2 * team)), or with inputRows one per team
+// thread, over its rows of one step, or with inputAhead three: over the first steps, over a chunk
+// of inputAhead steps, and over the shorter last chunk (m = 0 where there is none). A share of no
+// rows has a shape of m = 0 and no product.
 [[nodiscard]] std::vector<PackedGemm::Shape> inputGemmShapes(const BlasLayout& l, const RecurrentPlan& plan,
                                                              int layer);
 // The threads an input GEMM of `shape` runs with: one where a team thread runs it (inputRows, or
