@@ -57,6 +57,13 @@ int ResultStore::beginLive(SweepResult header) {
 void ResultStore::appendPoint(int result, PointResult point) {
     if (result < 0 || result >= count()) return;
     auto& points = m_results[std::size_t(result)].points;
+    // A point measured again (a disturbed one, at the end of a sweep) replaces its first measurement.
+    for (PointResult& p : points)
+        if (p.backend == point.backend && p.mode == point.mode && p.shape == point.shape) {
+            p = std::move(point);
+            emit resultUpdated(result);
+            return;
+        }
     points.push_back(std::move(point));
     emit pointAppended(result, static_cast<int>(points.size()) - 1);
 }

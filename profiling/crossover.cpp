@@ -1,6 +1,7 @@
 #include "profiling/crossover.h"
 
 #include "engine/backend.h"
+#include "profiling/busy_host.h"
 #include "profiling/plan.h"
 
 #include <algorithm>
@@ -13,32 +14,20 @@
 namespace rnnprof {
 namespace {
 
-// Median ms per batch size at one sequence length: the first ok point of each shape counts.
-using Times = std::map<int, double>;
-
 bool usable(const PointResult& p, Mode mode) {
     return p.ok() && p.mode == mode && std::isfinite(p.iteration.median) && p.iteration.median > 0.0;
 }
 
+using Times = std::map<int, SideTime>; // per batch size at one sequence length
+
 Times timesOf(const std::vector<PointResult>& points, const std::string& backend, Mode mode, int seqLen) {
     Times out;
-    for (const auto& p : points)
+    for (std::size_t i = 0; i < points.size(); ++i) {
+        const PointResult& p = points[i];
         if (p.backend == backend && p.shape.seqLen == seqLen && usable(p, mode))
-            out.emplace(p.shape.batch, p.iteration.median);
+            out.emplace(p.shape.batch, sideTimeOf(p, int(i)));
+    }
     return out;
-}
-
-// (batch, log(challenger / baseline)) at every batch both measured, ascending; < 0: challenger faster.
-std::vector<std::pair<int, double>> logRatios(const Times& baseline, const Times& challenger) {
-    std::vector<std::pair<int, double>> out;
-    for (const auto& [batch, ms] : baseline)
-        if (auto it = challenger.find(batch); it != challenger.end())
-            out.emplace_back(batch, std::log(it->second / ms));
-    return out;
-}
-
-std::string range(const std::vector<std::pair<int, double>>& r) {
-    return "B=" + std::to_string(r.front().first) + ".." + std::to_string(r.back().first);
 }
 
 std::string formatBatch(double b) {
@@ -47,42 +36,191 @@ std::string formatBatch(double b) {
     return text;
 }
 
-Crossover crossoverAt(int seqLen, const std::vector<std::pair<int, double>>& r) {
+// One batch both measured: log(challenger / baseline) of the medians (< 0: challenger faster) and
+// of the band's ends, with what is doubtful about the two points.
+struct LogRatio {
+    int batch = 0;
+    double y = 0.0;
+    double lo = 0.0;
+    double hi = 0.0;
+    std::vector<std::string> flags;
+};
+
+// A band end where both ends are known and positive, else the median's value.
+double bandEnd(double challengerMs, double baselineMs, double central) {
+    if (!(challengerMs > 0.0) || !(baselineMs > 0.0) || !std::isfinite(challengerMs) ||
+        !std::isfinite(baselineMs))
+        return central;
+    return std::log(challengerMs / baselineMs);
+}
+
+void flagSide(std::vector<std::string>& flags, int batch, const SideTime& t) {
+    if (t.disturbed) flags.push_back("B=" + std::to_string(batch) + ": " + t.backend + " disturbed");
+    if (t.noisy) flags.push_back("B=" + std::to_string(batch) + ": " + t.backend + " noisy");
+}
+
+LogRatio logRatio(int batch, const SideTime& base, const SideTime& chal) {
+    LogRatio r;
+    r.batch = batch;
+    r.y = std::log(chal.ms / base.ms);
+    r.lo = std::min(r.y, bandEnd(chal.lowMs, base.highMs, r.y));
+    r.hi = std::max(r.y, bandEnd(chal.highMs, base.lowMs, r.y));
+    flagSide(r.flags, batch, base);
+    flagSide(r.flags, batch, chal);
+    return r;
+}
+
+std::vector<LogRatio> logRatios(const Times& baseline, const Times& challenger) {
+    std::vector<LogRatio> out;
+    for (const auto& [batch, base] : baseline)
+        if (auto it = challenger.find(batch); it != challenger.end())
+            out.push_back(logRatio(batch, base, it->second));
+    return out;
+}
+
+// Where `ya` at a and `yb` at b is zero, linearly in log(batch).
+double zeroBetween(const LogRatio& a, const LogRatio& b, double ya, double yb) {
+    const double t = ya == yb ? 0.0 : ya / (ya - yb);
+    return std::exp(std::log(double(a.batch)) + t * (std::log(double(b.batch)) - std::log(double(a.batch))));
+}
+
+// The crossing of the medians between r[k] and r[k + 1]. Its interval: the band edge that gets
+// past equal time first (the low edge when the challenger becomes faster) is followed left, the
+// other edge right, each to where it crosses; no further than the neighbouring crossings
+// (`leftLimit`, `rightLimit`: indexes of r), where the two are not resolved from each other.
+Crossing crossingAt(const std::vector<LogRatio>& r, std::size_t k, std::size_t leftLimit,
+                    std::size_t rightLimit, const std::vector<double>& centrals) {
+    const bool down = r[k].y >= 0.0; // the challenger becomes faster
+    auto past = [down](double y) { return down ? y < 0.0 : y >= 0.0; };
+    auto early = [down](const LogRatio& x) { return down ? x.lo : x.hi; };
+    auto late = [down](const LogRatio& x) { return down ? x.hi : x.lo; };
+    Crossing c;
+    c.challengerFaster = down;
+    c.batch = zeroBetween(r[k], r[k + 1], r[k].y, r[k + 1].y);
+    c.below = r[k].batch;
+    c.above = r[k + 1].batch;
+    c.flags = r[k].flags;
+    c.flags.insert(c.flags.end(), r[k + 1].flags.begin(), r[k + 1].flags.end());
+
+    std::size_t j = k + 1;
+    while (j > leftLimit && past(early(r[j - 1])))
+        --j;
+    if (j > leftLimit) {
+        c.low = zeroBetween(r[j - 1], r[j], early(r[j - 1]), early(r[j]));
+    } else if (leftLimit > 0) {
+        c.low = centrals[0];
+        c.flags.push_back("not resolved from the crossing at B\u2248" + formatBatch(centrals[0]));
+    }
+    j = k;
+    while (j < rightLimit && !past(late(r[j + 1])))
+        ++j;
+    if (j < rightLimit) {
+        c.high = zeroBetween(r[j], r[j + 1], late(r[j]), late(r[j + 1]));
+    } else if (rightLimit + 1 < r.size()) {
+        c.high = centrals[1];
+        c.flags.push_back("not resolved from the crossing at B\u2248" + formatBatch(centrals[1]));
+    }
+    return c;
+}
+
+std::string range(const std::vector<LogRatio>& r) {
+    return "B=" + std::to_string(r.front().batch) + ".." + std::to_string(r.back().batch);
+}
+
+std::string joined(const std::vector<std::string>& parts, const char* separator) {
+    std::string out;
+    for (const auto& p : parts)
+        out += (out.empty() ? "" : separator) + p;
+    return out;
+}
+
+// Where no crossing is: the batches at which the band still reaches equal time, and disturbed points.
+void noteUncertainty(Crossover& c, const std::vector<LogRatio>& r) {
+    std::vector<std::string> straddling;
+    for (const LogRatio& x : r) {
+        if (x.lo < 0.0 && x.hi >= 0.0) straddling.push_back(std::to_string(x.batch));
+        for (const std::string& f : x.flags)
+            if (f.find("disturbed") != std::string::npos) c.flags.push_back(f);
+    }
+    if (!straddling.empty())
+        c.note += "; the runs' spread reaches equal time at B=" + joined(straddling, ", ");
+}
+
+Crossover crossoverAt(int seqLen, const std::vector<LogRatio>& r) {
     Crossover c;
     c.seqLen = seqLen;
     if (r.empty()) {
         c.note = "no batch size measured for both backends";
         return c;
     }
-    std::size_t first = 0;
-    while (first < r.size() && !(r[first].second < 0.0))
-        ++first;
-    if (first == r.size()) {
-        c.note = "none in range (" + range(r) + ")";
+    c.firstBatch = r.front().batch;
+    c.lastBatch = r.back().batch;
+    std::vector<std::size_t> at; // k of every crossing between r[k] and r[k + 1]
+    for (std::size_t k = 0; k + 1 < r.size(); ++k)
+        if ((r[k].y >= 0.0) != (r[k + 1].y >= 0.0)) at.push_back(k);
+    if (at.empty()) {
+        c.fasterEverywhere = r.front().y < 0.0;
+        c.neverFaster = !c.fasterEverywhere;
+        c.note =
+            (c.fasterEverywhere ? "faster at every batch measured (" : "never faster (") + range(r) + ")";
+        noteUncertainty(c, r);
         return c;
     }
-    if (first == 0) {
-        bool everywhere = true;
-        for (const auto& [batch, ratio] : r)
-            everywhere = everywhere && ratio < 0.0;
-        c.fasterEverywhere = everywhere;
-        c.note = everywhere ? "faster at every batch (" + range(r) + ")"
-                            : "faster at the smallest batch (B=" + std::to_string(r.front().first) +
-                                  "), not at every batch";
-        return c;
+    std::vector<double> centrals;
+    for (std::size_t k : at)
+        centrals.push_back(zeroBetween(r[k], r[k + 1], r[k].y, r[k + 1].y));
+    std::vector<std::string> phrases;
+    if (r.front().y < 0.0)
+        phrases.push_back("faster at the smallest batch (B=" + std::to_string(c.firstBatch) + ")");
+    for (std::size_t i = 0; i < at.size(); ++i) {
+        const std::size_t left = i == 0 ? 0 : at[i - 1] + 1;
+        const std::size_t right = i + 1 == at.size() ? r.size() - 1 : at[i + 1];
+        const std::vector<double> neighbours{i == 0 ? 0.0 : centrals[i - 1],
+                                             i + 1 == at.size() ? 0.0 : centrals[i + 1]};
+        Crossing x = crossingAt(r, at[i], left, right, neighbours);
+        const bool again = i > 0;
+        phrases.push_back(std::string(x.challengerFaster ? "faster" : "slower") + (again ? " again" : "") +
+                          " from " + crossingText(x, c.firstBatch, c.lastBatch) +
+                          (x.flags.empty() ? "" : " [" + joined(x.flags, "; ") + "]"));
+        c.flags.insert(c.flags.end(), x.flags.begin(), x.flags.end());
+        if (x.challengerFaster && !c.batch) {
+            c.batch = x.batch;
+            c.low = x.low;
+            c.high = x.high;
+        }
+        c.crossings.push_back(std::move(x));
     }
-    // The sign of log(ratio) changes between r[first - 1] (>= 0) and r[first] (< 0): interpolate
-    // the zero linearly in log(batch), where per-step costs make time curves close to straight.
-    const auto [b0, y0] = r[first - 1];
-    const auto [b1, y1] = r[first];
-    const double t = y0 / (y0 - y1);
-    const double logB = std::log(double(b0)) + t * (std::log(double(b1)) - std::log(double(b0)));
-    c.batch = std::exp(logB);
-    c.note = "faster from B=" + formatBatch(*c.batch) + " (interpolated)";
+    c.note = joined(phrases, ", ");
     return c;
 }
 
 } // namespace
+
+std::string crossingText(const Crossing& c, int firstBatch, int lastBatch) {
+    return "B\u2248" + formatBatch(c.batch) + " (" +
+           (c.low ? formatBatch(*c.low) : "<" + std::to_string(firstBatch)) + "\u2013" +
+           (c.high ? formatBatch(*c.high) : ">" + std::to_string(lastBatch)) + ")";
+}
+
+std::string crossoverText(const Crossover& c) {
+    for (const Crossing& x : c.crossings)
+        if (x.challengerFaster) return crossingText(x, c.firstBatch, c.lastBatch);
+    return {};
+}
+
+SideTime sideTimeOf(const PointResult& p, int index) {
+    SideTime t{p.iteration.median, index, p.backend};
+    if (p.prediction) {
+        t.lowMs = p.prediction->lowMs;
+        t.highMs = p.prediction->highMs;
+    } else if (p.iteration.count > 1) {
+        t.lowMs = p.iteration.p10;
+        t.highMs = p.iteration.p90;
+    }
+    t.noisy = p.noisy;
+    t.disturbed = p.disturbed;
+    return t;
+}
 
 std::vector<Crossover> findCrossovers(const std::vector<PointResult>& points, const std::string& baseline,
                                       const std::string& challenger, Mode mode) {
@@ -102,8 +240,8 @@ std::vector<SpeedupPoint> speedups(const std::vector<PointResult>& points, const
     const Times base = timesOf(points, baseline, mode, seqLen);
     const Times chal = timesOf(points, challenger, mode, seqLen);
     std::vector<SpeedupPoint> out;
-    for (const auto& [batch, ms] : base)
-        if (auto it = chal.find(batch); it != chal.end()) out.push_back({batch, ms / it->second});
+    for (const auto& [batch, t] : base)
+        if (auto it = chal.find(batch); it != chal.end()) out.push_back({batch, t.ms / it->second.ms});
     return out;
 }
 
@@ -182,9 +320,9 @@ std::map<ShapeKey, SideTime> sideTimesOf(const SweepResult& result, std::string_
         const ShapeKey key{p.mode, p.shape.seqLen, p.shape.batch};
         auto it = out.find(key);
         if (it == out.end())
-            out.emplace(key, SideTime{p.iteration.median, i, p.backend});
+            out.emplace(key, sideTimeOf(p, i));
         else if (fastest && p.iteration.median < it->second.ms)
-            it->second = SideTime{p.iteration.median, i, p.backend};
+            it->second = sideTimeOf(p, i);
     }
     return out;
 }
@@ -298,13 +436,13 @@ bool isPredictedResult(const SweepResult& result) {
 }
 
 std::vector<Crossover> findCrossovers(const std::vector<MatchedPoint>& points, Mode mode) {
-    std::map<int, std::vector<std::pair<int, double>>> bySeqLen;
+    std::map<int, std::vector<LogRatio>> bySeqLen;
     for (const MatchedPoint& p : points)
-        if (p.mode == mode)
-            bySeqLen[p.seqLen].emplace_back(p.batch, std::log(p.challenger.ms / p.baseline.ms));
+        if (p.mode == mode) bySeqLen[p.seqLen].push_back(logRatio(p.batch, p.baseline, p.challenger));
     std::vector<Crossover> out;
     for (auto& [seqLen, ratios] : bySeqLen) {
-        std::sort(ratios.begin(), ratios.end());
+        std::sort(ratios.begin(), ratios.end(),
+                  [](const LogRatio& a, const LogRatio& b) { return a.batch < b.batch; });
         out.push_back(crossoverAt(seqLen, ratios));
     }
     return out;
@@ -327,6 +465,11 @@ std::string pairReportText(const SweepResult& baseline, std::string_view baselin
     const PairMatch m = matchPair(baseline, baselineSide, challenger, challengerSide);
     for (const auto& note : m.notes)
         out << "  note: " << note << "\n";
+    // A busy machine makes every time of its side doubtful, whatever the points' own flags say.
+    for (const SweepResult* r : {&baseline, &challenger})
+        if (const std::string busy = hostBusyWarning(r->host, r->plan.settings.threads); !busy.empty())
+            out << "  warning: " << (r == &baseline ? "baseline" : "challenger") << " host "
+                << hostBrief(r->host) << " was busy " << busy << "\n";
     if (!m.sameModel()) return out.str();
     std::set<Mode> modes;
     for (const auto& p : m.points)
@@ -337,10 +480,15 @@ std::string pairReportText(const SweepResult& baseline, std::string_view baselin
             for (const MatchedPoint& p : m.points) {
                 if (p.mode != mode || p.seqLen != c.seqLen) continue;
                 char line[256];
-                std::snprintf(line, sizeof line, "    B=%-6d %10.4g ms %-12s %10.4g ms %-12s speedup %.3gx\n",
+                std::snprintf(line, sizeof line, "    B=%-6d %10.4g ms %-12s %10.4g ms %-12s speedup %.3gx",
                               p.batch, p.baseline.ms, p.baseline.backend.c_str(), p.challenger.ms,
                               p.challenger.backend.c_str(), p.speedup());
                 out << line;
+                for (const SideTime* t : {&p.baseline, &p.challenger}) {
+                    if (t->disturbed) out << "  " << t->backend << " disturbed";
+                    if (t->noisy) out << "  " << t->backend << " noisy";
+                }
+                out << "\n";
             }
         }
     return out.str();

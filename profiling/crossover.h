@@ -1,7 +1,11 @@
 #pragma once
-// Where one backend overtakes another: for each sequence length, the smallest batch size at which
-// `challenger` is faster than `baseline`, interpolated on a log scale between the two measured
-// batch sizes that bracket the sign change of log(time ratio); "none in range" otherwise.
+// Where one backend overtakes another, with how sure that is. Per sequence length, every batch size
+// both sides measured gives the ratio of their median times and its band from the spread of their
+// runs (challenger p10 / baseline p90 to challenger p90 / baseline p10; a prediction's band where a
+// side is predicted). Every sign change of log(ratio) is a crossing, interpolated linearly in
+// log(batch) between the two measured batches that bracket it; its interval runs from where the
+// band's optimistic edge crosses to where its pessimistic edge does. A crossing whose bracketing
+// points are noisy or disturbed (starvation.h) is flagged.
 #include "profiling/result.h"
 
 #include <map>
@@ -13,12 +17,38 @@
 
 namespace rnnprof {
 
+struct Crossing {
+    bool challengerFaster = true; // above it the challenger is faster; false: slower (again)
+    double batch = 0.0;           // central estimate: where the medians' ratio is 1
+    std::optional<double> low;    // the earliest the runs' spread allows; nullopt: below the range
+    std::optional<double> high;   // the latest; nullopt: above the range
+    int below = 0;                // the measured batch sizes bracketing `batch`
+    int above = 0;
+    std::vector<std::string> flags; // "B=4: cpu-blas noisy", "not resolved from the crossing at B≈12"
+};
+
 struct Crossover {
     int seqLen = 0;
-    std::optional<double> batch;   // interpolated batch size where the times are equal
-    bool fasterEverywhere = false; // challenger already faster at the smallest batch
-    std::string note;              // "none in range (B=1..256)", "faster at every batch", ...
+    // The first crossing where the challenger becomes faster: central estimate and interval.
+    std::optional<double> batch;
+    std::optional<double> low;
+    std::optional<double> high;
+    std::vector<Crossing> crossings; // every sign change, ascending
+    bool fasterEverywhere = false;   // challenger faster at every batch measured
+    bool neverFaster = false;        // at none
+    int firstBatch = 0;              // the range both measured
+    int lastBatch = 0;
+    std::vector<std::string> flags; // every crossing's flags; disturbed points where none crossed
+    std::string
+        note; // "faster from B≈4.7 (3.1–9), slower again from B≈12 (10–15)", "never faster (B=1..256)"
+    [[nodiscard]] bool flagged() const { return !flags.empty(); }
 };
+
+// "B≈4.7 (3.1–9)", "B≈1.5 (<1–2.2)": a crossing's central estimate and interval, open ends as
+// "<first" / ">last".
+[[nodiscard]] std::string crossingText(const Crossing& c, int firstBatch, int lastBatch);
+// The first crossing where the challenger becomes faster, as crossingText(); empty where none.
+[[nodiscard]] std::string crossoverText(const Crossover& c);
 
 // Uses ok points of `mode` only; a sequence length with fewer than one common batch size gets a
 // note saying so.
@@ -67,7 +97,13 @@ struct SideTime {
     double ms = 0.0;
     int point = -1; // index into the result's points
     std::string backend;
+    double lowMs = kNoValue;  // the runs' p10 (a prediction: its band's low end); NaN: unknown
+    double highMs = kNoValue; // the runs' p90 (a prediction: its band's high end)
+    bool noisy = false;
+    bool disturbed = false;
 };
+// A side's time from one point (index `index` of its result): median, band and flags.
+[[nodiscard]] SideTime sideTimeOf(const PointResult& point, int index);
 using ShapeKey = std::tuple<Mode, int, int>; // mode, seq_len, batch
 [[nodiscard]] std::map<ShapeKey, SideTime> sideTimes(const SweepResult& result, std::string_view side);
 // The backends `side` may name for `result`: its backends with at least one ok or predicted point,
@@ -97,7 +133,7 @@ struct PairMatch {
 [[nodiscard]] PairMatch matchPair(const SweepResult& baseline, std::string_view baselineSide,
                                   const SweepResult& challenger, std::string_view challengerSide);
 
-// Rule 5, a measured side against a predicted one (issue 14.3): the measured result's ok times
+// Rule 5, a measured side against a predicted one: the measured result's ok times
 // matched with the predicted result's predicted times (status predicted, which nothing else takes)
 // by the same rules, for a predicted speedup and crossover. The models must be the same, as above:
 // a prediction is made for the measured result's model (predictResult).
@@ -108,7 +144,7 @@ struct PairMatch {
 // Every point of the result is predicted (what predictResult and `rnnprof predict` write).
 [[nodiscard]] bool isPredictedResult(const SweepResult& result);
 
-// Rule 4, crossovers of matched points: the same interpolation as above, per sequence length.
+// Rule 4, crossovers of matched points: the same rules as above, per sequence length.
 [[nodiscard]] std::vector<Crossover> findCrossovers(const std::vector<MatchedPoint>& points, Mode mode);
 
 // The machine of a result in a few words, for notes naming both hosts: "gpu-box (NVIDIA H100 80GB

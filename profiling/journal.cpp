@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -216,7 +217,14 @@ SweepResult journalFromText(std::string_view text, const std::string& source) {
         jsonio::readPoint(*record, "", problems, point);
         jsonio::checkHostIndex(result, point, "", problems);
         problems.throwIfAny(lineName(source, lines[i]));
-        result.points.push_back(std::move(point));
+        // A later record of the same point is its re-measurement (a disturbed point): it replaces.
+        const auto same = std::find_if(result.points.begin(), result.points.end(), [&](const PointResult& p) {
+            return p.backend == point.backend && p.mode == point.mode && p.shape == point.shape;
+        });
+        if (same != result.points.end())
+            *same = std::move(point);
+        else
+            result.points.push_back(std::move(point));
     }
     result.complete = false;
     return result;

@@ -102,6 +102,7 @@ void checkSettings(IssueList& out, const MeasureSettings& m) {
                  ": 0 uses every core, more would oversubscribe the CPU");
     out.openClosed("learning_rate", m.learningRate, 0, 10);
     out.openClosed("noise_threshold", m.noiseThreshold, 0, 10);
+    out.intRange("remeasure_disturbed", m.remeasureDisturbed, 0, 10);
     if (!(m.numericsMaxWork >= 0)) { // also NaN
         std::ostringstream s;
         s.precision(10);

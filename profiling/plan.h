@@ -25,6 +25,8 @@ struct MeasureSettings {
     // below this; above it, on a smaller shape of the same model, and the result says so.
     double numericsMaxWork = 2e8;
     double noiseThreshold = kDefaultNoiseThreshold; // spread above which a point is noisy (isNoisy())
+    // How often a disturbed point (starvation.h) is measured again at the end of the sweep.
+    int remeasureDisturbed = 1;
     bool gpuTrace = true;                           // CUPTI kernel trace on GPU backends
     // gpu-cudnn runs once per algorithm listed, each its own series (seriesId()).
     std::vector<CudnnAlgo> cudnnAlgos{CudnnAlgo::Standard};

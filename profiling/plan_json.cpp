@@ -45,6 +45,7 @@ void fields(Io& io, Ref<Io, MeasureSettings> m) {
     io("check_numerics", m.checkNumerics);
     io("numerics_max_work", m.numericsMaxWork);
     io("noise_threshold", m.noiseThreshold);
+    io("remeasure_disturbed", m.remeasureDisturbed);
     io("gpu_trace", m.gpuTrace);
     io("cudnn_algos", m.cudnnAlgos, kCudnnAlgoSpellings);
     io("cuda_graph", m.cudaGraph);

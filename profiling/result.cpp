@@ -65,11 +65,11 @@ auto members(const Prediction& p) {
 
 auto members(const PointResult& p) {
     const auto& [backend, mode, shape, status, reason, warmupRuns, measuredRuns, iteration, phaseMedianMs,
-                 steps, noisy, noiseThreshold, flopsPerIteration, sequencesPerSecond, tokensPerSecond,
+                 steps, noisy, noiseThreshold, disturbed, disturbance, flopsPerIteration, sequencesPerSecond, tokensPerSecond,
                  gflopsPerSecond, memory, peakRssGrowthBytes, numerics, notes, trace, gpu, measureSeconds,
                  prediction, hostIndex] = p;
     return std::tie(backend, mode, shape, status, reason, warmupRuns, measuredRuns, iteration, phaseMedianMs,
-                    steps, noisy, noiseThreshold, flopsPerIteration, sequencesPerSecond, tokensPerSecond,
+                    steps, noisy, noiseThreshold, disturbed, disturbance, flopsPerIteration, sequencesPerSecond, tokensPerSecond,
                     gflopsPerSecond, memory, peakRssGrowthBytes, numerics, notes, trace, gpu, measureSeconds,
                     prediction, hostIndex);
 }

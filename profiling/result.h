@@ -8,6 +8,7 @@
 #include "profiling/host_info.h"
 #include "profiling/plan.h"
 #include "profiling/shard.h"
+#include "profiling/starvation.h"
 #include "profiling/statistics.h"
 
 #include <array>
@@ -153,6 +154,10 @@ struct PointResult {
     bool noisy = false;
     // The threshold of isNoisy() the point was judged by (files before it: of the CV, 0.10).
     double noiseThreshold = kDefaultNoiseThreshold;
+    // Most runs were starved of CPU by other processes (starvation.h): the time says more about the
+    // machine than about the backend. Kept after the sweep's re-measurement when still so.
+    bool disturbed = false;
+    Disturbance disturbance; // what the runs' counters showed; runs == 0 where none were recorded
 
     std::uint64_t flopsPerIteration = 0;
     double sequencesPerSecond = 0.0;

@@ -56,7 +56,7 @@ CsvValue phaseMs(const PointResult& p, Phase phase) {
 }
 
 // The columns in file order: the list, then the columns added after it.
-const std::array<Column, 43> kColumns{{
+const std::array<Column, 49> kColumns{{
     {"backend", Shown::Always, [](const Source& s) { return text(s.point.backend); }},
     {"mode", Shown::Always, [](const Source& s) { return text(toString(s.point.mode)); }},
     {"cell", Shown::Always, [](const Source& s) { return text(toString(s.model.cell)); }},
@@ -96,6 +96,15 @@ const std::array<Column, 43> kColumns{{
     {"io_bytes", Shown::Measured, [](const Source& s) { return count(s.point.memory.io); }},
     {"memory_on_device", Shown::Measured, [](const Source& s) { return flag(s.point.memory.onDevice); }},
     {"numerics_note", Shown::Measured, [](const Source& s) { return text(s.point.numerics.note); }},
+    // Starved of CPU by other processes (starvation.h): the flag and how many runs were.
+    {"disturbed", Shown::Measured, [](const Source& s) { return flag(s.point.disturbed); }},
+    {"starved_runs", Shown::Measured, [](const Source& s) { return whole(s.point.disturbance.starvedRuns); }},
+    // The rest of the model, so that rows of models that differ only there tell them apart.
+    {"activation", Shown::Always, [](const Source& s) { return text(toString(s.model.activation)); }},
+    {"recurrent_activation", Shown::Always,
+     [](const Source& s) { return text(toString(s.model.recurrentActivation)); }},
+    {"dropout", Shown::Always, [](const Source& s) { return real(s.model.dropout); }},
+    {"recurrent_dropout", Shown::Always, [](const Source& s) { return real(s.model.recurrentDropout); }},
     // Whether Keras and PyTorch would run this model on cuDNN: the sweep's, on every row.
     {"keras_cudnn", Shown::Always, [](const Source& s) { return text(s.fastPath.keras); }},
     {"pytorch_cudnn", Shown::Always, [](const Source& s) { return text(s.fastPath.pytorch); }},

@@ -55,6 +55,17 @@ void fields(Io& io, Ref<Io, Numerics> n) {
     io("note", n.note);
 }
 
+// How starved of CPU the measured runs were (starvation.h); absent from older files.
+template <class Io>
+void fields(Io& io, Ref<Io, Disturbance> d) {
+    io("runs", d.runs);
+    io("starved_runs", d.starvedRuns);
+    io("median_wait_share", d.medianWaitShare);
+    io("median_cpu_share", d.medianCpuShare);
+    io("involuntary_switches", d.involuntarySwitches);
+    io("remeasured", d.remeasured);
+}
+
 template <class Io>
 void fields(Io& io, Ref<Io, StepStat> s) {
     io("name", s.name, Need::Required);
@@ -210,6 +221,8 @@ void fields(Io& io, Ref<Io, PointResult> p) {
     io("steps", p.steps);
     io("noisy", p.noisy);
     io("noise_threshold", p.noiseThreshold);
+    io("disturbed", p.disturbed);
+    io("disturbance", p.disturbance);
     io("flops_per_iteration", p.flopsPerIteration);
     io("sequences_per_s", p.sequencesPerSecond);
     io("tokens_per_s", p.tokensPerSecond);

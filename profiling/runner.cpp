@@ -177,6 +177,7 @@ SweepResult SweepRunner::run(const StopToken& stop) {
             if (m_callbacks.onPoint) m_callbacks.onPoint(result.points.back());
         }
     }
+    if (!stopped && !remeasureDisturbed(result, grid, stop)) stopped = true;
     if (measuredHere > 0 && load.secondsSinceLastSample() >= kShortestLoadWindowSeconds)
         keepBusier(result.host.loadDuring, load.sample()); // the last stretch
     progress.done = measured;
@@ -186,6 +187,37 @@ SweepResult SweepRunner::run(const StopToken& stop) {
     if (m_callbacks.onProgress) m_callbacks.onProgress(progress);
     result.complete = !stopped;
     return result;
+}
+
+bool SweepRunner::remeasureDisturbed(SweepResult& result, const std::vector<PointSpec>& grid,
+                                     const StopToken& stop) {
+    for (int round = 0; round < m_plan.settings.remeasureDisturbed; ++round) {
+        bool any = false;
+        for (PointResult& p : result.points) {
+            if (!p.ok() || !p.disturbed) continue;
+            const auto spec = std::find_if(grid.begin(), grid.end(), [&](const PointSpec& s) {
+                return seriesId(s) == p.backend && s.mode == p.mode && s.shape == p.shape;
+            });
+            if (spec == grid.end()) continue; // a derived point (gpu-cudnn[best]) is not measured
+            if (stop.stopRequested()) return false;
+            any = true;
+            if (m_callbacks.onProgress) {
+                SweepProgress progress;
+                progress.done = progress.total = int(grid.size());
+                progress.etaSeconds = -1.0;
+                progress.current = "measuring again, disturbed: " + describe(*spec);
+                m_callbacks.onProgress(progress);
+            }
+            PointResult again = measurePoint(*spec, stop);
+            if (again.status == PointStatus::Cancelled) return false; // the first measurement stays
+            if (!again.ok()) continue;                                // likewise
+            again.disturbance.remeasured = p.disturbance.remeasured + 1;
+            p = std::move(again);
+            if (m_callbacks.onPoint) m_callbacks.onPoint(p);
+        }
+        if (!any) break;
+    }
+    return true;
 }
 
 PointResult SweepRunner::measurePoint(const PointSpec& spec, const StopToken& stop) {
@@ -238,6 +270,7 @@ PointResult SweepRunner::measurePoint(const PointSpec& spec, const StopToken& st
     const auto memBefore = readProcessMemory();
     PhaseTimer timer;
     std::vector<double> samples;
+    std::vector<RunUsage> usages;           // what the process did over each measured run
     std::optional<DevicePhaseTimer> device; // GPU sessions: device time of each phase
     PhaseTimer stepTimer;                   // GPU sessions: the per-step pass
     PhaseTimer tracedTimer;                 // GPU sessions: the traced runs of that pass
@@ -275,7 +308,10 @@ PointResult SweepRunner::measurePoint(const PointSpec& spec, const StopToken& st
                (int(samples.size()) < settings.maxRepeats &&
                 secondsSince(measureStart, m_clock()) * 1000.0 < settings.timeBudgetMs)) {
             checkStop();
-            samples.push_back(timedRun(*session, timer, hook, m_clock));
+            const UsageCounters before = m_usage();
+            const double ms = timedRun(*session, timer, hook, m_clock);
+            usages.push_back(usageBetween(before, m_usage(), ms));
+            samples.push_back(ms);
         }
 
         // GPU sessions: a pass that waits after every step (what each step costs on the device),
@@ -338,6 +374,8 @@ PointResult SweepRunner::measurePoint(const PointSpec& spec, const StopToken& st
     r.phaseMedianMs = timer.phaseMedians();
     r.steps = device ? stepTimer.stepStats() : timer.stepStats();
     r.noisy = isNoisy(r.iteration, settings.noiseThreshold);
+    r.disturbance = summarizeRuns(usages);
+    r.disturbed = isDisturbed(r.disturbance);
     if (tracer && gpu && gpu->traced && tracedRuns > 0) {
         // The timeline of the median traced run: its host phases and steps, and its kernels, which
         // are timed from that run's first phase.

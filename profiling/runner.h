@@ -9,6 +9,7 @@
 #include "profiling/phase_timer.h"
 #include "profiling/plan.h"
 #include "profiling/result.h"
+#include "profiling/starvation.h"
 
 #include <chrono>
 #include <functional>
@@ -48,6 +49,9 @@ public:
 // the budget runs out after a known number of runs; phases and steps are timed by the phase timer
 // on the monotonic clock either way.
 using MeasureClock = RunClock;
+// The process counters read around each measured run to tell a starved run (starvation.h); tests
+// inject fakes, so that runs are starved or not by construction.
+using UsageProbe = std::function<UsageCounters()>;
 
 struct RunnerCallbacks {
     std::function<void(const SweepProgress&)> onProgress;
@@ -64,6 +68,7 @@ public:
     // returns it with the points, and a journal written alongside carries the same.
     [[nodiscard]] const SweepResult& header() const { return m_header; }
     void setMeasureClock(MeasureClock now) { m_clock = std::move(now); } // default: steady_clock
+    void setUsageProbe(UsageProbe probe) { m_usage = std::move(probe); } // default: readUsageCounters
     // Continues `earlier`, an interrupted run of this plan (a journal): run() keeps its finished
     // points in place instead of measuring them again (a cancelled one is measured), without
     // reporting them through the callbacks, and the header becomes the earlier run's (its
@@ -79,8 +84,10 @@ public:
     // Throws Error(InvalidConfig) naming every problem when the plan is invalid for these backends
     // (or cannot be split into the shards of setShard()).
     void requireValidPlan() const;
-    // Runs every point of the plan (or until `stop`); the result holds every finished point and
-    // complete == !stopped. Throws Error(InvalidConfig) only when the plan itself is invalid.
+    // Runs every point of the plan (or until `stop`), then measures each disturbed point again, up
+    // to settings.remeasureDisturbed times, each re-measurement replacing the point (and reported
+    // through onPoint again); the result holds every finished point and complete == !stopped. Throws
+    // Error(InvalidConfig) only when the plan itself is invalid.
     [[nodiscard]] SweepResult run(const StopToken& stop);
     // Measures one point; never throws. Its session polls `stop` inside each run (CPU backends).
     // A stop makes the point Cancelled: the runs measured before it are kept (measuredRuns and
@@ -95,6 +102,9 @@ private:
     RunnerCallbacks m_callbacks;
     KernelTracer* m_tracer = nullptr;
     MeasureClock m_clock = [] { return std::chrono::steady_clock::now(); };
+    UsageProbe m_usage = readUsageCounters;
+    // The disturbed points of `result` measured again (run()); false when a stop ended it.
+    bool remeasureDisturbed(SweepResult& result, const std::vector<PointSpec>& grid, const StopToken& stop);
 };
 
 } // namespace rnnprof

@@ -74,8 +74,10 @@ std::string summaryTable(const SweepResult& result) {
             row.push_back(sig3(p.gflopsPerSecond));
             row.push_back(formatBytes(p.memory.total()));
             row.push_back(p.numerics.checked ? scientific(p.numerics.maxRelErr) : "-");
-            std::string note =
-                p.noisy ? "noisy (p10-p90 spread " + fixed(100 * relativeSpread(p.iteration), 0) + "%)" : "";
+            std::string note = disturbedText(p.disturbance);
+            if (p.noisy)
+                note += (note.empty() ? "" : "; ") + std::string("noisy (p10-p90 spread ") +
+                        fixed(100 * relativeSpread(p.iteration), 0) + "%)";
             if (p.gpu && !p.gpu->traced && !p.gpu->unavailableReason.empty())
                 note += (note.empty() ? "" : "; ") + p.gpu->unavailableReason;
             if (!p.ok()) note += (note.empty() ? "" : "; ") + p.reason;
@@ -123,7 +125,11 @@ std::string summaryTable(const SweepResult& result) {
         ok += p.ok() ? 1 : 0;
         predicted += p.predicted() ? 1 : 0;
     }
+    int disturbed = 0;
+    for (const auto& p : result.points)
+        disturbed += p.measured() && p.disturbed ? 1 : 0;
     s << ok << " of " << result.points.size() << " points measured";
+    if (disturbed > 0) s << ", " << disturbed << " disturbed (starved of CPU by other processes)";
     if (predicted > 0) s << ", " << predicted << " predicted (not measured)";
     s << (result.complete ? "" : " (sweep stopped early)") << "\n";
     s << "cuDNN in the frameworks, for this model (" << describe(result.plan.config) << "):\n";

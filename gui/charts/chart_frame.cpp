@@ -37,10 +37,12 @@ void layoutFrame(QChart& chart, const ChartFrame& frame) {
 }
 
 // Each tag just right of its marker line, above its height (the top of the plot for NaN), kept
-// inside the plot; hidden while its line is outside the plot.
+// inside the plot; hidden while its line is outside the plot. A tag that would overlap one placed
+// before it moves below it, so that two crossovers at nearly the same batch stay readable.
 void placeTags(QChart& chart, const ChartFrame& frame, const std::vector<ChartMarker>& markers,
                QXYSeries* anchor) {
     const QRectF plot = chart.plotArea();
+    std::vector<QRectF> placed;
     std::size_t t = 0;
     for (const ChartMarker& m : markers) {
         if (m.tag.isEmpty()) continue;
@@ -53,7 +55,16 @@ void placeTags(QChart& chart, const ChartFrame& frame, const std::vector<ChartMa
         qreal x = at.x() + 4, top = at.y() - box.height() - 2;
         if (x + box.width() > plot.right()) x = at.x() - 4 - box.width();
         top = std::clamp(top, plot.top(), std::max(plot.top(), plot.bottom() - box.height()));
+        for (bool moved = true; moved;) {
+            moved = false;
+            for (const QRectF& other : placed)
+                if (other.intersects(QRectF(x, top, box.width(), box.height()))) {
+                    top = other.bottom() + 1;
+                    moved = true;
+                }
+        }
         tag->setPos(x, top);
+        if (tag->isVisible()) placed.push_back(QRectF(x, top, box.width(), box.height()));
     }
 }
 

@@ -9,6 +9,13 @@
 namespace rnnprof::gui {
 namespace {
 
+QString joinedFlags(const std::vector<std::string>& flags) {
+    QStringList out;
+    for (const std::string& f : flags)
+        out << QString::fromStdString(f);
+    return out.join(QStringLiteral("; "));
+}
+
 QString modeName(Mode m) {
     return QString::fromUtf8(toString(m).data());
 }
@@ -166,9 +173,10 @@ ChartData speedupVsBatch(const std::vector<SweepResult>& results, const ChartSel
                 if (mp.mode != mode || mp.seqLen != s.seqLen) continue;
                 const auto& bp = br.points[static_cast<std::size_t>(mp.baseline.point)];
                 const auto& cp = cr.points[static_cast<std::size_t>(mp.challenger.point)];
+                const bool disturbed = bp.disturbed || cp.disturbed;
                 ChartSample sample{double(mp.batch),
                                    mp.speedup(),
-                                   bp.noisy || cp.noisy,
+                                   bp.noisy || cp.noisy || disturbed,
                                    {rp.challenger, mp.challenger.point},
                                    {}};
                 if (cp.prediction) {
@@ -176,14 +184,17 @@ ChartData speedupVsBatch(const std::vector<SweepResult>& results, const ChartSel
                     sample.low = mp.baseline.ms / cp.prediction->highMs;
                     sample.high = mp.baseline.ms / cp.prediction->lowMs;
                 }
-                sample.tooltip = QStringLiteral("%1, B=%2 T=%3\nspeedup %4x\n%5\n%6%7")
-                                     .arg(pairName(results, s) + QLatin1Char(' ') + series.name)
-                                     .arg(mp.batch)
-                                     .arg(s.seqLen)
-                                     .arg(formatFixed(mp.speedup(), 2))
-                                     .arg(sideTime(base, s.baseline, mp.baseline),
-                                          sideTime(chal, s.challenger, mp.challenger),
-                                          sample.noisy ? QStringLiteral("\nnoisy measurement") : QString());
+                sample.tooltip =
+                    QStringLiteral("%1, B=%2 T=%3\nspeedup %4x\n%5\n%6%7")
+                        .arg(pairName(results, s) + QLatin1Char(' ') + series.name)
+                        .arg(mp.batch)
+                        .arg(s.seqLen)
+                        .arg(formatFixed(mp.speedup(), 2))
+                        .arg(sideTime(base, s.baseline, mp.baseline),
+                             sideTime(chal, s.challenger, mp.challenger),
+                             disturbed      ? QStringLiteral("\ndisturbed measurement (starved of CPU)")
+                             : sample.noisy ? QStringLiteral("\nnoisy measurement")
+                                            : QString());
                 series.samples.push_back(sample);
                 minX = minX == 0 ? sample.x : std::min(minX, sample.x);
                 maxX = std::max(maxX, sample.x);
@@ -192,21 +203,32 @@ ChartData speedupVsBatch(const std::vector<SweepResult>& results, const ChartSel
             d.series.push_back(std::move(series));
             for (const Crossover& c : findCrossovers(m.points, mode)) {
                 if (c.seqLen != s.seqLen) continue;
-                if (c.batch) {
-                    const QString at = QStringLiteral("B≈%1").arg(*c.batch, 0, 'f', 1);
-                    // On the plot, where the speedup is 1x: the mode (and result) only where
-                    // several crossovers may share the plot.
-                    const QString tagPrefix =
-                        pre + (options.modes.size() > 1 ? modeName(mode) + QLatin1Char(' ') : QString());
-                    d.markers.push_back({*c.batch,
-                                         QStringLiteral("%1%2crossover %3 %4")
-                                             .arg(pre, predicted ? QStringLiteral("predicted ") : QString(),
-                                                  modeName(mode), at),
-                                         tagPrefix + at, 1.0, mode == Mode::Training});
-                } else if (!c.note.empty()) {
+                // On the plot, where the speedup is 1x: the mode (and result) only where several
+                // crossovers may share the plot. Every crossing, with its interval in the legend.
+                const QString tagPrefix =
+                    pre + (options.modes.size() > 1 ? modeName(mode) + QLatin1Char(' ') : QString());
+                for (const Crossing& x : c.crossings) {
+                    const QString at = QStringLiteral("B≈%1").arg(x.batch, 0, 'f', 1);
+                    const QString what =
+                        x.challengerFaster ? QStringLiteral("crossover") : QStringLiteral("crossing back");
+                    d.markers.push_back(
+                        {x.batch,
+                         QStringLiteral("%1%2%3 %4 %5%6")
+                             .arg(pre, predicted ? QStringLiteral("predicted ") : QString(), what,
+                                  modeName(mode),
+                                  QString::fromStdString(crossingText(x, c.firstBatch, c.lastBatch)),
+                                  x.flags.empty() ? QString() : QStringLiteral(" (uncertain)")),
+                         tagPrefix + at, 1.0, mode == Mode::Training});
+                }
+                if (c.crossings.empty() && !c.note.empty())
                     d.notes << QStringLiteral("%1%2: %3")
                                    .arg(pre, modeName(mode), QString::fromStdString(c.note));
-                }
+                for (const Crossing& x : c.crossings)
+                    if (!x.flags.empty())
+                        d.notes << QStringLiteral("%1%2 crossing at B≈%3 uncertain: %4")
+                                       .arg(pre, modeName(mode))
+                                       .arg(x.batch, 0, 'f', 1)
+                                       .arg(joinedFlags(x.flags));
             }
         }
     }

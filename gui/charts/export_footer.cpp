@@ -1,6 +1,8 @@
 #include "gui/charts/export_footer.h"
 
 #include "gui/charts/chart_renderer.h"
+#include "profiling/busy_host.h"
+#include "profiling/crossover.h"
 
 #include <QStringList>
 
@@ -24,7 +26,18 @@ QString describeResult(const SweepResult& r, int index) {
         parts << shortText(r.host.gpu.devices.front().name);
     else
         parts << QStringLiteral("no GPU");
-    if (r.createdAt.size() >= 10) parts << QStringLiteral("measured ") + shortText(r.createdAt.substr(0, 10));
+    if (r.createdAt.size() >= 10)
+        parts << (isPredictedResult(r) ? QStringLiteral("predicted ") : QStringLiteral("measured ")) +
+                     shortText(r.createdAt.substr(0, 10));
+    // What makes its times doubtful: another process busy on the machine, starved points.
+    const std::string busy = hostBusyWarning(r.host, r.plan.settings.threads);
+    if (!busy.empty())
+        parts << (busy.rfind("before", 0) == 0 ? QStringLiteral("machine busy before the sweep")
+                                               : QStringLiteral("machine busy during the sweep"));
+    int disturbed = 0;
+    for (const PointResult& p : r.points)
+        disturbed += p.measured() && p.disturbed ? 1 : 0;
+    if (disturbed > 0) parts << QStringLiteral("%1 disturbed point(s)").arg(disturbed);
     const QString label = r.label.empty() ? QStringLiteral("result %1").arg(index + 1) : shortText(r.label);
     return label + QStringLiteral(": ") + parts.join(QStringLiteral(", "));
 }

@@ -123,8 +123,7 @@ QString crossoverTable(const SweepResult& r) {
                     t += QStringLiteral("<tr><td>") + esc(options.measured[c]) + QStringLiteral(" over ") +
                          esc(options.measured[b]) + QStringLiteral("</td><td>") + modeName(mode) +
                          QStringLiteral("</td><td>%1</td><td>").arg(x.seqLen) +
-                         (x.batch ? QStringLiteral("≈ ") + QString::number(*x.batch, 'f', 1)
-                                  : QStringLiteral("—")) +
+                         (x.batch ? esc(QString::fromStdString(crossoverText(x))) : QStringLiteral("—")) +
                          QStringLiteral("</td><td>") + esc(x.note) + QStringLiteral("</td></tr>\n");
                 }
     return t + QStringLiteral("</table>\n");

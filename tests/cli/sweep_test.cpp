@@ -329,8 +329,8 @@ TEST(SweepCompare, PrintsTheCrossoverOfTheFastestCpuHereAgainstTheFastestGpuTher
     EXPECT_NE(run.out.find("Crossover of fastest-gpu on gpubox (NVIDIA H100 80GB HBM3) over fastest-cpu on "),
               std::string::npos)
         << run.out;
-    EXPECT_NE(run.out.find("infer T=3: faster at every batch (B=1..2)"), std::string::npos) << run.out;
-    EXPECT_NE(run.out.find("train T=3: faster at every batch (B=1..2)"), std::string::npos) << run.out;
+    EXPECT_NE(run.out.find("infer T=3: faster at every batch measured (B=1..2)"), std::string::npos) << run.out;
+    EXPECT_NE(run.out.find("train T=3: faster at every batch measured (B=1..2)"), std::string::npos) << run.out;
 }
 
 TEST(SweepCompare, AFileOfAnotherModelIsRefusedBeforeMeasuringNamingTheFields) {

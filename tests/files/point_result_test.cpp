@@ -90,10 +90,10 @@ TEST(PointResultEquality, EveryFieldCounts) {
 TEST(PointResultEquality, EachMemberAloneMakesADifference) {
     const PointResult a = test::gpuPoint();
     [[maybe_unused]] const auto& [backend, mode, shape, status, reason, warmupRuns, measuredRuns, iteration,
-                                  phaseMedianMs, steps, noisy, noiseThreshold, flopsPerIteration,
-                                  sequencesPerSecond, tokensPerSecond, gflopsPerSecond, memory,
-                                  peakRssGrowthBytes, numerics, notes, trace, gpu, measureSeconds, prediction,
-                                  hostIndex] = a;
+                                  phaseMedianMs, steps, noisy, noiseThreshold, disturbed, disturbance,
+                                  flopsPerIteration, sequencesPerSecond, tokensPerSecond, gflopsPerSecond,
+                                  memory, peakRssGrowthBytes, numerics, notes, trace, gpu, measureSeconds,
+                                  prediction, hostIndex] = a;
     using Change = void (*)(PointResult&);
     const std::vector<std::pair<const char*, Change>> changes{
         {"backend", [](PointResult& p) { p.backend += "x"; }},
@@ -119,6 +119,13 @@ TEST(PointResultEquality, EachMemberAloneMakesADifference) {
         {"steps", [](PointResult& p) { p.steps[1].medianMs += 1; }},
         {"noisy", [](PointResult& p) { p.noisy = !p.noisy; }},
         {"noiseThreshold", [](PointResult& p) { p.noiseThreshold += 1; }},
+        {"disturbed", [](PointResult& p) { p.disturbed = !p.disturbed; }},
+        {"disturbance.runs", [](PointResult& p) { p.disturbance.runs += 1; }},
+        {"disturbance.starvedRuns", [](PointResult& p) { p.disturbance.starvedRuns += 1; }},
+        {"disturbance.medianWaitShare", [](PointResult& p) { p.disturbance.medianWaitShare = 0.5; }},
+        {"disturbance.medianCpuShare", [](PointResult& p) { p.disturbance.medianCpuShare = 0.5; }},
+        {"disturbance.involuntarySwitches", [](PointResult& p) { p.disturbance.involuntarySwitches += 1; }},
+        {"disturbance.remeasured", [](PointResult& p) { p.disturbance.remeasured += 1; }},
         {"flopsPerIteration", [](PointResult& p) { p.flopsPerIteration += 1; }},
         {"sequencesPerSecond", [](PointResult& p) { p.sequencesPerSecond += 1; }},
         {"tokensPerSecond", [](PointResult& p) { p.tokensPerSecond += 1; }},

@@ -44,7 +44,7 @@ TEST(Crossover, InterpolatesBetweenTheBracketingBatchesOnLogScales) {
     EXPECT_NEAR(*c[0].batch, 2.0 * std::pow(4.0, std::log(3.0) / std::log(6.0)), 1e-9);
     EXPECT_NEAR(*c[0].batch, 4.679, 1e-3);
     EXPECT_FALSE(c[0].fasterEverywhere);
-    EXPECT_THAT(c[0].note, HasSubstr("B=4.68"));
+    EXPECT_THAT(c[0].note, HasSubstr("faster from B\u22484.68"));
 }
 
 TEST(Crossover, ChallengerFasterEverywhere) {
@@ -53,7 +53,7 @@ TEST(Crossover, ChallengerFasterEverywhere) {
     ASSERT_EQ(c.size(), 1u);
     EXPECT_TRUE(c[0].fasterEverywhere);
     EXPECT_FALSE(c[0].batch.has_value());
-    EXPECT_EQ(c[0].note, "faster at every batch (B=1..16)");
+    EXPECT_EQ(c[0].note, "faster at every batch measured (B=1..16)");
 }
 
 TEST(Crossover, ChallengerFasterOnlyAtSmallBatchesIsNotEverywhere) {
@@ -64,13 +64,13 @@ TEST(Crossover, ChallengerFasterOnlyAtSmallBatchesIsNotEverywhere) {
     EXPECT_THAT(c[0].note, HasSubstr("smallest batch (B=1)"));
 }
 
-TEST(Crossover, NeverFasterIsNoneInRange) {
+TEST(Crossover, NeverFasterIsSaidWithTheRange) {
     const auto c = findCrossovers(series(20, {{1, 1.0, 5.0}, {16, 2.0, 5.5}, {256, 10.0, 11.0}}), "cpu",
                                   "gpu", Mode::Inference);
     ASSERT_EQ(c.size(), 1u);
     EXPECT_FALSE(c[0].batch.has_value());
     EXPECT_FALSE(c[0].fasterEverywhere);
-    EXPECT_EQ(c[0].note, "none in range (B=1..256)");
+    EXPECT_EQ(c[0].note, "never faster (B=1..256)");
 }
 
 TEST(Crossover, EachSequenceLengthHasItsOwnCrossover) {
@@ -110,7 +110,7 @@ TEST(Crossover, EqualTimesAreNotFaster) {
         findCrossovers(series(20, {{1, 2.0, 2.0}, {8, 3.0, 3.0}}), "cpu", "gpu", Mode::Inference);
     ASSERT_EQ(same.size(), 1u);
     EXPECT_FALSE(same[0].batch.has_value());
-    EXPECT_EQ(same[0].note, "none in range (B=1..8)");
+    EXPECT_EQ(same[0].note, "never faster (B=1..8)");
     // Equal at B=4, faster at B=8: the times are equal exactly at B=4.
     const auto c = findCrossovers(series(20, {{1, 1.0, 3.0}, {4, 3.0, 3.0}, {8, 5.0, 3.0}}), "cpu", "gpu",
                                   Mode::Inference);
@@ -128,6 +128,115 @@ TEST(Crossover, NoCommonBatchSizeIsSaid) {
 
 TEST(Crossover, NoPointsNoCrossovers) {
     EXPECT_TRUE(findCrossovers({}, "cpu", "gpu", Mode::Inference).empty());
+}
+
+// A point with the spread of its runs: median, p10 and p90.
+PointResult spread(const std::string& backend, int batch, double p10, double median, double p90) {
+    PointResult p = timed(backend, batch, 20, median);
+    p.iteration.p10 = p10;
+    p.iteration.p90 = p90;
+    return p;
+}
+
+// Where f is zero between (a, fa) and (b, fb), linearly in log(batch): the rule's own oracle,
+// written out once here from its definition.
+double zeroInLogB(double a, double fa, double b, double fb) {
+    return a * std::pow(b / a, fa / (fa - fb));
+}
+
+TEST(CrossoverInterval, RunsFromWhereTheOptimisticEdgeCrossesToWhereThePessimisticOneDoes) {
+    // B=2: cpu 1.0 (0.9-1.1), gpu 3.0 (2.7-3.3); B=8: cpu 4.0 (3.6-4.4), gpu 2.0 (1.8-2.2).
+    const std::vector<PointResult> points{spread("cpu", 2, 0.9, 1.0, 1.1), spread("gpu", 2, 2.7, 3.0, 3.3),
+                                          spread("cpu", 8, 3.6, 4.0, 4.4), spread("gpu", 8, 1.8, 2.0, 2.2)};
+    const auto c = findCrossovers(points, "cpu", "gpu", Mode::Inference);
+    ASSERT_EQ(c.size(), 1u);
+    ASSERT_EQ(c[0].crossings.size(), 1u);
+    const Crossing& x = c[0].crossings[0];
+    EXPECT_TRUE(x.challengerFaster);
+    EXPECT_NEAR(x.batch, zeroInLogB(2, std::log(3.0), 8, std::log(0.5)), 1e-9);
+    // The low edge: gpu p10 / cpu p90; the high edge: gpu p90 / cpu p10.
+    ASSERT_TRUE(x.low && x.high);
+    EXPECT_NEAR(*x.low, zeroInLogB(2, std::log(2.7 / 1.1), 8, std::log(1.8 / 4.4)), 1e-9);
+    EXPECT_NEAR(*x.high, zeroInLogB(2, std::log(3.3 / 0.9), 8, std::log(2.2 / 3.6)), 1e-9);
+    EXPECT_LT(*x.low, x.batch);
+    EXPECT_GT(*x.high, x.batch);
+    EXPECT_EQ(x.below, 2);
+    EXPECT_EQ(x.above, 8);
+    EXPECT_EQ(c[0].batch, x.batch);
+    EXPECT_EQ(c[0].low, x.low);
+    EXPECT_EQ(c[0].high, x.high);
+    EXPECT_FALSE(c[0].flagged());
+    EXPECT_THAT(c[0].note, HasSubstr("faster from " + crossingText(x, 2, 8)));
+}
+
+TEST(CrossoverInterval, EveryCrossingIsNamedNotJustTheFirst) {
+    // speedups 0.1, 55, 0.8, 0.035 over B=1, 4, 16, 64: faster between 1 and 4, slower again
+    // between 4 and 16.
+    const auto c =
+        findCrossovers(series(20, {{1, 1.0, 10.0}, {4, 55.0, 1.0}, {16, 0.8, 1.0}, {64, 0.035, 1.0}}), "cpu",
+                       "gpu", Mode::Inference);
+    ASSERT_EQ(c.size(), 1u);
+    ASSERT_EQ(c[0].crossings.size(), 2u);
+    EXPECT_TRUE(c[0].crossings[0].challengerFaster);
+    EXPECT_FALSE(c[0].crossings[1].challengerFaster);
+    EXPECT_NEAR(c[0].crossings[0].batch, zeroInLogB(1, std::log(10.0), 4, std::log(1.0 / 55.0)), 1e-9);
+    EXPECT_NEAR(c[0].crossings[1].batch, zeroInLogB(4, std::log(1.0 / 55.0), 16, std::log(1.0 / 0.8)), 1e-9);
+    EXPECT_EQ(c[0].crossings[1].below, 4);
+    EXPECT_EQ(c[0].crossings[1].above, 16);
+    EXPECT_THAT(c[0].note, HasSubstr("faster from B\u2248"));
+    EXPECT_THAT(c[0].note, HasSubstr(", slower again from B\u2248"));
+    ASSERT_TRUE(c[0].batch.has_value());
+    EXPECT_DOUBLE_EQ(*c[0].batch, c[0].crossings[0].batch);
+}
+
+TEST(CrossoverInterval, AnEdgeThatNeverCrossesInTheRangeLeavesTheIntervalOpen) {
+    // B=1: gpu 1.2 against cpu 1.0, but cpu's runs reach 2.0: the optimistic edge is already
+    // below 1 at the first batch; B=4 the gpu is faster beyond doubt.
+    const std::vector<PointResult> points{spread("cpu", 1, 0.5, 1.0, 2.0), spread("gpu", 1, 1.2, 1.2, 1.2),
+                                          spread("cpu", 4, 4.0, 4.0, 4.0), spread("gpu", 4, 1.0, 1.0, 1.0)};
+    const auto c = findCrossovers(points, "cpu", "gpu", Mode::Inference);
+    ASSERT_EQ(c[0].crossings.size(), 1u);
+    EXPECT_FALSE(c[0].crossings[0].low.has_value()) << "below the range";
+    ASSERT_TRUE(c[0].crossings[0].high.has_value());
+    EXPECT_THAT(crossingText(c[0].crossings[0], 1, 4), HasSubstr("(<1\u2013"));
+    EXPECT_EQ(crossingText(Crossing{true, 3.0, 2.0, std::nullopt, 2, 4, {}}, 1, 4), "B\u22483 (2\u2013>4)");
+}
+
+TEST(CrossoverInterval, ACrossingBracketedByNoisyOrDisturbedPointsIsFlagged) {
+    auto points = series(20, {{2, 1.0, 3.0}, {8, 4.0, 2.0}, {32, 16.0, 2.0}});
+    points[0].disturbed = true; // cpu at B=2
+    points[3].noisy = true;     // gpu at B=8
+    const auto c = findCrossovers(points, "cpu", "gpu", Mode::Inference);
+    ASSERT_EQ(c[0].crossings.size(), 1u);
+    EXPECT_EQ(c[0].crossings[0].flags, (std::vector<std::string>{"B=2: cpu disturbed", "B=8: gpu noisy"}));
+    EXPECT_TRUE(c[0].flagged());
+    EXPECT_THAT(c[0].note, HasSubstr("[B=2: cpu disturbed; B=8: gpu noisy]"));
+}
+
+TEST(CrossoverInterval, NoCrossingStillSaysWhereTheSpreadReachesEqualTimeAndWhatWasDisturbed) {
+    std::vector<PointResult> points{spread("cpu", 1, 1.0, 2.0, 2.0), spread("gpu", 1, 1.5, 1.5, 1.5),
+                                    spread("cpu", 4, 8.0, 8.0, 8.0), spread("gpu", 4, 2.0, 2.0, 2.0)};
+    points[2].disturbed = true;
+    const auto c = findCrossovers(points, "cpu", "gpu", Mode::Inference);
+    EXPECT_TRUE(c[0].fasterEverywhere);
+    EXPECT_FALSE(c[0].neverFaster);
+    EXPECT_EQ(c[0].note,
+              "faster at every batch measured (B=1..4); the runs' spread reaches equal time at B=1");
+    EXPECT_EQ(c[0].flags, (std::vector<std::string>{"B=4: cpu disturbed"}));
+}
+
+TEST(CrossoverInterval, APredictedSideBringsItsBand) {
+    PointResult predicted = timed("gpu", 8, 20, 2.0);
+    predicted.prediction.emplace();
+    predicted.prediction->lowMs = 1.0;
+    predicted.prediction->highMs = 3.0;
+    const SideTime t = sideTimeOf(predicted, 7);
+    EXPECT_EQ(t.point, 7);
+    EXPECT_DOUBLE_EQ(t.lowMs, 1.0);
+    EXPECT_DOUBLE_EQ(t.highMs, 3.0);
+    const SideTime measured = sideTimeOf(spread("cpu", 8, 0.5, 1.0, 1.5), 0);
+    EXPECT_DOUBLE_EQ(measured.lowMs, 0.5);
+    EXPECT_DOUBLE_EQ(measured.highMs, 1.5);
 }
 
 TEST(Speedups, BaselineOverChallengerAtCommonBatches) {
@@ -321,7 +430,7 @@ TEST(CrossFilePair, TheReportNamesBothHostsTheCrossoverAndTheWinners) {
     EXPECT_THAT(text, HasSubstr("fastest-gpu on server (NVIDIA H100 80GB HBM3) over fastest-cpu on laptop "
                                 "(Test CPU, 2 cores)"));
     // log ratios +ln4 at B=1 and -ln4 at B=16: halfway in log B, B = 4.
-    EXPECT_THAT(text, HasSubstr("infer T=20: faster from B=4 (interpolated)"));
+    EXPECT_THAT(text, HasSubstr("infer T=20: faster from B\u22484 (4\u20134)"));
     EXPECT_THAT(text, HasSubstr("cpu-blas"));
     EXPECT_THAT(text, HasSubstr("gpu-cudnn"));
 }
