@@ -58,11 +58,9 @@ std::string fitLine(const Prediction& p) {
     char line[512];
     std::snprintf(line, sizeof line,
                   "c %.4g ms, alpha %.4g ms/step, R %.4g GFLOP/s; fitted on %d points; left-out points (%s) "
-                  "predicted with median error %.1f %%, %.0f %% within +-30 %%%s",
+                  "predicted with median error %.1f %%, %.0f %% within +-30 %%%s%s",
                   p.fixedMs, p.stepMs, p.gflops, p.fittedPoints, p.check.c_str(), 100 * p.looMedianError,
-                  100 * p.looWithin30,
-                  p.unreliable ? "; UNRELIABLE: wrong by more than 30 % on more than a fifth of the points"
-                               : "");
+                  100 * p.looWithin30, p.unreliable ? "; " : "", unreliableText(p).c_str());
     return line;
 }
 

@@ -219,6 +219,11 @@ SweepRequest parseSweepArguments(const QStringList& args, std::vector<std::strin
         {opt("time-budget"), QStringLiteral("Stop measuring a point after MS ms (past min-repeats)."),
          QStringLiteral("MS")},
         {opt("threads"), QStringLiteral("CPU threads (0 = all cores)."), QStringLiteral("N")},
+        {opt("remeasure"),
+         QStringLiteral("Measure a disturbed point (most of its runs starved of CPU by other processes) "
+                        "again at the end of the sweep, up to N times (0..10, default 1); one still "
+                        "disturbed keeps the flag."),
+         QStringLiteral("N")},
         {opt("gemm"), QStringLiteral("cpu-blas GEMM provider: onednn or openblas."), QStringLiteral("NAME")},
         {opt("learning-rate"), QStringLiteral("SGD learning rate in training."), QStringLiteral("X")},
         {opt("tf32"), QStringLiteral("Allow TF32 tensor cores on the GPU (default: strict FP32).")},
@@ -342,6 +347,7 @@ SweepRequest parseSweepArguments(const QStringList& args, std::vector<std::strin
     intFlag("max-repeats", 1, 100000, m.maxRepeats);
     doubleFlag("time-budget", 0, 3600000, m.timeBudgetMs);
     intFlag("threads", 0, availableCpuCores(), m.threads);
+    intFlag("remeasure", 0, 10, m.remeasureDisturbed);
     doubleFlag("learning-rate", 1e-12, 10, m.learningRate);
     if (parser.isSet(opt("gemm"))) {
         const std::string g = parser.value(opt("gemm")).toStdString();

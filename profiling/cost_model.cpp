@@ -184,6 +184,10 @@ void addDistinct(std::vector<std::string>& list, const std::string& s) {
     if (!s.empty() && std::find(list.begin(), list.end(), s) == list.end()) list.push_back(s);
 }
 
+void addDistinct(std::vector<int>& list, int v) {
+    if (std::find(list.begin(), list.end(), v) == list.end()) list.push_back(v);
+}
+
 // What a result has instead, for the message when it has too few points: "gpu-cudnn infer 7,
 // cpu-blas train 12", or "no ok points".
 std::string okPointCounts(const SweepResult& r) {
@@ -218,6 +222,11 @@ std::optional<BackendFit> fitBackend(const std::vector<NamedResult>& from, const
             if (known == fit.models.end()) fit.models.push_back(r.result->plan.config);
             modelOf.insert(modelOf.end(), s.size(), index);
         }
+        for (const PointResult& p : r.result->points)
+            if (p.ok() && p.backend == backend && p.mode == mode) {
+                addDistinct(fit.seqLens, p.shape.seqLen);
+                addDistinct(fit.batches, p.shape.batch);
+            }
         names.push_back(r.name);
         have.push_back(r.name + ": " + okPointCounts(*r.result));
         if (s.empty()) continue;
@@ -237,6 +246,12 @@ std::optional<BackendFit> fitBackend(const std::vector<NamedResult>& from, const
         return std::nullopt;
     }
     fit.model = *model;
+    fit.lowest = fit.highest = samples.front().x;
+    for (const CostSample& sample : samples)
+        for (std::size_t k = 0; k < sample.x.size(); ++k) {
+            fit.lowest[k] = std::min(fit.lowest[k], sample.x[k]);
+            fit.highest[k] = std::max(fit.highest[k], sample.x[k]);
+        }
     fit.looErrors = leaveOneOutErrors(samples);
     if (fit.models.size() >= 2)
         for (std::size_t k = 0; k < fit.models.size(); ++k) {
@@ -260,7 +275,29 @@ bool isFittedModel(const BackendFit& fit, const RnnConfig& config) {
                        [&](const RnnConfig& m) { return modelDifferences(m, config).empty(); });
 }
 
-Prediction predictionOf(const BackendFit& fit, const PredictedTime& time, bool fittedModel) {
+std::string extrapolationProblem(const BackendFit& fit, const Shape& shape, const CostFeatures& x) {
+    auto has = [](const std::vector<int>& values, int v) {
+        return std::find(values.begin(), values.end(), v) != values.end();
+    };
+    // A relative margin: features of the same shape computed for another model differ by rounding.
+    auto outside = [&](std::size_t k) {
+        return x[k] < fit.lowest[k] * (1 - 1e-9) || x[k] > fit.highest[k] * (1 + 1e-9);
+    };
+    if (fit.seqLens.size() == 1 && !has(fit.seqLens, shape.seqLen))
+        return "cannot extrapolate in T from one sequence length (T=" + std::to_string(fit.seqLens.front()) +
+               ")";
+    if (fit.batches.size() == 1 && !has(fit.batches, shape.batch))
+        return "cannot extrapolate in B from one batch size (B=" + std::to_string(fit.batches.front()) + ")";
+    if (fit.model.gflops <= 0.0 && outside(2))
+        return "the fit has no FLOP term (R 0): it cannot follow work outside the range it was fitted on";
+    if (fit.model.stepMs <= 0.0 && outside(1))
+        return "the fit has no per-step term (alpha 0): it cannot follow steps outside the range it was "
+               "fitted on";
+    return {};
+}
+
+Prediction predictionOf(const BackendFit& fit, const PredictedTime& time, bool fittedModel,
+                        const std::string& extrapolation) {
     const std::vector<double>& errors =
         !fittedModel && !fit.crossModelErrors.empty() ? fit.crossModelErrors : fit.looErrors;
     Prediction p;
@@ -274,7 +311,8 @@ Prediction predictionOf(const BackendFit& fit, const PredictedTime& time, bool f
     p.gflops = fit.model.gflops;
     p.looMedianError = medianOf(errors);
     p.looWithin30 = shareWithin30(errors);
-    p.unreliable = unreliable(errors);
+    p.unreliable = unreliable(errors) || !extrapolation.empty();
+    p.unreliableReason = extrapolation;
     p.check = fittedModel                     ? "leave-one-out"
               : !fit.crossModelErrors.empty() ? "leave-one-model-out"
                                               : "leave-one-out; another model, cross-shape error unchecked";
@@ -282,7 +320,8 @@ Prediction predictionOf(const BackendFit& fit, const PredictedTime& time, bool f
 }
 
 PointResult predictedPoint(const BackendFit& fit, const RnnConfig& config, const Shape& shape) {
-    const PredictedTime time = predictWithBand(fit.model, costFeatures(config, shape, fit.mode));
+    const CostFeatures x = costFeatures(config, shape, fit.mode);
+    const PredictedTime time = predictWithBand(fit.model, x);
     PointResult p;
     p.backend = fit.backend;
     p.mode = fit.mode;
@@ -290,7 +329,7 @@ PointResult predictedPoint(const BackendFit& fit, const RnnConfig& config, const
     p.status = PointStatus::Predicted;
     p.iteration.median = time.ms;
     p.flopsPerIteration = iterationFlops(config, shape, fit.mode);
-    p.prediction = predictionOf(fit, time, isFittedModel(fit, config));
+    p.prediction = predictionOf(fit, time, isFittedModel(fit, config), extrapolationProblem(fit, shape, x));
     p.reason = predictedFromText(*p.prediction);
     return p;
 }

@@ -1,7 +1,6 @@
 #pragma once
 // A small cost model of one backend and mode, fitted on measured points, to predict the time of
-// shapes nobody measured (issue 14.3; started: the model, its fit and its prediction, no GUI or
-// command line yet). Per iteration:
+// shapes nobody measured. Per iteration:
 //
 //     t(B, T) = c + n * alpha + W / R
 //
@@ -96,18 +95,32 @@ struct BackendFit {
     // of them ran (cross-shape), which leave-one-out within a model cannot give.
     std::vector<double> crossModelErrors;
     std::vector<RnnConfig> models; // the distinct models fitted (crossover.h's modelDifferences)
-    std::string from;              // the results' names: "a.json, b.json"
-    std::string gpu;               // their GPUs (host.gpu.devices names), distinct, or their hostnames
+    // What the fitted points covered: their sequence lengths and batch sizes, and the range of
+    // their features n and W (extrapolationProblem()).
+    std::vector<int> seqLens;
+    std::vector<int> batches;
+    CostFeatures lowest{};
+    CostFeatures highest{};
+    std::string from; // the results' names: "a.json, b.json"
+    std::string gpu;  // their GPUs (host.gpu.devices names), distinct, or their hostnames
 };
 // nullopt when the results have fewer than 3 ok points of `backend` in `mode`; `whyNot` then says
 // which results were looked at and what they have instead.
 [[nodiscard]] std::optional<BackendFit> fitBackend(const std::vector<NamedResult>& from,
                                                    const std::string& backend, Mode mode,
                                                    std::string* whyNot = nullptr);
+// Where a fit cannot reach: a shape outside what its points can carry it to. A fit on one sequence
+// length cannot extrapolate in T (n is constant there, c and alpha merged), one on one batch size
+// not in B; a fit that dropped its FLOP term (R = 0) or its per-step term (alpha = 0) cannot follow
+// W or n beyond the range it saw. Empty when the shape is within reach.
+[[nodiscard]] std::string extrapolationProblem(const BackendFit& fit, const Shape& shape,
+                                               const CostFeatures& x);
 // The Prediction record of a fit at one shape: band, source and fit quality. The quality (the
 // loo_* fields and `unreliable`) is of `fit.looErrors`, or, for a model none of the results ran
-// (`fittedModel` false) when they ran two or more, of `fit.crossModelErrors`.
-[[nodiscard]] Prediction predictionOf(const BackendFit& fit, const PredictedTime& time, bool fittedModel);
+// (`fittedModel` false) when they ran two or more, of `fit.crossModelErrors`; a non-empty
+// `extrapolation` (extrapolationProblem()) makes it unreliable with that reason.
+[[nodiscard]] Prediction predictionOf(const BackendFit& fit, const PredictedTime& time, bool fittedModel,
+                                      const std::string& extrapolation = {});
 // Whether `config` is one of the models the fit's results ran (the seed may differ).
 [[nodiscard]] bool isFittedModel(const BackendFit& fit, const RnnConfig& config);
 // One predicted point: status predicted, iteration.median the model's time, the band and source in

@@ -217,9 +217,10 @@ SweepResult journalFromText(std::string_view text, const std::string& source) {
         jsonio::readPoint(*record, "", problems, point);
         jsonio::checkHostIndex(result, point, "", problems);
         problems.throwIfAny(lineName(source, lines[i]));
-        // A later record of the same point is its re-measurement (a disturbed point): it replaces.
+        // A later ok record of an ok point is its re-measurement (a disturbed one): it replaces.
         const auto same = std::find_if(result.points.begin(), result.points.end(), [&](const PointResult& p) {
-            return p.backend == point.backend && p.mode == point.mode && p.shape == point.shape;
+            return point.ok() && p.ok() && p.backend == point.backend && p.mode == point.mode &&
+                   p.shape == point.shape;
         });
         if (same != result.points.end())
             *same = std::move(point);

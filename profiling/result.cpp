@@ -58,20 +58,20 @@ auto members(const Numerics& n) {
 
 auto members(const Prediction& p) {
     const auto& [lowMs, highMs, from, gpu, fittedPoints, fixedMs, stepMs, gflops, looMedianError, looWithin30,
-                 unreliable, check] = p;
+                 unreliable, unreliableReason, check] = p;
     return std::tie(lowMs, highMs, from, gpu, fittedPoints, fixedMs, stepMs, gflops, looMedianError,
-                    looWithin30, unreliable, check);
+                    looWithin30, unreliable, unreliableReason, check);
 }
 
 auto members(const PointResult& p) {
     const auto& [backend, mode, shape, status, reason, warmupRuns, measuredRuns, iteration, phaseMedianMs,
-                 steps, noisy, noiseThreshold, disturbed, disturbance, flopsPerIteration, sequencesPerSecond, tokensPerSecond,
-                 gflopsPerSecond, memory, peakRssGrowthBytes, numerics, notes, trace, gpu, measureSeconds,
-                 prediction, hostIndex] = p;
+                 steps, noisy, noiseThreshold, disturbed, disturbance, flopsPerIteration, sequencesPerSecond,
+                 tokensPerSecond, gflopsPerSecond, memory, peakRssGrowthBytes, numerics, notes, trace, gpu,
+                 measureSeconds, prediction, hostIndex] = p;
     return std::tie(backend, mode, shape, status, reason, warmupRuns, measuredRuns, iteration, phaseMedianMs,
-                    steps, noisy, noiseThreshold, disturbed, disturbance, flopsPerIteration, sequencesPerSecond, tokensPerSecond,
-                    gflopsPerSecond, memory, peakRssGrowthBytes, numerics, notes, trace, gpu, measureSeconds,
-                    prediction, hostIndex);
+                    steps, noisy, noiseThreshold, disturbed, disturbance, flopsPerIteration,
+                    sequencesPerSecond, tokensPerSecond, gflopsPerSecond, memory, peakRssGrowthBytes,
+                    numerics, notes, trace, gpu, measureSeconds, prediction, hostIndex);
 }
 
 // `label` is how a loaded file is shown, not part of the data: it is neither saved nor compared.
@@ -100,7 +100,15 @@ bool same(const Prediction& a, const Prediction& b) {
 
 std::string predictedFromText(const Prediction& p) {
     return "predicted from " + p.from + (p.gpu.empty() ? std::string() : " (" + p.gpu + ")") +
-           " \u2014 not measured";
+           " \u2014 not measured" + (p.unreliable ? " \u2014 UNRELIABLE" : "");
+}
+
+std::string unreliableText(const Prediction& p) {
+    if (!p.unreliable) return {};
+    return "UNRELIABLE: " +
+           (p.unreliableReason.empty()
+                ? std::string("wrong by more than \u00b130 % on more than a fifth of the points")
+                : p.unreliableReason);
 }
 
 std::string_view toString(PointStatus s) {

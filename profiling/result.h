@@ -128,7 +128,10 @@ struct Prediction {
     double gflops = 0.0;
     double looMedianError = kNoValue; // leave-one-out |predicted - measured| / measured, median
     double looWithin30 = kNoValue;    // share of those within +-30 %
-    bool unreliable = false;          // unreliable() of the leave-one-out errors
+    bool unreliable = false;          // unreliable() of the leave-one-out errors, or outside the fit
+    // Why, in words, when the point lies where the fit cannot reach ("cannot extrapolate in T from
+    // one sequence length (T=20)"); empty when only the check's errors make it unreliable.
+    std::string unreliableReason;
     // Which points the three above were measured on (cost_model.h, predictionOf): "leave-one-out"
     // (a model the files ran), "leave-one-model-out" (another model; the files ran two or more) or
     // "leave-one-out; another model, cross-shape error unchecked" (another model, the files ran one).
@@ -137,6 +140,9 @@ struct Prediction {
 // "predicted from h100-quick-start.json (NVIDIA H100 80GB HBM3) — not measured": the one label of
 // predicted points and series, in files, tables, charts and the terminal.
 [[nodiscard]] std::string predictedFromText(const Prediction& prediction);
+// "UNRELIABLE: cannot extrapolate in T from one sequence length (T=20)", "UNRELIABLE: wrong by more
+// than ±30 % on more than a fifth of the points"; empty for a reliable prediction.
+[[nodiscard]] std::string unreliableText(const Prediction& prediction);
 
 struct PointResult {
     std::string backend;

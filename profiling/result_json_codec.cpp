@@ -143,6 +143,7 @@ void fields(Io& io, Ref<Io, Prediction> p) {
     io("loo_median_error", p.looMedianError);
     io("loo_within_30", p.looWithin30);
     io("unreliable", p.unreliable);
+    io("unreliable_reason", p.unreliableReason);
     io("check", p.check);
 }
 

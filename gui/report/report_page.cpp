@@ -3,8 +3,10 @@
 #include "engine/host_memory.h"
 #include "gui/charts/chart_selection.h"
 #include "gui/charts/chart_speedup.h"
+#include "profiling/busy_host.h"
 #include "profiling/crossover.h"
 
+#include <algorithm>
 #include <utility>
 #include <vector>
 
@@ -80,6 +82,21 @@ QString machineTable(const SweepResult& r) {
                                                ? QStringLiteral("none")
                                                : QStringLiteral("supports CUDA ") + esc(h.gpu.driverVersion));
     t += row(QStringLiteral("GPU libraries"), esc(h.gpu.toolkitSummary()));
+    // What else ran: another busy process, and the points it starved (profiling/starvation.h).
+    const std::string busy = hostBusyWarning(h, r.plan.settings.threads);
+    t += row(QStringLiteral("load"), busy.empty() ? QStringLiteral("quiet: no other process kept a core busy")
+                                                  : QStringLiteral("<b>busy</b> ") + esc(busy));
+    int measured = 0, disturbed = 0;
+    for (const PointResult& p : r.points) {
+        measured += p.measured() ? 1 : 0;
+        disturbed += p.measured() && p.disturbed ? 1 : 0;
+    }
+    t += row(QStringLiteral("disturbed points"),
+             QStringLiteral("%1 of %2 measured (starved of CPU by other processes%3)")
+                 .arg(disturbed)
+                 .arg(measured)
+                 .arg(r.plan.settings.remeasureDisturbed > 0 ? QStringLiteral(", after measuring them again")
+                                                             : QString()));
     t += row(QStringLiteral("rnnprof"), esc(h.rnnprofVersion));
     t += row(QStringLiteral("measured"),
              esc(r.createdAt) +
@@ -151,6 +168,39 @@ QString acrossFilesTable(const std::vector<SweepResult>& results) {
     for (const QString& note : chart.notes)
         t += QStringLiteral("<li>") + esc(note) + QStringLiteral("</li>\n");
     return t + QStringLiteral("</ul>\n");
+}
+
+// The answer first: the pair the GUI compares by default (the fastest CPU backend against the
+// fastest GPU backend, across files where they are in different ones), per mode and sequence
+// length, with the crossover's interval and flags, and whether a machine was busy.
+QString answerSection(const std::vector<SweepResult>& results) {
+    ChartSelection pair;
+    fitSelection(pair, chartOptions(results));
+    const bool same = pair.baseline == pair.challenger && pair.baselineResult == pair.challengerResult;
+    if (pair.baseline.isEmpty() || pair.challenger.isEmpty() || same)
+        return QStringLiteral(
+            "<p class=\"muted\">Fewer than two backends measured: no crossover to report.</p>\n");
+    const std::string base = pair.baseline.toStdString(), chal = pair.challenger.toStdString();
+    const int bi = std::max(pair.baselineResult, 0), ci = std::max(pair.challengerResult, 0);
+    const SweepResult& br = results[std::size_t(bi)];
+    const SweepResult& cr = results[std::size_t(ci)];
+    QString out = QStringLiteral("<p><b>") + esc(chal) + QStringLiteral("</b> on ") +
+                  esc(hostBrief(cr.host)) + QStringLiteral(" against <b>") + esc(base) +
+                  QStringLiteral("</b> on ") + esc(hostBrief(br.host)) + QStringLiteral(":</p>\n<ul>\n");
+    const PairMatch m = matchPair(br, base, cr, chal);
+    for (const std::string& note : m.notes)
+        out += QStringLiteral("<li class=\"muted\">") + esc(note) + QStringLiteral("</li>\n");
+    for (Mode mode : {Mode::Inference, Mode::Training})
+        for (const Crossover& c : findCrossovers(m.points, mode))
+            out += QStringLiteral("<li>") + modeName(mode) + QStringLiteral(" T=%1: ").arg(c.seqLen) +
+                   esc(c.note) + QStringLiteral("</li>\n");
+    for (const SweepResult* r : {&br, &cr})
+        if (const std::string busy = hostBusyWarning(r->host, r->plan.settings.threads); !busy.empty())
+            out += QStringLiteral("<li><b>busy machine</b> ") + esc(hostBrief(r->host)) +
+                   QStringLiteral(": ") + esc(busy) + QStringLiteral("</li>\n");
+    return out +
+           QStringLiteral("</ul>\n<p class=\"muted\">Intervals come from the spread of each side's runs "
+                          "(p10 to p90); a crossing next to a noisy or disturbed point is marked.</p>\n");
 }
 
 // What the point details of the GUI show besides numbers, per backend: the session's notes (with
@@ -227,6 +277,7 @@ QString reportPage(const std::vector<SweepResult>& results, const QStringList& s
         html += QStringLiteral("<li><a href=\"#file-%1\">").arg(i + 1) + esc(sourceOf(i)) +
                 QStringLiteral("</a> — ") + esc(hostBrief(results[i].host)) + QStringLiteral("</li>\n");
     html += QStringLiteral("<li><a href=\"#charts\">Charts</a></li>\n</ul>\n");
+    html += tag("h2", QStringLiteral("Where the challenger overtakes the baseline")) + answerSection(results);
     for (std::size_t i = 0; i < results.size(); ++i) {
         const SweepResult& r = results[i];
         html +=

@@ -33,7 +33,8 @@ TEST(PointResultEquality, EachMemberOfAPredictionMakesADifferenceAndAnOpenBandEq
     ASSERT_TRUE(std::isnan(a.prediction->highMs));
     EXPECT_EQ(a, test::predictedSamplePoint());
     [[maybe_unused]] const auto& [lowMs, highMs, from, gpu, fittedPoints, fixedMs, stepMs, gflops,
-                                  looMedianError, looWithin30, unreliable, check] = *a.prediction;
+                                  looMedianError, looWithin30, unreliable, unreliableReason, check] =
+        *a.prediction;
     using Change = void (*)(Prediction&);
     const std::vector<std::pair<const char*, Change>> changes{
         {"lowMs", [](Prediction& p) { p.lowMs += 1; }},
@@ -47,6 +48,7 @@ TEST(PointResultEquality, EachMemberOfAPredictionMakesADifferenceAndAnOpenBandEq
         {"looMedianError", [](Prediction& p) { p.looMedianError += 1; }},
         {"looWithin30", [](Prediction& p) { p.looWithin30 += 1; }},
         {"unreliable", [](Prediction& p) { p.unreliable = !p.unreliable; }},
+        {"unreliableReason", [](Prediction& p) { p.unreliableReason = "outside the fit"; }},
         {"check", [](Prediction& p) { p.check += "x"; }},
     };
     for (const auto& [name, change] : changes) {

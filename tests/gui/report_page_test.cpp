@@ -87,9 +87,9 @@ TEST(ReportPage, StatesTheCrossoverBatchInterpolatedOnALogScale) {
     EXPECT_NEAR(batch, 9.09, 0.01);
     for (int seqLen : {10, 100})
         EXPECT_TRUE(page.contains(
-            QStringLiteral("<td>cpu-onednn over cpu-blas</td><td>infer</td><td>%1</td><td>≈ %2</td>")
+            QStringLiteral("<td>cpu-onednn over cpu-blas</td><td>infer</td><td>%1</td><td>B≈%2 (")
                 .arg(seqLen)
-                .arg(batch, 0, 'f', 1)))
+                .arg(batch, 0, 'g', 3)))
             << "T=" << seqLen;
 }
 
@@ -164,6 +164,30 @@ TEST(ReportPage, StringsFromFilesAreTextNotMarkup) {
     EXPECT_TRUE(page.contains(QStringLiteral("&lt;script&gt;alert(1)&lt;/script&gt;")));
     EXPECT_TRUE(page.contains(QStringLiteral("&lt;img src=x onerror=alert(2)&gt;")));
     EXPECT_TRUE(page.contains(QStringLiteral("&lt;/ul&gt;&lt;script&gt;alert(3)")));
+}
+
+} // namespace
+} // namespace rnnprof::gui
+
+namespace rnnprof::gui {
+namespace {
+
+TEST(ReportPageAnswer, TheFirstScreenStatesTheCrossoverWithItsIntervalBeforeAnyFileSection) {
+    const QString page = pageOf({reportSweep("gpu-box")}, {QStringLiteral("gpu-box.json")});
+    const qsizetype answer = page.indexOf(QStringLiteral("Where the challenger overtakes the baseline"));
+    ASSERT_GE(answer, 0);
+    EXPECT_LT(answer, page.indexOf(QStringLiteral("id=\"file-1\"")));
+    const QString section = page.mid(answer, page.indexOf(QStringLiteral("id=\"file-1\"")) - answer);
+    EXPECT_TRUE(section.contains(QStringLiteral("infer T=10: faster from B≈"))) << section.toStdString();
+    EXPECT_TRUE(section.contains(QStringLiteral("–"))) << "an interval, not one number";
+}
+
+TEST(ReportPageAnswer, TheMachineTableSaysWhetherTheMachineWasBusyAndHowManyPointsWereDisturbed) {
+    SweepResult r = reportSweep("gpu-box");
+    r.points[0].disturbed = true;
+    const QString page = pageOf({r}, {QStringLiteral("gpu-box.json")});
+    EXPECT_TRUE(page.contains(QStringLiteral("<th>load</th><td>quiet: no other process kept a core busy")));
+    EXPECT_TRUE(page.contains(QStringLiteral("<th>disturbed points</th><td>1 of ")));
 }
 
 } // namespace

@@ -251,3 +251,67 @@ TEST(Prediction, ShareWithinThirtyAndMedian) {
 
 } // namespace
 } // namespace rnnprof
+
+namespace rnnprof {
+namespace {
+
+// The synthetic GPU result cut to the points `keep` accepts.
+template <class Keep>
+SweepResult syntheticGpuResultWhere(Keep keep) {
+    SweepResult r = syntheticGpuResult();
+    std::erase_if(r.points, [&](const PointResult& p) { return !keep(p); });
+    return r;
+}
+
+TEST(PredictionReach, AFitOnOneSequenceLengthIsUnreliableAtAnotherWithThatReason) {
+    const SweepResult gpu =
+        syntheticGpuResultWhere([](const PointResult& p) { return p.shape.seqLen == 20; });
+    SweepPlan plan;
+    plan.config = gpu.plan.config;
+    plan.backends = {"gpu-cudnn"};
+    plan.modes = {Mode::Inference};
+    plan.batches = {4};
+    plan.seqLens = {20, 100};
+    const SweepResult predicted = predictResult({{&gpu, "one-t.json"}}, plan);
+    ASSERT_EQ(predicted.points.size(), 2u);
+    EXPECT_FALSE(predicted.points[0].prediction->unreliable) << "T=20: what the fit saw";
+    EXPECT_EQ(predicted.points[0].prediction->unreliableReason, "");
+    EXPECT_TRUE(predicted.points[1].prediction->unreliable);
+    EXPECT_EQ(predicted.points[1].prediction->unreliableReason,
+              "cannot extrapolate in T from one sequence length (T=20)");
+    EXPECT_EQ(unreliableText(*predicted.points[1].prediction),
+              "UNRELIABLE: cannot extrapolate in T from one sequence length (T=20)");
+    EXPECT_THAT(predicted.points[1].reason, HasSubstr("UNRELIABLE")) << "visible wherever the label is";
+}
+
+TEST(PredictionReach, AFitOnOneBatchSizeIsUnreliableAtAnother) {
+    SweepResult gpu = syntheticGpuResultWhere([](const PointResult& p) { return p.shape.batch == 16; });
+    PointResult third = gpu.points.front(); // a third sequence length: three points to fit
+    third.shape.seqLen = 50;
+    third.iteration.median = knownMs(gpu.plan.config, third.shape, third.mode);
+    gpu.points.push_back(third);
+    BackendFit fit = *fitBackend({{&gpu, "one-b.json"}}, "gpu-cudnn", Mode::Inference);
+    const RnnConfig& config = gpu.plan.config;
+    EXPECT_EQ(extrapolationProblem(fit, {16, 50}, costFeatures(config, {16, 50}, Mode::Inference)), "");
+    EXPECT_EQ(extrapolationProblem(fit, {64, 20}, costFeatures(config, {64, 20}, Mode::Inference)),
+              "cannot extrapolate in B from one batch size (B=16)");
+}
+
+TEST(PredictionReach, AFitWithoutItsFlopTermCannotFollowWorkBeyondItsRange) {
+    const SweepResult gpu = syntheticGpuResult();
+    BackendFit fit = *fitBackend({{&gpu, "synthetic.json"}}, "gpu-cudnn", Mode::Inference);
+    const RnnConfig& config = gpu.plan.config;
+    const CostFeatures inside = costFeatures(config, {16, 20}, Mode::Inference);
+    const CostFeatures beyond = costFeatures(config, {1024, 100}, Mode::Inference);
+    EXPECT_EQ(extrapolationProblem(fit, {1024, 100}, beyond), "") << "all three terms: within reach";
+    fit.model.gflops = 0.0; // as a fit that dropped its W term
+    EXPECT_EQ(extrapolationProblem(fit, {16, 20}, inside), "");
+    EXPECT_THAT(extrapolationProblem(fit, {1024, 100}, beyond), HasSubstr("no FLOP term"));
+    fit.model.gflops = kGflops;
+    fit.model.stepMs = 0.0; // as a fit that dropped its per-step term
+    EXPECT_THAT(extrapolationProblem(fit, {16, 400}, costFeatures(config, {16, 400}, Mode::Inference)),
+                HasSubstr("no per-step term"));
+}
+
+} // namespace
+} // namespace rnnprof
