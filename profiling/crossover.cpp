@@ -144,6 +144,7 @@ void noteUncertainty(Crossover& c, const std::vector<LogRatio>& r) {
     }
     if (!straddling.empty())
         c.note += "; the runs' spread reaches equal time at B=" + joined(straddling, ", ");
+    if (!c.flags.empty()) c.note += " [" + joined(c.flags, "; ") + "]";
 }
 
 Crossover crossoverAt(int seqLen, const std::vector<LogRatio>& r) {

@@ -171,6 +171,26 @@ double HostLoadMonitor::secondsSinceLastSample() const {
                   : 0.0;
 }
 
+void LoadWindow::mark() {
+    if (auto now = takeLoadSnapshot()) m_history.push_back(std::move(*now));
+}
+
+std::optional<HostLoad> LoadWindow::sinceWindowStart() {
+    auto now = takeLoadSnapshot();
+    if (!now) return std::nullopt;
+    auto age = [&](const LoadSnapshot& s) { return std::chrono::duration<double>(now->at - s.at).count(); };
+    // Keep the newest snapshot that is still at least a window old, and everything after it.
+    while (m_history.size() >= 2 && age(m_history[1]) >= m_window)
+        m_history.erase(m_history.begin());
+    std::optional<HostLoad> load;
+    if (!m_history.empty() && age(m_history.front()) >= m_window) {
+        const double average = parseLoadAverage(readWhole("/proc/loadavg")).value_or(0.0);
+        load = loadBetween(m_history.front(), *now, int(getpid()), average);
+    }
+    m_history.push_back(std::move(*now));
+    return load;
+}
+
 std::optional<HostLoad> sampleHostLoad(std::chrono::milliseconds window) {
     HostLoadMonitor monitor;
     std::this_thread::sleep_for(window);

@@ -73,6 +73,20 @@ public:
 private:
     std::optional<LoadSnapshot> m_last;
 };
+// The load over the last stretch of at least `window` ending now, however short the calls between:
+// what a sweep judges each point by (a point of 2 ms holds too few clock ticks for a share of its
+// own, so it shares a window with the points before it). mark() before the first point.
+class LoadWindow {
+public:
+    explicit LoadWindow(double windowSeconds) : m_window(windowSeconds) {}
+    void mark();
+    // nullopt without /proc or before `window` seconds have passed since the first mark().
+    [[nodiscard]] std::optional<HostLoad> sinceWindowStart();
+
+private:
+    double m_window;
+    std::vector<LoadSnapshot> m_history; // oldest first; the first is at least `window` old when full
+};
 // One sample over `window` (sleeps that long): what a sweep records before it starts.
 [[nodiscard]] std::optional<HostLoad> sampleHostLoad(std::chrono::milliseconds window);
 

@@ -63,6 +63,8 @@ void fields(Io& io, Ref<Io, Disturbance> d) {
     io("median_wait_share", d.medianWaitShare);
     io("median_cpu_share", d.medianCpuShare);
     io("involuntary_switches", d.involuntarySwitches);
+    io("other_busy_cores", d.otherBusyCores);
+    io("host_busy", d.hostBusy);
     io("remeasured", d.remeasured);
 }
 

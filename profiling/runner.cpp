@@ -121,6 +121,8 @@ SweepResult SweepRunner::run(const StopToken& stop) {
     SweepResult result = m_header;
     result.host.loadBefore = sampleHostLoad(kLoadBeforeWindow);
     HostLoadMonitor load;
+    m_window.emplace(kShortestLoadWindowSeconds); // the default load probe, started with the sweep
+    m_window->mark();
     const EtaRates etaDefaults = defaultEtaRates(m_plan, result.host.cpuCores, [this](const std::string& id) {
         const Backend* backend = m_backends.find(id);
         return backend && backend->availability().available;
@@ -152,6 +154,7 @@ SweepResult SweepRunner::run(const StopToken& stop) {
             progress.current = describe(spec);
             if (m_callbacks.onProgress) m_callbacks.onProgress(progress);
             PointResult point = measurePoint(spec, stop);
+            judgeLoad(point, result.host.cpuCores);
             const bool cancelled = point.status == PointStatus::Cancelled;
             result.points.push_back(point);
             if (m_callbacks.onPoint) m_callbacks.onPoint(result.points.back());
@@ -189,6 +192,17 @@ SweepResult SweepRunner::run(const StopToken& stop) {
     return result;
 }
 
+void SweepRunner::judgeLoad(PointResult& point, int cores) {
+    if (!point.measured()) return;
+    const std::optional<HostLoad> load = m_load     ? m_load()
+                                         : m_window ? m_window->sinceWindowStart()
+                                                    : std::nullopt;
+    if (!load) return;
+    point.disturbance.otherBusyCores = load->otherBusyCores;
+    point.disturbance.hostBusy = !busyWarning(*load, cores, m_plan.settings.threads).empty();
+    point.disturbed = isDisturbed(point.disturbance);
+}
+
 bool SweepRunner::remeasureDisturbed(SweepResult& result, const std::vector<PointSpec>& grid,
                                      const StopToken& stop) {
     for (int round = 0; round < m_plan.settings.remeasureDisturbed; ++round) {
@@ -209,6 +223,7 @@ bool SweepRunner::remeasureDisturbed(SweepResult& result, const std::vector<Poin
                 m_callbacks.onProgress(progress);
             }
             PointResult again = measurePoint(*spec, stop);
+            judgeLoad(again, result.host.cpuCores);
             if (again.status == PointStatus::Cancelled) return false; // the first measurement stays
             if (!again.ok()) continue;                                // likewise
             again.disturbance.remeasured = p.disturbance.remeasured + 1;

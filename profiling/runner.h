@@ -6,6 +6,7 @@
 // before the stop are kept, the abandoned one is not.
 #include "engine/backend.h"
 #include "engine/stop_token.h" // StopToken, the one the sessions poll
+#include "profiling/host_load.h"
 #include "profiling/phase_timer.h"
 #include "profiling/plan.h"
 #include "profiling/result.h"
@@ -52,6 +53,9 @@ using MeasureClock = RunClock;
 // The process counters read around each measured run to tell a starved run (starvation.h); tests
 // inject fakes, so that runs are starved or not by construction.
 using UsageProbe = std::function<UsageCounters()>;
+// The load of other processes over the stretch that ended with the point just measured (default: a
+// LoadWindow of host_load.h); nullopt where unknown. Tests inject a quiet or a busy machine.
+using LoadProbe = std::function<std::optional<HostLoad>()>;
 
 struct RunnerCallbacks {
     std::function<void(const SweepProgress&)> onProgress;
@@ -69,6 +73,7 @@ public:
     [[nodiscard]] const SweepResult& header() const { return m_header; }
     void setMeasureClock(MeasureClock now) { m_clock = std::move(now); } // default: steady_clock
     void setUsageProbe(UsageProbe probe) { m_usage = std::move(probe); } // default: readUsageCounters
+    void setLoadProbe(LoadProbe probe) { m_load = std::move(probe); }    // default: a LoadWindow
     // Continues `earlier`, an interrupted run of this plan (a journal): run() keeps its finished
     // points in place instead of measuring them again (a cancelled one is measured), without
     // reporting them through the callbacks, and the header becomes the earlier run's (its
@@ -103,6 +108,10 @@ private:
     KernelTracer* m_tracer = nullptr;
     MeasureClock m_clock = [] { return std::chrono::steady_clock::now(); };
     UsageProbe m_usage = readUsageCounters;
+    LoadProbe m_load;
+    std::optional<LoadWindow> m_window; // without m_load: the load around each point of run()
+    // Records the load around `point` (m_load) and whether that disturbed it.
+    void judgeLoad(PointResult& point, int cores);
     // The disturbed points of `result` measured again (run()); false when a stop ended it.
     bool remeasureDisturbed(SweepResult& result, const std::vector<PointSpec>& grid, const StopToken& stop);
 };

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <sstream>
 #include <sys/resource.h>
+#include <vector>
 
 namespace rnnprof {
 namespace {
@@ -46,7 +47,7 @@ bool isStarved(const RunUsage& run) {
 bool Disturbance::operator==(const Disturbance& o) const {
     return runs == o.runs && starvedRuns == o.starvedRuns && same(medianWaitShare, o.medianWaitShare) &&
            same(medianCpuShare, o.medianCpuShare) && involuntarySwitches == o.involuntarySwitches &&
-           remeasured == o.remeasured;
+           same(otherBusyCores, o.otherBusyCores) && hostBusy == o.hostBusy && remeasured == o.remeasured;
 }
 
 Disturbance summarizeRuns(const std::vector<RunUsage>& runs) {
@@ -65,19 +66,34 @@ Disturbance summarizeRuns(const std::vector<RunUsage>& runs) {
     return d;
 }
 
-bool isDisturbed(const Disturbance& d) {
+namespace {
+
+bool mostRunsStarved(const Disturbance& d) {
     return d.runs > 0 && 2 * d.starvedRuns >= d.runs;
+}
+
+} // namespace
+
+bool isDisturbed(const Disturbance& d) {
+    return mostRunsStarved(d) || d.hostBusy;
 }
 
 std::string disturbedText(const Disturbance& d) {
     if (!isDisturbed(d)) return {};
-    std::string out = "disturbed: " + std::to_string(d.starvedRuns) + " of " + std::to_string(d.runs) +
-                      " runs starved of CPU by other processes (";
-    if (!std::isnan(d.medianWaitShare))
-        out += "median " + percent(d.medianWaitShare) + " of a run waiting for a CPU";
-    else
-        out += "median CPU time " + percent(d.medianCpuShare) + " of a run's wall time";
-    out += ")";
+    std::vector<std::string> why;
+    if (mostRunsStarved(d))
+        why.push_back(std::to_string(d.starvedRuns) + " of " + std::to_string(d.runs) +
+                      " runs starved of CPU by other processes (" +
+                      (!std::isnan(d.medianWaitShare)
+                           ? "median " + percent(d.medianWaitShare) + " of a run waiting for a CPU"
+                           : "median CPU time " + percent(d.medianCpuShare) + " of a run's wall time") +
+                      ")");
+    if (d.hostBusy) {
+        char cores[32];
+        std::snprintf(cores, sizeof cores, "%.1f", d.otherBusyCores);
+        why.push_back(std::string("other processes kept ") + cores + " cores busy while it ran");
+    }
+    std::string out = "disturbed: " + why.front() + (why.size() > 1 ? "; " + why.back() : "");
     if (d.remeasured > 0)
         out += "; still so after " + std::to_string(d.remeasured) + " re-measurement" +
                (d.remeasured > 1 ? "s" : "");

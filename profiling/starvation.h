@@ -48,13 +48,21 @@ struct Disturbance {
     double medianWaitShare = std::numeric_limits<double>::quiet_NaN(); // waitMs / wallMs; NaN: unknown
     double medianCpuShare = std::numeric_limits<double>::quiet_NaN();  // cpuMs / wallMs
     std::uint64_t involuntarySwitches = 0;                             // over all runs
+    // Cores other processes kept busy over the stretch that ended with the point (host_load.h's
+    // LoadWindow; NaN: not sampled), and whether that is more than the sweep leaves free
+    // (busyWarning()): a competitor on a hyperthread sibling or the hypervisor's other guest slows
+    // a run without making it wait in this kernel's run queue.
+    double otherBusyCores = std::numeric_limits<double>::quiet_NaN();
+    bool hostBusy = false;
     int remeasured = 0; // times the sweep measured the point again for it
     bool operator==(const Disturbance&) const;
 };
 [[nodiscard]] Disturbance summarizeRuns(const std::vector<RunUsage>& runs);
-// Disturbed: at least half of the runs were starved, so the median may be a starved run's time.
+// Disturbed: at least half of the runs were starved, so the median may be a starved run's time; or
+// other processes kept more cores busy than the sweep leaves free while it ran.
 [[nodiscard]] bool isDisturbed(const Disturbance& d);
-// "disturbed: 5 of 5 runs starved of CPU (median 62 % of a run waiting for a CPU)"; empty when not.
+// "disturbed: 5 of 5 runs starved of CPU by other processes (median 62 % of a run waiting for a
+// CPU)", "disturbed: other processes kept 1.0 cores busy while it ran"; empty when not.
 [[nodiscard]] std::string disturbedText(const Disturbance& d);
 
 // Reads the counters now: getrusage() and, on Linux, every thread's schedstat.

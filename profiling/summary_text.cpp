@@ -129,7 +129,7 @@ std::string summaryTable(const SweepResult& result) {
     for (const auto& p : result.points)
         disturbed += p.measured() && p.disturbed ? 1 : 0;
     s << ok << " of " << result.points.size() << " points measured";
-    if (disturbed > 0) s << ", " << disturbed << " disturbed (starved of CPU by other processes)";
+    if (disturbed > 0) s << ", " << disturbed << " disturbed by other processes (see each point's note)";
     if (predicted > 0) s << ", " << predicted << " predicted (not measured)";
     s << (result.complete ? "" : " (sweep stopped early)") << "\n";
     s << "cuDNN in the frameworks, for this model (" << describe(result.plan.config) << "):\n";

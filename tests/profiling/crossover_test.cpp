@@ -221,7 +221,8 @@ TEST(CrossoverInterval, NoCrossingStillSaysWhereTheSpreadReachesEqualTimeAndWhat
     EXPECT_TRUE(c[0].fasterEverywhere);
     EXPECT_FALSE(c[0].neverFaster);
     EXPECT_EQ(c[0].note,
-              "faster at every batch measured (B=1..4); the runs' spread reaches equal time at B=1");
+              "faster at every batch measured (B=1..4); the runs' spread reaches equal time at B=1 "
+              "[B=4: cpu disturbed]");
     EXPECT_EQ(c[0].flags, (std::vector<std::string>{"B=4: cpu disturbed"}));
 }
 

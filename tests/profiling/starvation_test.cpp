@@ -99,6 +99,10 @@ struct ScriptedCounters {
     }
 };
 
+std::optional<HostLoad> quietMachine() {
+    return HostLoad{0.1, 0.0, 1.0, {}};
+}
+
 TEST(SweepRunnerDisturbed, AStarvedPointIsMeasuredAgainAtTheEndAndKeepsItsFlagWhenStillStarved) {
     const auto registry = test::registryOf({test::named("a")});
     SweepPlan plan = test::fakePlan({"a"}, {1, 2});
@@ -107,6 +111,7 @@ TEST(SweepRunnerDisturbed, AStarvedPointIsMeasuredAgainAtTheEndAndKeepsItsFlagWh
     SweepRunner runner(registry, plan);
     ScriptedCounters counters;
     runner.setUsageProbe([&] { return counters.read(); });
+    runner.setLoadProbe(quietMachine);
     std::vector<PointResult> reported;
     runner.setCallbacks({{}, [&](const PointResult& p) { reported.push_back(p); }});
     StopToken stop;
@@ -131,6 +136,7 @@ TEST(SweepRunnerDisturbed, AReMeasurementThatIsNoLongerStarvedReplacesThePoint) 
     ScriptedCounters counters;
     int points = 0;
     runner.setUsageProbe([&] { return counters.read(); });
+    runner.setLoadProbe(quietMachine);
     runner.setCallbacks({{}, [&](const PointResult&) {
                              ++points;
                              counters.starve = false; // the competitor is gone after the first
@@ -152,11 +158,45 @@ TEST(SweepRunnerDisturbed, NoReMeasurementWhenTurnedOff) {
     SweepRunner runner(registry, plan);
     ScriptedCounters counters;
     runner.setUsageProbe([&] { return counters.read(); });
+    runner.setLoadProbe(quietMachine);
     StopToken stop;
     const SweepResult result = runner.run(stop);
     ASSERT_EQ(result.points.size(), 1u);
     EXPECT_TRUE(result.points[0].disturbed);
     EXPECT_EQ(result.points[0].disturbance.remeasured, 0);
+}
+
+TEST(SweepRunnerDisturbed, APointMeasuredWhileAnotherProcessHeldACoreIsDisturbedWithoutWaiting) {
+    // A competitor on a hyperthread sibling or another guest of the hypervisor slows a run without
+    // making it wait in this kernel's run queue: the host's load says it.
+    const auto registry = test::registryOf({test::named("a")});
+    SweepPlan plan = test::fakePlan({"a"}, {1});
+    plan.modes = {Mode::Inference};
+    plan.settings.threads = 0; // every core: none left for others
+    SweepRunner runner(registry, plan);
+    ScriptedCounters counters;
+    counters.starve = false;
+    runner.setUsageProbe([&] { return counters.read(); });
+    runner.setLoadProbe([] { return std::optional<HostLoad>(HostLoad{2.0, 1.0, 1.0, {{"spin", 7, 1.0}}}); });
+    StopToken stop;
+    const SweepResult result = runner.run(stop);
+    ASSERT_EQ(result.points.size(), 1u);
+    const PointResult& p = result.points[0];
+    EXPECT_EQ(p.disturbance.starvedRuns, 0);
+    EXPECT_DOUBLE_EQ(p.disturbance.otherBusyCores, 1.0);
+    EXPECT_TRUE(p.disturbance.hostBusy);
+    EXPECT_TRUE(p.disturbed);
+    EXPECT_EQ(disturbedText(p.disturbance), "disturbed: other processes kept 1.0 cores busy while it ran");
+}
+
+TEST(SweepRunnerDisturbed, AnotherProcessOnACoreTheSweepLeavesFreeDisturbsNothing) {
+    Disturbance d;
+    d.runs = 5;
+    d.otherBusyCores = 1.0;
+    d.hostBusy = false; // what the runner records with threads = 1 of 2 cores
+    EXPECT_FALSE(isDisturbed(d));
+    d.hostBusy = true;
+    EXPECT_TRUE(isDisturbed(d));
 }
 
 } // namespace
