@@ -1,6 +1,7 @@
 #include "cli/headless_commands.h"
 
 #include "cli/cli_common.h"
+#include "cli/crossover_command.h"
 #include "cli/eval_command.h"
 #include "cli/merge_command.h"
 #include "cli/predict_command.h"
@@ -41,6 +42,8 @@ std::optional<int> runHeadlessCommand(int argc, char** argv) {
         return runGuarded("sweep", [&] { return runSweepCommand(argc, argv); });
     if (std::strcmp(command, "predict") == 0)
         return runGuarded("predict", [&] { return runPredictCommand(argc, argv); });
+    if (std::strcmp(command, "crossover") == 0)
+        return runGuarded("crossover", [&] { return runCrossoverCommand(argc, argv); });
     if (std::strcmp(command, "merge") == 0)
         return runGuarded("merge", [&] { return runMergeCommand(argc, argv); });
     return std::nullopt;
@@ -50,6 +53,9 @@ const char* headlessUsage() {
     return "       rnnprof sweep [options]         a sweep without a display (see rnnprof sweep --help)\n"
            "       rnnprof eval [options]          one forward/backward pass on .npy inputs\n"
            "       rnnprof predict [options]       GPU times predicted from GPU result files, not measured\n"
+           "       rnnprof crossover [options]     where one side overtakes another, measuring only the "
+           "batch\n"
+           "                                       sizes needed\n"
            "       rnnprof merge FILE... [options] shards or other machines' results of one plan, joined\n"
            "       rnnprof --version               host, CPU, GPU status and library versions\n";
 }

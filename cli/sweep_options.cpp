@@ -37,13 +37,6 @@ const char* const kDescription =
     "abandons the run in progress and writes what was measured. Exit status: 0 done, 1 failed (files),\n"
     "2 bad command line (or an output in use or left by an earlier run), 130 stopped by Ctrl-C.";
 
-bool parseInt(const std::string& text, long long& out) {
-    const char* b = text.data();
-    const char* e = b + text.size();
-    auto [ptr, ec] = std::from_chars(b, e, out);
-    return ec == std::errc() && ptr == e;
-}
-
 bool parseDouble(const std::string& text, double& out) {
     std::istringstream in(text);
     in >> out;
@@ -55,6 +48,25 @@ QString opt(const char* name) {
 }
 
 } // namespace
+
+bool parseInt(const std::string& text, long long& out) {
+    const char* b = text.data();
+    const char* e = b + text.size();
+    auto [ptr, ec] = std::from_chars(b, e, out);
+    return ec == std::errc() && ptr == e;
+}
+
+void readIntFlag(const QCommandLineParser& parser, const char* name, int lo, int hi, int& target,
+                 std::vector<std::string>& problems) {
+    if (!parser.isSet(opt(name))) return;
+    long long v = 0;
+    const std::string text = parser.value(opt(name)).toStdString();
+    if (!parseInt(text, v) || v < lo || v > hi)
+        problems.push_back(std::string("--") + name + " must be a whole number from " + std::to_string(lo) +
+                           " to " + std::to_string(hi) + " (got " + text + ")");
+    else
+        target = int(v);
+}
 
 std::vector<std::string> splitList(const std::string& text) {
     std::vector<std::string> parts;
@@ -314,14 +326,7 @@ SweepRequest parseSweepArguments(const QStringList& args, std::vector<std::strin
         }
     }
     auto intFlag = [&](const char* name, int lo, int hi, int& target) {
-        if (!parser.isSet(opt(name))) return;
-        long long v = 0;
-        const std::string text = parser.value(opt(name)).toStdString();
-        if (!parseInt(text, v) || v < lo || v > hi)
-            problems.push_back(std::string("--") + name + " must be a whole number from " +
-                               std::to_string(lo) + " to " + std::to_string(hi) + " (got " + text + ")");
-        else
-            target = int(v);
+        readIntFlag(parser, name, lo, hi, target, problems);
     };
     auto doubleFlag = [&](const char* name, double lo, double hi, double& target) {
         if (!parser.isSet(opt(name))) return;

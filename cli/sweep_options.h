@@ -44,6 +44,12 @@ struct SweepRequest {
 [[nodiscard]] std::vector<int> parseIntList(const std::string& flag, const std::string& text, int max,
                                             std::vector<std::string>& problems);
 
+// A whole number, all of `text`.
+[[nodiscard]] bool parseInt(const std::string& text, long long& out);
+// --NAME N into `target` when given and within [lo, hi]; else a problem naming the range.
+void readIntFlag(const QCommandLineParser& parser, const char* name, int lo, int hi, int& target,
+                 std::vector<std::string>& problems);
+
 // "a, b,c" -> {"a", "b", "c"}: a comma-separated flag value, each part trimmed.
 [[nodiscard]] std::vector<std::string> splitList(const std::string& text);
 

@@ -70,6 +70,10 @@ LogRatio logRatio(int batch, const SideTime& base, const SideTime& chal) {
     return r;
 }
 
+bool straddles(const LogRatio& r) {
+    return r.lo < 0.0 && r.hi >= 0.0;
+}
+
 std::vector<LogRatio> logRatios(const Times& baseline, const Times& challenger) {
     std::vector<LogRatio> out;
     for (const auto& [batch, base] : baseline)
@@ -138,7 +142,7 @@ std::string joined(const std::vector<std::string>& parts, const char* separator)
 void noteUncertainty(Crossover& c, const std::vector<LogRatio>& r) {
     std::vector<std::string> straddling;
     for (const LogRatio& x : r) {
-        if (x.lo < 0.0 && x.hi >= 0.0) straddling.push_back(std::to_string(x.batch));
+        if (straddles(x)) straddling.push_back(std::to_string(x.batch));
         for (const std::string& f : x.flags)
             if (f.find("disturbed") != std::string::npos) c.flags.push_back(f);
     }
@@ -434,6 +438,10 @@ PairMatch matchPredicted(const SweepResult& measured, std::string_view measuredS
 bool isPredictedResult(const SweepResult& result) {
     return !result.points.empty() && std::all_of(result.points.begin(), result.points.end(),
                                                  [](const PointResult& p) { return p.predicted(); });
+}
+
+bool ratioStraddlesOne(const MatchedPoint& point) {
+    return straddles(logRatio(point.batch, point.baseline, point.challenger));
 }
 
 std::vector<Crossover> findCrossovers(const std::vector<MatchedPoint>& points, Mode mode) {

@@ -144,6 +144,10 @@ struct PairMatch {
 // Every point of the result is predicted (what predictResult and `rnnprof predict` write).
 [[nodiscard]] bool isPredictedResult(const SweepResult& result);
 
+// Whether the band of the ratio at a matched point (the runs' p10-p90 of both sides) reaches equal
+// time: the sign of the difference is not known there.
+[[nodiscard]] bool ratioStraddlesOne(const MatchedPoint& point);
+
 // Rule 4, crossovers of matched points: the same rules as above, per sequence length.
 [[nodiscard]] std::vector<Crossover> findCrossovers(const std::vector<MatchedPoint>& points, Mode mode);
 

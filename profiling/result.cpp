@@ -78,10 +78,17 @@ auto members(const PointResult& p) {
 // The recorded verdicts are compared by their value, fastPath() (SweepResult::operator==).
 auto members(const SweepResult& r) {
     const auto& [schemaVersion, createdAt, host, plan, points, complete, recordedFastPath, label, shard,
-                 otherHosts] = r;
+                 otherHosts, crossovers] = r;
     (void)recordedFastPath;
     (void)label;
-    return std::tie(schemaVersion, createdAt, host, plan, points, complete, shard, otherHosts);
+    return std::tie(schemaVersion, createdAt, host, plan, points, complete, shard, otherHosts, crossovers);
+}
+
+auto members(const CrossoverRecord& c) {
+    const auto& [baseline, challenger, mode, seqLen, batch, low, high, verdict, flags, measuredBatches,
+                 gridBatches] = c;
+    return std::tie(baseline, challenger, mode, seqLen, batch, low, high, verdict, flags, measuredBatches,
+                    gridBatches);
 }
 
 bool same(const SampleStats& a, const SampleStats& b) {
@@ -117,6 +124,10 @@ std::string_view toString(PointStatus s) {
 
 std::optional<PointStatus> parsePointStatus(std::string_view s) {
     return parseSpelling(kPointStatusSpellings, s);
+}
+
+bool CrossoverRecord::operator==(const CrossoverRecord& o) const {
+    return sameMembers(members(*this), members(o));
 }
 
 bool PointResult::operator==(const PointResult& o) const {

@@ -209,6 +209,24 @@ struct FastPathTexts {
 // {"Keras: <keras>", "PyTorch: <pytorch>"}: how the summary, the command line and the GUI show them.
 [[nodiscard]] std::vector<std::string> fastPathLines(const FastPathTexts& texts);
 
+// A crossover as files record it (crossover.h finds it): the pair, where the challenger becomes
+// faster with its interval (NaN: none, or an open end), the verdict in words and what makes it
+// doubtful; for a search (crossover_search.h) how many batch sizes it measured of its grid.
+struct CrossoverRecord {
+    std::string baseline; // a side: "cpu-blas", "fastest-cpu", "h100-quick-start.json:fastest-gpu"
+    std::string challenger;
+    Mode mode = Mode::Inference;
+    int seqLen = 0;
+    double batch = kNoValue;
+    double low = kNoValue;
+    double high = kNoValue;
+    std::string verdict; // Crossover::note
+    std::vector<std::string> flags;
+    int measuredBatches = 0; // a search: batch sizes measured ...
+    int gridBatches = 0;     // ... of the grid a sweep would have measured; 0 for a sweep
+    bool operator==(const CrossoverRecord&) const;
+};
+
 struct SweepResult {
     static constexpr int kSchemaVersion = 1;
     int schemaVersion = kSchemaVersion;
@@ -227,6 +245,8 @@ struct SweepResult {
     std::optional<Shard> shard;
     // A merged result's further hosts, in the order PointResult::hostIndex counts them.
     std::vector<HostInfo> otherHosts;
+    // Crossovers found for this result (rnnprof crossover); empty for a plain sweep.
+    std::vector<CrossoverRecord> crossovers;
 
     // The recorded verdicts, or those of plan.config.
     [[nodiscard]] FastPathTexts fastPath() const;

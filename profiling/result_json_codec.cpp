@@ -55,6 +55,22 @@ void fields(Io& io, Ref<Io, Numerics> n) {
     io("note", n.note);
 }
 
+// A crossover record (rnnprof crossover); NaN numbers are written as null.
+template <class Io>
+void fields(Io& io, Ref<Io, CrossoverRecord> c) {
+    io("baseline", c.baseline);
+    io("challenger", c.challenger);
+    io("mode", c.mode, kModeSpellings);
+    io("seq_len", c.seqLen);
+    io("batch", c.batch);
+    io("low", c.low);
+    io("high", c.high);
+    io("verdict", c.verdict);
+    io("flags", c.flags);
+    io("measured_batches", c.measuredBatches);
+    io("grid_batches", c.gridBatches);
+}
+
 // How starved of CPU the measured runs were (starvation.h); absent from older files.
 template <class Io>
 void fields(Io& io, Ref<Io, Disturbance> d) {
@@ -316,9 +332,11 @@ void headerFields(Io& io, Ref<Io, SweepResult> r, const std::string& source) {
     if constexpr (Io::kReading) {
         io("shard", r.shard);
         io("other_hosts", r.otherHosts);
+        io("crossovers", r.crossovers);
     } else {
         if (r.shard) io("shard", *r.shard);
         if (!r.otherHosts.empty()) io("other_hosts", r.otherHosts);
+        if (!r.crossovers.empty()) io("crossovers", r.crossovers);
     }
 }
 

@@ -191,7 +191,7 @@ TEST(PointResultEquality, NotThereEqualsNotThereInEachComparedDouble) {
 TEST(SweepResultEquality, EachDataMemberAloneMakesADifference) {
     const SweepResult a = test::sampleResult();
     [[maybe_unused]] const auto& [schemaVersion, createdAt, host, plan, points, complete, recordedFastPath,
-                                  label, shard, otherHosts] = a;
+                                  label, shard, otherHosts, crossovers] = a;
     using Change = void (*)(SweepResult&);
     const std::vector<std::pair<const char*, Change>> changes{
         {"schemaVersion", [](SweepResult& r) { r.schemaVersion += 1; }},
@@ -209,6 +209,7 @@ TEST(SweepResultEquality, EachDataMemberAloneMakesADifference) {
              r.shard = Shard{1, 2};
          }},
         {"otherHosts", [](SweepResult& r) { r.otherHosts.push_back(r.host); }},
+        {"crossovers", [](SweepResult& r) { r.crossovers.push_back({}); }},
     };
     for (const auto& [name, change] : changes) {
         SweepResult b = a;
