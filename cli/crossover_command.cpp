@@ -307,22 +307,14 @@ int runParsed(const QStringList& args) {
     here.plan.batches = batches.empty() ? std::vector<int>{grid.front()} : batches;
     here.plan.seqLens = {seqLen};
     here.complete = search.failure.empty();
-    CrossoverRecord record;
-    record.baseline = req.baseline.text;
-    record.challenger = req.challenger.text;
-    record.mode = mode;
-    record.seqLen = seqLen;
-    record.measuredBatches = int(search.measured.size());
-    record.gridBatches = search.gridSize;
     std::string verdict = "no crossover: " + searchSummary(search, grid);
-    for (const Crossover& c : findCrossovers(search.measured, mode)) {
-        if (c.batch) record.batch = *c.batch;
-        if (c.low) record.low = *c.low;
-        if (c.high) record.high = *c.high;
-        record.verdict = verdict = c.note;
-        record.flags = c.flags;
+    for (CrossoverRecord& record :
+         crossoverRecords(search.measured, req.baseline.text, req.challenger.text)) {
+        record.measuredBatches = int(search.measured.size());
+        record.gridBatches = search.gridSize;
+        verdict = record.verdict;
+        here.crossovers.push_back(std::move(record));
     }
-    here.crossovers.push_back(record);
     std::fputs(summaryTable(here).c_str(), stdout);
     std::printf("\nCrossover of %s over %s, %s T=%d: %s\n  %s\n", req.challenger.text.c_str(),
                 req.baseline.text.c_str(), std::string(toString(mode)).c_str(), seqLen, verdict.c_str(),

@@ -130,6 +130,9 @@ int runRequest(const SweepRequest& req) {
         printError("sweep", e.what());
         return e.kind() == ErrorKind::Io ? kExitFailure : kExitUsage;
     }
+    for (const std::string& skipped : req.skipped)
+        std::fprintf(stderr, "rnnprof sweep: left out %s; name it with --backend to record it anyway\n",
+                     skipped.c_str());
     if (req.shard && !req.quiet)
         std::fprintf(stderr, "rnnprof sweep: shard %s: %zu of the plan's %zu points\n",
                      shardText(*req.shard).c_str(), shardPoints(req.plan, *req.shard).size(),
@@ -146,6 +149,13 @@ int runRequest(const SweepRequest& req) {
     std::fflush(stdout);
     if (!outcome.saved) return kExitFailure; // the session named the problem and the journal
     try {
+        if (req.compareWith) { // the comparison's crossovers recorded in the results file
+            SweepResult withCrossovers = result;
+            const PairMatch m = matchPair(result, kFastestCpu, *req.compareWith, kFastestGpu);
+            withCrossovers.crossovers = crossoverRecords(m.points, std::string(kFastestCpu),
+                                                         req.comparePath + ":" + std::string(kFastestGpu));
+            saveResultJson(req.outPath, withCrossovers);
+        }
         if (!req.csvPath.empty()) saveResultCsv(req.csvPath, result);
         if (!req.tracePath.empty()) saveChromeTrace(req.tracePath, result);
         if (!req.chartsDir.empty()) { // parsing refused --charts without chart support

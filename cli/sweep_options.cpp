@@ -15,6 +15,7 @@
 #include "profiling/result_files.h"
 
 #include <QCommandLineParser>
+#include <QCoreApplication>
 
 #include <algorithm>
 #include <charconv>
@@ -116,7 +117,14 @@ bool parseFlags(QCommandLineParser& parser, const QStringList& args, const QComm
     }
     if (parser.isSet(help)) {
         helpAsked = true;
-        helpText = parser.helpText().toStdString();
+        // QCommandLineParser names the program by the process's argv[0] (a path); the command's own
+        // name ("rnnprof sweep", args[0]) is what a user types.
+        QString text = parser.helpText();
+        const QString usage = QStringLiteral("Usage: ");
+        const QString program = QCoreApplication::arguments().value(0);
+        if (!args.isEmpty() && !program.isEmpty() && text.startsWith(usage + program))
+            text.replace(usage.size(), program.size(), args.front());
+        helpText = text.toStdString();
         return false;
     }
     if (!takesFiles && !parser.positionalArguments().isEmpty())
@@ -412,6 +420,26 @@ SweepRequest parseSweepArguments(const QStringList& args, std::vector<std::strin
         // A valid grid, its folder checked with the other outputs: every point may succeed, each
         // one's charts counted.
         checkChartCount(req, problems);
+    }
+    // A shard keeps the whole plan: `rnnprof merge` joins shards of one plan, measured on nodes
+    // that may differ in what they can run.
+    if (!parser.isSet(opt("backend")) && !req.shard) {
+        // Backends a preset or config chose that this machine cannot run are left out, as the
+        // window deselects them, and said once; named with --backend they are measured (and
+        // recorded as unavailable), so a cluster script sees them in its results.
+        std::vector<std::string> kept;
+        for (const std::string& id : plan.backends) {
+            const Backend* b = builtinBackends().find(id);
+            const Availability a = b ? b->availability() : Availability{true, {}};
+            if (a.available)
+                kept.push_back(id);
+            else
+                req.skipped.push_back(id + " (unavailable here: " + a.reason + ")");
+        }
+        if (!kept.empty())
+            plan.backends = std::move(kept);
+        else
+            req.skipped.clear();
     }
     return req;
 }

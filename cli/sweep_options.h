@@ -28,6 +28,8 @@ struct SweepRequest {
     std::optional<SweepResult> compareWith;
     bool resume = false;        // --resume: continue the journal an earlier run left at <out>.journal
     std::optional<Shard> shard; // --shard I/N: measure only that part of the plan (profiling/shard.h)
+    // Backends of the preset or config left out because this machine cannot run them, with why.
+    std::vector<std::string> skipped;
     bool listPresets = false;
     bool quiet = false;
     bool help = false;

@@ -1,4 +1,5 @@
 #include "gui/main_window.h"
+#include "gui/window_geometry.h"
 
 #include "engine/cpu/cpu_libraries.h"
 #include "engine/error.h"
@@ -29,6 +30,7 @@
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QScreen>
 #include <QScrollArea>
 #include <QSplitter>
 #include <QStatusBar>
@@ -173,7 +175,7 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
     connect(m_store, &ResultStore::pointAppended, this, &MainWindow::scheduleRefresh);
     connect(m_store, &ResultStore::resultUpdated, this, &MainWindow::scheduleRefresh);
 
-    resize(1400, 900);
+    resize(initialWindowSize(kPreferredWindowSize, screen() ? screen()->availableGeometry() : QRect()));
     restoreSettings();
     m_resultsView->setSourceColumnVisible(false);
     updateActions();

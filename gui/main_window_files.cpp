@@ -59,6 +59,17 @@ int firstOtherWithFastestCpu(const ResultStore& store, int except) {
     return -1;
 }
 
+// The last result of the user's own: neither a reference nor a prediction; -1 when none is open.
+int lastOwnResult(const ResultStore& store) {
+    int own = -1;
+    for (int i = 0; i < store.count(); ++i) {
+        const SweepResult& r = store.results()[std::size_t(i)];
+        const QString label = QString::fromStdString(r.label);
+        if (label != referenceLabel() && label != predictedReferenceLabel() && !isPredictedResult(r)) own = i;
+    }
+    return own;
+}
+
 // Whether the file named by `path` (cli/path_arguments.h: every byte of its name kept) exists;
 // QFileInfo would look for the name with its bytes that are not UTF-8 replaced.
 bool fileExists(const QString& path) {
@@ -127,7 +138,10 @@ int MainWindow::openFiles(const QStringList& paths, bool add) {
 bool MainWindow::compareWithReference() {
     QString why;
     std::optional<SweepResult> reference;
-    const SweepPlan plan = m_panel->plan();
+    // The model compared: that of the last open result of yours (neither a reference nor a
+    // prediction); the configuration panel's only when none is open, and the message says so.
+    const int own = lastOwnResult(*m_store);
+    const SweepPlan plan = own >= 0 ? m_store->results()[std::size_t(own)].plan : m_panel->plan();
     try {
         reference = referenceFor(plan, why);
     } catch (const std::exception& e) {
@@ -173,10 +187,14 @@ bool MainWindow::compareWithReference() {
                 QString::fromUtf8(kFastestGpu.data(), qsizetype(kFastestGpu.size())), single ? -1 : index);
             m_tabs->setCurrentIndex(i);
         }
-    statusBar()->showMessage(
-        QStringLiteral("Added reference data from another machine: %1, measured on %2 on %3")
-            .arg(referenceLabel(), QString::fromStdString(host), QString::fromStdString(when)),
-        10000);
+    QString what = QStringLiteral("Added reference data from another machine: %1, measured on %2 on %3")
+                       .arg(referenceLabel(), QString::fromStdString(host), QString::fromStdString(when));
+    if (own < 0) what += QStringLiteral(" — for the configuration panel's model (no sweep of yours is open)");
+    if (other < 0)
+        what +=
+            QStringLiteral(" — the Speedup tab shows the reference host's own CPU against its GPU: run or "
+                           "open a sweep to see this machine's CPU");
+    statusBar()->showMessage(what, 15000);
     return true;
 }
 

@@ -457,6 +457,26 @@ std::vector<Crossover> findCrossovers(const std::vector<MatchedPoint>& points, M
     return out;
 }
 
+std::vector<CrossoverRecord> crossoverRecords(const std::vector<MatchedPoint>& points,
+                                              const std::string& baseline, const std::string& challenger) {
+    std::vector<CrossoverRecord> out;
+    for (Mode mode : {Mode::Inference, Mode::Training})
+        for (const Crossover& c : findCrossovers(points, mode)) {
+            CrossoverRecord r;
+            r.baseline = baseline;
+            r.challenger = challenger;
+            r.mode = mode;
+            r.seqLen = c.seqLen;
+            r.batch = c.batch.value_or(kNoValue);
+            r.low = c.low.value_or(kNoValue);
+            r.high = c.high.value_or(kNoValue);
+            r.verdict = c.note;
+            r.flags = c.flags;
+            out.push_back(std::move(r));
+        }
+    return out;
+}
+
 std::string hostBrief(const HostInfo& host) {
     const std::string name = host.hostname.empty() ? std::string("unknown host") : host.hostname;
     if (host.gpu.available && !host.gpu.devices.empty())

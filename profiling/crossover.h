@@ -151,6 +151,12 @@ struct PairMatch {
 // Rule 4, crossovers of matched points: the same rules as above, per sequence length.
 [[nodiscard]] std::vector<Crossover> findCrossovers(const std::vector<MatchedPoint>& points, Mode mode);
 
+// Every crossover of matched points (each mode and sequence length) as files record it, the sides
+// named as given.
+[[nodiscard]] std::vector<CrossoverRecord> crossoverRecords(const std::vector<MatchedPoint>& points,
+                                                            const std::string& baseline,
+                                                            const std::string& challenger);
+
 // The machine of a result in a few words, for notes naming both hosts: "gpu-box (NVIDIA H100 80GB
 // HBM3)", "laptop (Intel(R) Core(TM) i7, 8 cores)".
 [[nodiscard]] std::string hostBrief(const HostInfo& host);

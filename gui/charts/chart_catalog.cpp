@@ -4,12 +4,54 @@
 #include "gui/charts/chart_memory.h"
 #include "gui/charts/chart_speedup.h"
 #include "gui/charts/chart_time.h"
+#include "profiling/busy_host.h"
 
 namespace rnnprof::gui {
 
+QStringList machineNotes(const std::vector<SweepResult>& results) {
+    QStringList notes;
+    for (std::size_t i = 0; i < results.size(); ++i) {
+        const SweepResult& r = results[i];
+        const QString name =
+            r.label.empty() ? QStringLiteral("result %1").arg(i + 1) : QString::fromStdString(r.label);
+        const std::string busy = hostBusyWarning(r.host, r.plan.settings.threads);
+        if (!busy.empty()) notes << QStringLiteral("%1: %2").arg(name, QString::fromStdString(busy));
+        int disturbed = 0;
+        for (const PointResult& p : r.points)
+            disturbed += p.measured() && p.disturbed ? 1 : 0;
+        if (disturbed > 0)
+            notes << QStringLiteral(
+                         "%1: %2 disturbed point(s): other processes took their CPU while they ran "
+                         "(hollow markers)")
+                         .arg(name)
+                         .arg(disturbed);
+    }
+    return notes;
+}
+
+namespace {
+
+// Every chart's notes end with what makes its numbers doubtful: a busy machine, disturbed points.
+ChartBuilder withMachineNotes(ChartBuilder build) {
+    return [build = std::move(build)](const std::vector<SweepResult>& results, const ChartSelection& s) {
+        ChartData d = build(results, s);
+        d.notes << machineNotes(results);
+        return d;
+    };
+}
+
+std::vector<ChartPageSpec> withMachineNotes(std::vector<ChartPageSpec> pages) {
+    for (ChartPageSpec& page : pages)
+        for (ChartSpec& chart : page.charts)
+            chart.build = withMachineNotes(std::move(chart.build));
+    return pages;
+}
+
+} // namespace
+
 const std::vector<ChartPageSpec>& chartCatalog() {
     using S = Selector;
-    static const std::vector<ChartPageSpec> catalog{
+    static const std::vector<ChartPageSpec> catalog = withMachineNotes({
         {QStringLiteral("time-vs-batch"),
          QStringLiteral("Time vs batch"),
          {S::SeqLen},
@@ -43,7 +85,7 @@ const std::vector<ChartPageSpec>& chartCatalog() {
          {{QStringLiteral("phases"), phaseBreakdown, {}},
           {QStringLiteral("top-steps"), [](const auto& r, const auto& s) { return topSubsteps(r, s); }, {}}},
          true},
-    };
+    });
     return catalog;
 }
 

@@ -6,6 +6,7 @@
 #include "gui/charts/chart_selection.h"
 
 #include <QString>
+#include <QStringList>
 
 #include <functional>
 #include <vector>
@@ -33,6 +34,10 @@ struct ChartPageSpec {
     bool sideBySide = false;       // several charts next to each other instead of stacked
 };
 
+// Every chart of it ends its notes with machineNotes() of the results it draws.
 [[nodiscard]] const std::vector<ChartPageSpec>& chartCatalog();
+// What makes a result's numbers doubtful, one line each: its machine was busy (busy_host.h), some of
+// its points were disturbed (starvation.h). Empty for quiet results.
+[[nodiscard]] QStringList machineNotes(const std::vector<SweepResult>& results);
 
 } // namespace rnnprof::gui

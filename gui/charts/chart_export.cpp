@@ -12,10 +12,13 @@
 #include <QFontMetricsF>
 #include <QGraphicsScene>
 #include <QImage>
+#include <QLineSeries>
+#include <QLogValueAxis>
 #include <QPageSize>
 #include <QPainter>
 #include <QPdfWriter>
 #include <QSvgGenerator>
+#include <QValueAxis>
 
 #include <algorithm>
 #include <cmath>
@@ -65,6 +68,31 @@ struct Panel {
     QString notesText;
 };
 
+// The vertical marker lines (crossovers) span far beyond the data for the window, whose plot area
+// clips them; SVG and PDF output is not clipped there, so an exported line would cross the title,
+// the legend and the footer. In exports they end at the y axis's range.
+void fitMarkersToAxis(QChart& chart, const ChartData& data) {
+    const QList<QAbstractAxis*> vertical = chart.axes(Qt::Vertical);
+    if (vertical.isEmpty()) return;
+    double lo = 0, hi = 0;
+    if (const auto* v = qobject_cast<QValueAxis*>(vertical.front())) {
+        lo = v->min();
+        hi = v->max();
+    } else if (const auto* l = qobject_cast<QLogValueAxis*>(vertical.front())) {
+        lo = l->min();
+        hi = l->max();
+    } else {
+        return;
+    }
+    for (QAbstractSeries* s : chart.series()) {
+        auto* line = qobject_cast<QLineSeries*>(s);
+        if (!line || line->count() != 2 || line->at(0).x() != line->at(1).x()) continue;
+        const bool marker = std::any_of(data.markers.begin(), data.markers.end(),
+                                        [&](const ChartMarker& m) { return m.x == line->at(0).x(); });
+        if (marker) line->replace(QList<QPointF>{{line->at(0).x(), lo}, {line->at(0).x(), hi}});
+    }
+}
+
 std::vector<Panel> makePanels(const std::vector<ChartData>& charts, const ChartStyle& style,
                               const ExportLayout& layout, const std::vector<ChartViewState>& states) {
     std::vector<Panel> panels;
@@ -76,6 +104,7 @@ std::vector<Panel> makePanels(const std::vector<ChartData>& charts, const ChartS
         view.setFixedStyle(style);
         view.setChartData(charts[i]);
         if (i < states.size()) view.setViewState(states[i]);
+        fitMarkersToAxis(*view.chart(), charts[i]);
         view.resize(p.chart.size());
         view.chart()->setGeometry(QRectF(QPointF(0, 0), QSizeF(p.chart.size())));
         view.scene()->setSceneRect(0, 0, p.chart.width(), p.chart.height());

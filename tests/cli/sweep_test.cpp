@@ -8,6 +8,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <csignal>
 #include <filesystem>
 
@@ -133,7 +135,14 @@ TEST_P(EveryPreset, RunsHeadless) {
     const SweepResult result = loadResultFile(dir.path("r.json"));
     const Preset* preset = findPreset(GetParam());
     ASSERT_NE(preset, nullptr);
-    EXPECT_EQ(result.points.size(), preset->plan.backends.size() * preset->plan.modes.size());
+    // The preset's backends this machine cannot run are left out, each said on stderr.
+    for (const std::string& id : preset->plan.backends) {
+        if (std::find(result.plan.backends.begin(), result.plan.backends.end(), id) ==
+            result.plan.backends.end()) {
+            EXPECT_NE(run.err.find("left out " + id + " (unavailable here: "), std::string::npos) << run.err;
+        }
+    }
+    EXPECT_EQ(result.points.size(), result.plan.backends.size() * preset->plan.modes.size());
     EXPECT_EQ(result.plan.preset, GetParam());
     for (const auto& p : result.points) {
         if (p.status != PointStatus::Ok) {
@@ -233,7 +242,8 @@ TEST(SweepCommand, AnUnwritableChartsFolderIsRefusedBeforeMeasuring) {
     args.insert(args.end(), {"--charts", "/proc/rnnprof-charts"});
     const auto run = sweep(args);
     EXPECT_EQ(run.status, 2) << run.err;
-    EXPECT_NE(run.err.find("--charts /proc/rnnprof-charts: the folder /proc is not writable ("), std::string::npos)
+    EXPECT_NE(run.err.find("--charts /proc/rnnprof-charts: the folder /proc is not writable ("),
+              std::string::npos)
         << run.err;
     EXPECT_FALSE(std::filesystem::exists(dir.path("r.json"))) << "nothing was measured";
 }
@@ -329,8 +339,19 @@ TEST(SweepCompare, PrintsTheCrossoverOfTheFastestCpuHereAgainstTheFastestGpuTher
     EXPECT_NE(run.out.find("Crossover of fastest-gpu on gpubox (NVIDIA H100 80GB HBM3) over fastest-cpu on "),
               std::string::npos)
         << run.out;
-    EXPECT_NE(run.out.find("infer T=3: faster at every batch measured (B=1..2)"), std::string::npos) << run.out;
-    EXPECT_NE(run.out.find("train T=3: faster at every batch measured (B=1..2)"), std::string::npos) << run.out;
+    EXPECT_NE(run.out.find("infer T=3: faster at every batch measured (B=1..2)"), std::string::npos)
+        << run.out;
+    EXPECT_NE(run.out.find("train T=3: faster at every batch measured (B=1..2)"), std::string::npos)
+        << run.out;
+    // The results file records the comparison's crossovers.
+    const SweepResult r = loadResultFile(dir.path("r.json"));
+    ASSERT_EQ(r.crossovers.size(), 2u);
+    EXPECT_EQ(r.crossovers[0].mode, Mode::Inference);
+    EXPECT_EQ(r.crossovers[0].baseline, "fastest-cpu");
+    EXPECT_EQ(r.crossovers[0].challenger, dir.path("server.json") + ":fastest-gpu");
+    EXPECT_EQ(r.crossovers[0].verdict, "faster at every batch measured (B=1..2)");
+    EXPECT_TRUE(std::isnan(r.crossovers[0].batch));
+    EXPECT_EQ(r.crossovers[1].mode, Mode::Training);
 }
 
 TEST(SweepCompare, AFileOfAnotherModelIsRefusedBeforeMeasuringNamingTheFields) {

@@ -10,7 +10,9 @@
 #include "gui/result_store.h"
 #include "gui/window_options.h"
 #include "profiling/crossover.h"
+#include "profiling/presets.h"
 
+#include <QStatusBar>
 #include <QTabWidget>
 #include <QTemporaryDir>
 
@@ -64,6 +66,7 @@ TEST_F(CompareWithReference, SetsTheLaptopsFastestCpuAgainstTheH100sFastestGpu) 
     // A CPU sweep of the quick-start model (LSTM 128->256) on this "laptop".
     SweepResult laptop = test::fakeSweep("laptop");
     laptop.label = "laptop.json (laptop)";
+    laptop.plan = findPreset("quick-start")->plan; // the open result's model is the one compared
     for (auto& p : laptop.points)
         p.backend = p.backend == "slow-cpu" ? "cpu-blas" : "cpu-onednn";
     w.store().add(laptop);
@@ -169,6 +172,39 @@ TEST_F(CompareWithReference, AGridTheReferenceDidNotCoverAddsPredictedTimesBesid
     EXPECT_FALSE(isPredictedResult(w.store().results()[1]));
     ASSERT_TRUE(w.compareWithReference());
     EXPECT_EQ(w.store().count(), 2) << "neither is added twice";
+}
+
+} // namespace
+} // namespace rnnprof::gui
+
+namespace rnnprof::gui {
+namespace {
+
+TEST_F(CompareWithReference, TakesTheOpenResultsModelNotTheConfigurationPanels) {
+    MainWindow w(options());
+    // The panel shows another model than the open result: the result's decides.
+    ASSERT_TRUE(w.configPanel()->applyPreset(QStringLiteral("gru-train-vs-infer")));
+    SweepResult laptop = test::fakeSweep("laptop");
+    laptop.label = "laptop.json (laptop)";
+    laptop.plan = findPreset("quick-start")->plan;
+    for (auto& p : laptop.points)
+        p.backend = p.backend == "slow-cpu" ? "cpu-blas" : "cpu-onednn";
+    w.store().add(laptop);
+    ASSERT_TRUE(w.compareWithReference());
+    ASSERT_EQ(w.store().count(), 2);
+    EXPECT_TRUE(modelDifferences(w.store().results()[1].plan.config, laptop.plan.config).empty())
+        << "the reference of the open result's model (LSTM 128->256), not the panel's GRU";
+}
+
+TEST_F(CompareWithReference, WithNothingOfYoursOpenItSaysItComparesTheReferenceHostsOwnCpu) {
+    MainWindow w(options());
+    ASSERT_TRUE(w.configPanel()->applyPreset(QStringLiteral("quick-start")));
+    ASSERT_TRUE(w.compareWithReference());
+    const QString message = w.statusBar()->currentMessage();
+    EXPECT_TRUE(message.contains(QStringLiteral("for the configuration panel's model")))
+        << message.toStdString();
+    EXPECT_TRUE(message.contains(QStringLiteral("the reference host's own CPU against its GPU")))
+        << message.toStdString();
 }
 
 } // namespace
