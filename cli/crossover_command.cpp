@@ -334,10 +334,7 @@ int runParsed(const QStringList& args) {
 
 int runCrossoverCommand(int argc, char** argv) {
     QCoreApplication app(argc, argv);
-    QStringList args = rawArguments(argc, argv); // keeps file names that are not UTF-8
-    if (args.size() >= 2) args.removeAt(1);      // "crossover"
-    if (args.isEmpty()) args.append(QString());
-    args[0] = QStringLiteral("rnnprof crossover");
+    const QStringList args = commandArguments(argc, argv, "crossover"); // file names kept byte for byte
     return runParsed(args);
 }
 

@@ -356,10 +356,7 @@ int run(const EvalRequest& r) {
 
 int runEvalCommand(int argc, char** argv) {
     QCoreApplication app(argc, argv);
-    QStringList args = rawArguments(argc, argv); // keeps file names that are not UTF-8
-    if (args.size() >= 2) args.removeAt(1);      // "eval"
-    if (args.isEmpty()) args.append(QString());
-    args[0] = QStringLiteral("rnnprof eval");
+    const QStringList args = commandArguments(argc, argv, "eval"); // file names kept byte for byte
 
     QCommandLineParser parser;
     parser.setApplicationDescription(QString::fromUtf8(kDescription));

@@ -2,6 +2,7 @@
 
 #include "cli/cli_common.h"
 #include "cli/output_files.h"
+#include "cli/path_arguments.h"
 #include "cli/sweep_options.h"
 #include "engine/error.h"
 #include "profiling/result_files.h"
@@ -83,14 +84,14 @@ MergeRequest parseMergeArguments(const QStringList& args, std::vector<std::strin
                                  QStringLiteral("FILE..."));
     if (!parseFlags(parser, args, help, problems, req.help, req.helpText, true)) return req;
     for (const QString& f : parser.positionalArguments())
-        req.inputPaths.push_back(f.toStdString());
+        req.inputPaths.push_back(pathFromArgument(f));
     if (req.inputPaths.empty())
         problems.push_back("no files to merge: give the result files of one plan, e.g. shard-*.json");
     std::vector<NamedPath> outputs, inputs;
     if (!parser.isSet(out))
         problems.push_back("--out FILE.json is required (where the merged results go)");
     else
-        outputs.push_back({"--out", req.outPath = parser.value(out).toStdString()});
+        outputs.push_back({"--out", req.outPath = pathFromArgument(parser.value(out))});
     for (const std::string& path : req.inputPaths)
         inputs.push_back({"the input", path});
     checkOutputFiles(outputs, inputs, problems);
@@ -99,10 +100,7 @@ MergeRequest parseMergeArguments(const QStringList& args, std::vector<std::strin
 
 int runMergeCommand(int argc, char** argv) {
     QCoreApplication app(argc, argv);
-    QStringList args = QCoreApplication::arguments();
-    if (args.size() >= 2) args.removeAt(1); // "merge"
-    if (args.isEmpty()) args.append(QString());
-    args[0] = QStringLiteral("rnnprof merge");
+    const QStringList args = commandArguments(argc, argv, "merge"); // file names kept byte for byte
     return runParsed(args);
 }
 

@@ -132,6 +132,14 @@ QStringList rawArguments(int argc, char** argv) {
     return args;
 }
 
+QStringList commandArguments(int argc, char** argv, const char* command) {
+    QStringList args = rawArguments(argc, argv);
+    if (args.size() >= 2) args.removeAt(1);
+    if (args.isEmpty()) args.append(QString());
+    args[0] = QStringLiteral("rnnprof ") + QString::fromLatin1(command);
+    return args;
+}
+
 std::string pathFromArgument(const QString& argument) {
     std::string out;
     for (qsizetype i = 0; i < argument.size(); ++i) {

@@ -17,6 +17,9 @@ namespace rnnprof::cli {
 [[nodiscard]] QString argumentFromBytes(std::string_view bytes);
 // argv as QStrings, losslessly (see above).
 [[nodiscard]] QStringList rawArguments(int argc, char** argv);
+// The arguments of sub-command `command` as its parser takes them: rawArguments() without the
+// sub-command itself, args[0] the command as a user types it ("rnnprof sweep").
+[[nodiscard]] QStringList commandArguments(int argc, char** argv, const char* command);
 // The bytes of an argument: UTF-8, with every escaped byte restored.
 [[nodiscard]] std::string pathFromArgument(const QString& argument);
 // The argument as an absolute, lexically normal path (relative to the working directory), every

@@ -226,10 +226,7 @@ int runParsed(const QStringList& args) {
 
 int runPredictCommand(int argc, char** argv) {
     QCoreApplication app(argc, argv);
-    QStringList args = rawArguments(argc, argv); // keeps file names that are not UTF-8
-    if (args.size() >= 2) args.removeAt(1);      // "predict"
-    if (args.isEmpty()) args.append(QString());
-    args[0] = QStringLiteral("rnnprof predict");
+    const QStringList args = commandArguments(argc, argv, "predict"); // file names kept byte for byte
     return runParsed(args);
 }
 

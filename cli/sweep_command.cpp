@@ -211,10 +211,7 @@ int runSweepCommand(int argc, char** argv) {
         app = chartSupport()->makeApplication(argc, argv);
     else
         app = std::make_unique<QCoreApplication>(argc, argv);
-    QStringList args = rawArguments(argc, argv); // keeps file names that are not UTF-8
-    if (args.size() >= 2) args.removeAt(1);      // "sweep"
-    if (args.isEmpty()) args.append(QString());
-    args[0] = QStringLiteral("rnnprof sweep");
+    const QStringList args = commandArguments(argc, argv, "sweep"); // file names kept byte for byte
     return runParsed(args);
 }
 

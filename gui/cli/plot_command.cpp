@@ -82,10 +82,7 @@ bool parseSize(const QString& text, QSize& out, std::string& error) {
 
 int runPlotCommand(int argc, char** argv) {
     auto app = makeHeadlessApplication(argc, argv);
-    QStringList args = rawArguments(argc, argv); // keeps file names that are not UTF-8
-    if (args.size() >= 2) args.removeAt(1);      // "plot"
-    if (args.isEmpty()) args.append(QString());
-    args[0] = QStringLiteral("rnnprof plot");
+    const QStringList args = commandArguments(argc, argv, "plot"); // file names kept byte for byte
 
     QCommandLineParser parser;
     parser.setApplicationDescription(QString::fromUtf8(kDescription));

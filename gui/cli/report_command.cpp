@@ -30,10 +30,7 @@ constexpr const char* kDescription =
 
 int runReportCommand(int argc, char** argv) {
     auto app = makeHeadlessApplication(argc, argv);
-    QStringList args = rawArguments(argc, argv); // keeps file names that are not UTF-8
-    if (args.size() >= 2) args.removeAt(1);      // "report"
-    if (args.isEmpty()) args.append(QString());
-    args[0] = QStringLiteral("rnnprof report");
+    const QStringList args = commandArguments(argc, argv, "report"); // file names kept byte for byte
 
     QCommandLineParser parser;
     const QCommandLineOption help = setUpParser(parser, kDescription);

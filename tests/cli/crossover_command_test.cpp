@@ -25,28 +25,8 @@ ProcessResult crossover(Args args) {
 // A GPU result of LSTM 3->4 at T=3, B = 1..64: far slower than any CPU up to B=8 and far faster
 // from B=16, so the crossing lies between 8 and 16 whatever this machine's CPU times are.
 SweepResult steppedGpuResult() {
-    SweepResult r;
-    r.createdAt = "2026-01-01T00:00:00Z";
-    r.host.hostname = "gpubox";
-    r.host.gpu.available = true;
-    r.host.gpu.devices.push_back({});
-    r.host.gpu.devices.back().name = "NVIDIA H100 80GB HBM3";
-    r.plan.config.inputSize = 3;
-    r.plan.config.hiddenSize = 4;
-    r.plan.batches = {1, 2, 4, 8, 16, 32, 64};
-    r.plan.seqLens = {3};
-    r.plan.backends = {"gpu-cudnn"};
-    r.plan.modes = {Mode::Inference};
-    for (int b : r.plan.batches) {
-        PointResult p;
-        p.backend = "gpu-cudnn";
-        p.shape = {b, 3};
-        p.iteration.count = 3;
-        p.iteration.median = b <= 8 ? 1e6 : 1e-9;
-        r.points.push_back(p);
-    }
-    r.complete = true;
-    return r;
+    return test::tinyGpuResult({1, 2, 4, 8, 16, 32, 64}, {Mode::Inference},
+                               [](int batch) { return batch <= 8 ? 1e6 : 1e-9; });
 }
 
 TEST(CrossoverCommand, MeasuresOnlyTheBatchSizesTheBisectionNeedsAndRecordsTheCrossover) {

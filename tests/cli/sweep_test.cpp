@@ -301,30 +301,8 @@ TEST(SweepCommand, CtrlCStopsAtTheNextSafePointAndWritesWhatWasMeasured) {
 // --compare FILE: a GPU server's result of the same model (tinyGrid's LSTM 3->4), hand-made with
 // GPU times far below any CPU time, so that the GPU is faster at every batch.
 SweepResult gpuServerResult() {
-    SweepResult r;
-    r.createdAt = "2026-01-01T00:00:00Z";
-    r.host.hostname = "gpubox";
-    r.host.gpu.available = true;
-    r.host.gpu.devices.push_back({});
-    r.host.gpu.devices.back().name = "NVIDIA H100 80GB HBM3";
-    r.plan.config.inputSize = 3;
-    r.plan.config.hiddenSize = 4;
+    SweepResult r = test::tinyGpuResult({1, 2}, {Mode::Inference, Mode::Training}, [](int) { return 1e-6; });
     r.plan.config.seed = 7; // the seed may differ
-    r.plan.batches = {1, 2};
-    r.plan.seqLens = {3};
-    r.plan.backends = {"gpu-cudnn"};
-    r.plan.modes = {Mode::Inference, Mode::Training};
-    for (Mode mode : r.plan.modes)
-        for (int b : r.plan.batches) {
-            PointResult p;
-            p.backend = "gpu-cudnn";
-            p.mode = mode;
-            p.shape = {b, 3};
-            p.iteration.count = 3;
-            p.iteration.median = 1e-6;
-            r.points.push_back(p);
-        }
-    r.complete = true;
     return r;
 }
 
