@@ -7,7 +7,7 @@
 #include "cli/sweep_options.h"
 #include "engine/cpu/cpu_libraries.h"
 #include "engine/error.h"
-#include "profiling/crossover_search.h"
+#include "profiling/crossover_run.h"
 #include "profiling/result_files.h"
 #include "profiling/runner.h"
 #include "profiling/summary_text.h"
@@ -171,16 +171,6 @@ void addBackendsOf(const CrossoverSide& s, std::vector<std::string>& backends) {
         if (std::find(backends.begin(), backends.end(), id) == backends.end()) backends.push_back(id);
 }
 
-// Why a side has no time at (mode, T, B): the status and reason of its points there.
-std::string whyNoTime(const SweepResult& r, const CrossoverSide& s, Mode mode, int seqLen, int batch) {
-    std::string out;
-    for (const PointResult& p : r.points)
-        if (p.mode == mode && p.shape.seqLen == seqLen && p.shape.batch == batch)
-            out += (out.empty() ? "" : "; ") + p.backend + " " + std::string(toString(p.status)) +
-                   (p.reason.empty() ? "" : " (" + p.reason + ")");
-    return s.text + ": no usable time" + (out.empty() ? std::string() : ": " + out);
-}
-
 int runParsed(const QStringList& args) {
     std::vector<std::string> problems;
     CrossoverRequest req = parseCrossoverArguments(args, problems);
@@ -268,53 +258,21 @@ int runParsed(const QStringList& args) {
     }
     const std::vector<int> grid = plan.batches;
     const int seqLen = plan.seqLens.front();
-    SweepResult here = SweepRunner(builtinBackends(), plan).header();
-    here.points.clear();
-    auto timesOf = [&](const CrossoverSide& s) {
-        return isFileSide(s) ? sideTimes(files.at(s.file), s.side) : sideTimes(here, s.side);
+    auto searchSide = [&](const CrossoverSide& s) {
+        return SearchSide{s.text, s.side, isFileSide(s) ? &files.at(s.file) : nullptr};
+    };
+    RunnerCallbacks callbacks;
+    callbacks.onPoint = [&](const PointResult& p) {
+        std::fprintf(stderr, "rnnprof crossover: %s B=%d T=%d %s\n", p.backend.c_str(), p.shape.batch,
+                     p.shape.seqLen, std::string(toString(p.status)).c_str());
     };
     StopToken stop;
-    const MeasurePair measure = [&](int batch, std::string& why) -> std::optional<MatchedPoint> {
-        SweepPlan one = plan;
-        one.batches = {batch};
-        one.seqLens = {seqLen};
-        SweepRunner runner(builtinBackends(), one);
-        std::fprintf(stderr, "rnnprof crossover: measuring B=%d T=%d\n", batch, seqLen);
-        SweepResult measured = runner.run(stop);
-        if (here.host.loadDuring == std::nullopt) here.host.loadDuring = measured.host.loadDuring;
-        if (here.host.loadBefore == std::nullopt) here.host.loadBefore = measured.host.loadBefore;
-        for (PointResult& p : measured.points)
-            here.points.push_back(std::move(p));
-        const ShapeKey key{mode, seqLen, batch};
-        MatchedPoint m;
-        for (const auto& [side, out] :
-             {std::pair{&req.baseline, &m.baseline}, std::pair{&req.challenger, &m.challenger}}) {
-            const auto times = timesOf(*side);
-            const auto it = times.find(key);
-            if (it == times.end()) {
-                why = whyNoTime(isFileSide(*side) ? files.at(side->file) : here, *side, mode, seqLen, batch);
-                return std::nullopt;
-            }
-            *out = it->second;
-        }
-        return m;
-    };
-    const CrossoverSearch search = searchCrossover(grid, mode, seqLen, measure);
-    std::vector<int> batches;
-    for (const MatchedPoint& p : search.measured)
-        batches.push_back(p.batch);
-    std::sort(batches.begin(), batches.end());
-    here.plan.batches = batches.empty() ? std::vector<int>{grid.front()} : batches;
-    here.plan.seqLens = {seqLen};
-    here.complete = search.failure.empty();
-    std::string verdict = "no crossover: " + searchSummary(search, grid);
-    for (CrossoverRecord& record :
-         crossoverRecords(search.measured, req.baseline.text, req.challenger.text)) {
-        record.measuredBatches = int(search.measured.size());
-        record.gridBatches = search.gridSize;
-        verdict = record.verdict;
-        here.crossovers.push_back(std::move(record));
-    }
+    const SearchRun run = runCrossoverSearch(builtinBackends(), plan, searchSide(req.baseline),
+                                             searchSide(req.challenger), stop, callbacks);
+    const SweepResult& here = run.result;
+    const CrossoverSearch& search = run.search;
+    const std::string verdict = here.crossovers.empty() ? "no crossover: " + searchSummary(search, grid)
+                                                        : here.crossovers.front().verdict;
     std::fputs(summaryTable(here).c_str(), stdout);
     std::printf("\nCrossover of %s over %s, %s T=%d: %s\n  %s\n", req.challenger.text.c_str(),
                 req.baseline.text.c_str(), std::string(toString(mode)).c_str(), seqLen, verdict.c_str(),

@@ -1,6 +1,7 @@
 #include "gui/engine_worker.h"
 
 #include "engine/error.h"
+#include "profiling/crossover_run.h"
 #include "profiling/gpu/cupti_tracer.h"
 #include "profiling/sweep_session.h"
 
@@ -58,6 +59,31 @@ void EngineWorker::runSweep(quint64 job, const SweepPlan& plan, const QString& r
         return;
     }
     emit sweepFinished(job, outcome.result);
+}
+
+void EngineWorker::runCrossoverSearch(quint64 job, const SweepPlan& plan, const SweepResult& reference) {
+    using Clock = std::chrono::steady_clock;
+    auto lastProgress = Clock::now() - kProgressInterval;
+    RunnerCallbacks callbacks;
+    callbacks.onProgress = [&](const SweepProgress& p) {
+        const auto now = Clock::now();
+        if (now - lastProgress < kProgressInterval) return;
+        lastProgress = now;
+        emit progressChanged(job, p);
+    };
+    callbacks.onPoint = [&](const PointResult& point) { emit pointFinished(job, point); };
+    try {
+        prepareTracer();
+        SweepResult header = SweepRunner(m_backends, plan).header();
+        emit sweepStarted(job, header);
+        const SearchRun run = rnnprof::runCrossoverSearch(
+            m_backends, plan, {std::string(kFastestCpu), std::string(kFastestCpu), nullptr},
+            {reference.label + ":" + std::string(kFastestGpu), std::string(kFastestGpu), &reference}, *m_stop,
+            callbacks, m_tracer.get());
+        emit sweepFinished(job, run.result);
+    } catch (const std::exception& e) {
+        emit sweepFailed(job, QString::fromStdString(e.what()));
+    }
 }
 
 } // namespace rnnprof::gui

@@ -30,6 +30,12 @@ public:
     void runSweep(quint64 job, const rnnprof::SweepPlan& plan, const QString& resultPath,
                   bool resume = false);
 
+    // Searches where `reference`'s fastest GPU backend overtakes the fastest of plan.backends here
+    // (profiling/crossover_run.h): `plan` holds one mode, one sequence length and the grid. Reports
+    // like a sweep (started, each point, progress, finished with the crossover record); no file.
+    void runCrossoverSearch(quint64 job, const rnnprof::SweepPlan& plan,
+                            const rnnprof::SweepResult& reference);
+
 signals:
     void sweepStarted(quint64 job, const rnnprof::SweepResult& header);
     void pointFinished(quint64 job, const rnnprof::PointResult& point);

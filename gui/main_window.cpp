@@ -156,6 +156,7 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
     connect(m_controller, &SweepController::progressChanged, m_progress, &SweepProgressView::update);
     connect(m_controller, &SweepController::finished, this, &MainWindow::onSweepFinished);
     connect(m_controller, &SweepController::failed, this, [this](const QString& message) {
+        m_searchReference = -1;
         m_progress->end();
         m_busy->stopWatching();
         report(QStringLiteral("The sweep could not start"), message);
@@ -229,6 +230,12 @@ void MainWindow::createActions() {
     m_compareReference->setToolTip(
         QStringLiteral("Overlay rnnprof's own measurements of this model on an NVIDIA H100 (reference data "
                        "from another machine) and show where its GPU overtakes the CPU"));
+    m_findCrossover = make(QStringLiteral("Find &Crossover with Reference GPU"),
+                           QStyle::SP_FileDialogContentsView, {}, [this] { findCrossoverWithReference(); });
+    m_findCrossover->setObjectName(QStringLiteral("actionFindCrossover"));
+    m_findCrossover->setToolTip(
+        QStringLiteral("Measure only the batch sizes needed to find where the reference H100 overtakes this "
+                       "machine's fastest CPU backend, for the configured model and first sequence length"));
     m_close = make(QStringLiteral("C&lose Results"), QStyle::SP_DialogCloseButton, {}, [this] {
         if (!m_controller->isRunning()) m_store->clear();
     });
@@ -260,6 +267,7 @@ void MainWindow::createMenus() {
     file->addAction(m_quit);
     QMenu* sweep = menuBar()->addMenu(QStringLiteral("&Sweep"));
     sweep->addAction(m_run);
+    sweep->addAction(m_findCrossover);
     sweep->addAction(m_stop);
     QMenu* view = menuBar()->addMenu(QStringLiteral("&View"));
     view->addAction(m_dock->toggleViewAction());
@@ -292,6 +300,7 @@ void MainWindow::updateActions() {
     const bool running = m_controller->isRunning();
     const bool haveResults = !m_store->empty();
     m_run->setEnabled(!running && m_panel->isValid() && !m_controller->isShutDown());
+    m_findCrossover->setEnabled(m_run->isEnabled());
     m_run->setToolTip(m_panel->isValid()
                           ? QStringLiteral("Run the configured sweep (F5)")
                           : QStringLiteral("Fix the marked fields of the configuration first"));
@@ -370,6 +379,7 @@ void MainWindow::onSweepFinished(const SweepResult& result) {
     m_progress->end();
     m_busy->stopWatching();
     m_store->finishLive(m_liveIndex, result);
+    if (m_searchReference >= 0) return finishCrossoverSearch(result);
     m_busy->showResults(m_store->results()); // what the runner recorded before and during it
     updateEstimate();
     int ok = 0;

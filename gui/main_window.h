@@ -89,6 +89,13 @@ public:
     // GPU times are added as well (and paired, when no reference ran the model). False, with the
     // reason reported, when no reference ran this model and none could be predicted.
     bool compareWithReference();
+    // Sweep › Find Crossover with Reference GPU: for the configured model, its first sequence length
+    // and mode, searches where the reference's fastest GPU backend overtakes the fastest of the
+    // configured CPU backends available here, measuring only the batch sizes of the reference's grid
+    // a bisection needs (profiling/crossover_run.h); the reference is overlaid, the pair set, and the
+    // status bar gives the crossover and how many points it measured. False, reported, when no
+    // reference ran the model at that sequence length or no CPU backend is available.
+    bool findCrossoverWithReference();
     // The predicted GPU times of the configured model and grid (reference_results.h), added once;
     // returns its index. showPredictedReference also sets the speedup pair to the fastest CPU
     // backend of the first other result against them and shows the Speedup & crossover tab.
@@ -118,6 +125,8 @@ protected:
     void resizeEvent(QResizeEvent* event) override;
 
 private:
+    // The end of findCrossoverWithReference(): the pair set, the crossover in the status bar.
+    void finishCrossoverSearch(const SweepResult& result);
     void createActions();
     void createMenus();
     void restoreSettings();
@@ -179,6 +188,8 @@ private:
     QAction* m_exportChart = nullptr;
     QAction* m_exportAll = nullptr;
     QAction* m_compareReference = nullptr;
+    QAction* m_findCrossover = nullptr;
+    int m_searchReference = -1; // a crossover search's reference in the store, till it finishes
     QAction* m_close = nullptr;
     QAction* m_quit = nullptr;
     QAction* m_dark = nullptr;

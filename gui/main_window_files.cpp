@@ -4,7 +4,9 @@
 #include "gui/main_window.h"
 
 #include "cli/path_arguments.h"
+#include "engine/cpu/cpu_libraries.h"
 #include "gui/app_settings.h"
+#include "gui/busy_banner.h"
 #include "gui/charts/chart_export.h"
 #include "gui/charts/chart_page.h"
 #include "gui/charts/chart_renderer.h"
@@ -15,6 +17,7 @@
 #include "gui/reference_results.h"
 #include "gui/result_store.h"
 #include "gui/sweep_controller.h"
+#include "gui/sweep_progress.h"
 #include "profiling/crossover.h"
 #include "profiling/result_files.h"
 
@@ -196,6 +199,92 @@ bool MainWindow::compareWithReference() {
                            "open a sweep to see this machine's CPU");
     statusBar()->showMessage(what, 15000);
     return true;
+}
+
+bool MainWindow::findCrossoverWithReference() {
+    const QString title = QStringLiteral("Find crossover with reference GPU");
+    if (!m_panel->isValid() || m_controller->isRunning()) return false;
+    SweepPlan plan = m_panel->plan();
+    QString why;
+    std::optional<SweepResult> reference;
+    try {
+        reference = referenceFor(plan, why);
+    } catch (const std::exception& e) {
+        why = QString::fromStdString(e.what());
+    }
+    if (!reference) {
+        report(title, why);
+        return false;
+    }
+    // The first mode, and the first sequence length of the plan the reference measured on a GPU;
+    // the grid is the reference's batch sizes there.
+    const Mode mode = plan.modes.front();
+    std::vector<int> grid;
+    for (int t : plan.seqLens) {
+        for (const auto& [key, time] : sideTimes(*reference, kFastestGpu))
+            if (std::get<0>(key) == mode && std::get<1>(key) == t) grid.push_back(std::get<2>(key));
+        if (!grid.empty()) {
+            plan.seqLens = {t};
+            break;
+        }
+    }
+    if (grid.empty()) {
+        report(title, QStringLiteral("The reference GPU results of this model hold no %1 point at the "
+                                     "configured sequence lengths: choose one they measured.")
+                          .arg(QString::fromUtf8(toString(mode).data())));
+        return false;
+    }
+    plan.modes = {mode};
+    plan.batches = grid;
+    std::vector<std::string> cpu; // fastest-cpu here: the configured CPU backends this machine runs
+    for (const std::string& id : plan.backends)
+        if (const Backend* b = m_backends.find(id); b && !b->isGpu() && b->availability().available)
+            cpu.push_back(id);
+    if (cpu.empty()) {
+        report(title, QStringLiteral("Select a CPU backend this machine can run: the search sets the "
+                                     "fastest of them against the reference GPU."));
+        return false;
+    }
+    plan.backends = cpu;
+    m_liveIndex = -1;
+    m_store->clear();
+    m_store->add(std::move(*reference));
+    m_searchReference = 0;
+    if (!m_controller->startCrossoverSearch(plan, m_store->results().front())) {
+        m_searchReference = -1;
+        return false;
+    }
+    m_progress->begin();
+    m_busy->startWatching(availableCpuCores(), plan.settings.threads);
+    statusBar()->showMessage(QStringLiteral("Searching the crossover at T=%1 over the reference's %2 batch "
+                                            "sizes…")
+                                 .arg(plan.seqLens.front())
+                                 .arg(grid.size()));
+    return true;
+}
+
+void MainWindow::finishCrossoverSearch(const SweepResult& result) {
+    const int reference = m_searchReference;
+    m_searchReference = -1;
+    for (ChartPage* page : m_pages)
+        if (page->spec().id == QStringLiteral("speedup")) {
+            page->setPair(QString::fromUtf8(kFastestCpu.data(), qsizetype(kFastestCpu.size())), m_liveIndex,
+                          QString::fromUtf8(kFastestGpu.data(), qsizetype(kFastestGpu.size())), reference);
+            m_tabs->setCurrentWidget(page);
+        }
+    QString text = QStringLiteral("Crossover search stopped before it measured a point");
+    if (!result.crossovers.empty()) {
+        const CrossoverRecord& c = result.crossovers.front();
+        text = QStringLiteral("%1 over %2, %3 T=%4: %5 — measured %6 of the reference's %7 batch sizes")
+                   .arg(QString::fromStdString(c.challenger), QString::fromStdString(c.baseline),
+                        QString::fromUtf8(toString(c.mode).data()))
+                   .arg(c.seqLen)
+                   .arg(QString::fromStdString(c.verdict))
+                   .arg(c.measuredBatches)
+                   .arg(c.gridBatches);
+    }
+    statusBar()->showMessage(text);
+    scheduleRefresh();
 }
 
 int MainWindow::chooseResult(const QString& purpose, int index) {

@@ -65,6 +65,19 @@ bool SweepController::start(const SweepPlan& plan, const QString& resultPath, bo
     return true;
 }
 
+bool SweepController::startCrossoverSearch(const SweepPlan& plan, const SweepResult& reference) {
+    if (m_running || !m_thread) return false;
+    m_stop->reset();
+    const quint64 job = ++m_job;
+    m_resultPath.clear();
+    setRunning(true);
+    EngineWorker* worker = m_worker;
+    QMetaObject::invokeMethod(
+        worker, [worker, job, plan, reference] { worker->runCrossoverSearch(job, plan, reference); },
+        Qt::QueuedConnection);
+    return true;
+}
+
 void SweepController::stop() {
     m_stop->requestStop();
 }

@@ -32,6 +32,9 @@ public:
     // `resume`: continue the journal an earlier run left beside `resultPath` (same plan), measuring
     // only its missing points; without it such a journal is never overwritten.
     bool start(const SweepPlan& plan, const QString& resultPath = {}, bool resume = false);
+    // Queues a crossover search of `plan` against `reference` (EngineWorker::runCrossoverSearch);
+    // false when a sweep is running or after shutdown(). Nothing is written to disk.
+    bool startCrossoverSearch(const SweepPlan& plan, const SweepResult& reference);
     void stop();
     // Stops the sweep and joins the engine thread; blocks until the current run returns.
     void shutdown();

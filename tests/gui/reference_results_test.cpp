@@ -209,3 +209,50 @@ TEST_F(CompareWithReference, WithNothingOfYoursOpenItSaysItComparesTheReferenceH
 
 } // namespace
 } // namespace rnnprof::gui
+
+#include "gui/sweep_controller.h"
+
+#include <QSignalSpy>
+
+namespace rnnprof::gui {
+namespace {
+
+TEST_F(CompareWithReference, FindCrossoverMeasuresOnlyWhatTheBisectionNeedsAgainstTheReference) {
+    MainWindow w(options());
+    ASSERT_TRUE(w.configPanel()->applyPreset(QStringLiteral("quick-start")));
+    SweepPlan plan = w.configPanel()->plan();
+    plan.backends = {"cpu-reference"}; // the search's CPU side; quick on any machine
+    plan.settings.warmup = 0;
+    plan.settings.minRepeats = plan.settings.maxRepeats = 1;
+    plan.settings.checkNumerics = false;
+    w.configPanel()->setPlan(plan);
+    QSignalSpy finished(&w.controller(), &SweepController::finished);
+    ASSERT_TRUE(w.findCrossoverWithReference());
+    ASSERT_TRUE(finished.wait(120000));
+    ASSERT_EQ(w.store().count(), 2);
+    EXPECT_EQ(w.store().results()[0].label, "h100 (reference)");
+    const SweepResult& here = w.store().results()[1];
+    ASSERT_EQ(here.crossovers.size(), 1u);
+    const CrossoverRecord& c = here.crossovers.front();
+    EXPECT_EQ(c.gridBatches, 4) << "the reference's quick-start grid: B=1, 4, 16, 64";
+    EXPECT_GE(c.measuredBatches, 1);
+    EXPECT_LE(c.measuredBatches, 4);
+    std::set<int> batches;
+    for (const PointResult& p : here.points) {
+        EXPECT_EQ(p.backend, "cpu-reference");
+        batches.insert(p.shape.batch);
+    }
+    EXPECT_EQ(int(batches.size()), c.measuredBatches);
+    const QString message = w.statusBar()->currentMessage();
+    EXPECT_TRUE(message.contains(QStringLiteral("of the reference's 4 batch sizes")))
+        << message.toStdString();
+    ChartPage* page = nullptr;
+    for (ChartPage* p : w.chartPages())
+        if (p->spec().id == QStringLiteral("speedup")) page = p;
+    ASSERT_NE(page, nullptr);
+    EXPECT_EQ(page->selection().baselineResult, 1);
+    EXPECT_EQ(page->selection().challengerResult, 0);
+}
+
+} // namespace
+} // namespace rnnprof::gui
