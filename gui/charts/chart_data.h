@@ -49,6 +49,7 @@ struct ChartMarker {
     QString tag{}; // written on the plot beside the line at height y: "B≈4.9" (empty: none)
     double y = std::numeric_limits<double>::quiet_NaN(); // NaN: at the top of the plot
     bool training = false; // drawn with another dash than an inference marker at the same place
+    QString series{};      // the series whose crossing it marks; empty: none (it stays with any)
 };
 
 struct BarSet {

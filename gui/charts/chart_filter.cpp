@@ -17,6 +17,11 @@ void keepShownPoints(ChartData& data, const std::vector<PointRef>& shown) {
         });
         return series.samples.empty();
     });
+    // A crossing of a series the filter removed goes with it.
+    std::erase_if(data.markers, [&](const ChartMarker& m) {
+        return !m.series.isEmpty() && std::none_of(data.series.begin(), data.series.end(),
+                                                   [&](const ChartSeries& s) { return s.name == m.series; });
+    });
 }
 
 } // namespace rnnprof::gui

@@ -1,8 +1,9 @@
 #pragma once
 // The results table's filter applied to the charts: a chart shows only the points the table
 // shows. Applied to line charts' samples (a series with none left disappears, so filtering by a
-// backend's name leaves that backend); guides, markers (crossovers are computed on every point)
-// and bar charts, which show one selected point, are left as they are.
+// backend's name leaves that backend), and a crossover marker goes with its series; guides, the
+// markers of series that stay (crossovers are computed on every point) and bar charts, which show
+// one selected point, are left as they are.
 #include "gui/charts/chart_data.h"
 
 #include <vector>

@@ -200,6 +200,7 @@ ChartData speedupVsBatch(const std::vector<SweepResult>& results, const ChartSel
                 maxX = std::max(maxX, sample.x);
             }
             if (series.samples.empty()) continue;
+            const QString owner = series.name;
             d.series.push_back(std::move(series));
             for (const Crossover& c : findCrossovers(m.points, mode)) {
                 if (c.seqLen != s.seqLen) continue;
@@ -218,7 +219,7 @@ ChartData speedupVsBatch(const std::vector<SweepResult>& results, const ChartSel
                                   modeName(mode),
                                   QString::fromStdString(crossingText(x, c.firstBatch, c.lastBatch)),
                                   x.flags.empty() ? QString() : QStringLiteral(" (uncertain)")),
-                         tagPrefix + at, 1.0, mode == Mode::Training});
+                         tagPrefix + at, 1.0, mode == Mode::Training, owner});
                 }
                 if (c.crossings.empty() && !c.note.empty())
                     d.notes << QStringLiteral("%1%2: %3")

@@ -269,6 +269,25 @@ TEST(ChartFilter, SamplesOfFilteredOutPointsAndEmptiedSeriesAreLeftOut) {
     EXPECT_TRUE(d.series[1].reference);
 }
 
+TEST(ChartFilter, ACrossoverMarkerGoesWithTheSeriesItMarksAndStaysWithOneThatStays) {
+    ChartData d = threePointChart();
+    ChartSeries other = d.series[0];
+    other.name = QStringLiteral("gpu infer");
+    for (auto& s : other.samples)
+        s.ref.result = 1;
+    d.series.push_back(other);
+    ChartMarker ofKept{2.0, QStringLiteral("crossover kept")};
+    ofKept.series = d.series[0].name;
+    ChartMarker ofRemoved{3.0, QStringLiteral("crossover removed")};
+    ofRemoved.series = QStringLiteral("gpu infer");
+    const ChartMarker ownerless{4.0, QStringLiteral("a guide")};
+    d.markers = {ofKept, ofRemoved, ownerless};
+    keepShownPoints(d, {PointRef{0, 0}, PointRef{0, 2}}); // none of "gpu infer"
+    ASSERT_EQ(d.markers.size(), 2u);
+    EXPECT_EQ(d.markers[0].label, QStringLiteral("crossover kept"));
+    EXPECT_EQ(d.markers[1].label, QStringLiteral("a guide"));
+}
+
 TEST(CrossoverMarkers, InferenceAndTrainingAreDrawnWithDifferentPens) {
     ChartData d = threePointChart();
     ChartMarker inferMarker{2.0, QStringLiteral("infer crossover")};
