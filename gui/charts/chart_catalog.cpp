@@ -5,6 +5,7 @@
 #include "gui/charts/chart_speedup.h"
 #include "gui/charts/chart_time.h"
 #include "profiling/busy_host.h"
+#include "profiling/crossover.h"
 
 namespace rnnprof::gui {
 
@@ -25,6 +26,16 @@ QStringList machineNotes(const std::vector<SweepResult>& results) {
                          "(hollow markers)")
                          .arg(name)
                          .arg(disturbed);
+        // A prediction overlaid on measurements of another model (opened after it was made).
+        if (isPredictedResult(r))
+            for (const SweepResult& other : results)
+                if (!isPredictedResult(other) && !other.points.empty())
+                    if (const auto d = modelDifferences(other.plan.config, r.plan.config); !d.empty()) {
+                        notes << QStringLiteral("%1: predicted for another model than %2 (%3)")
+                                     .arg(name, QString::fromStdString(other.label),
+                                          QString::fromStdString(describeDifferences(d)));
+                        break;
+                    }
     }
     return notes;
 }

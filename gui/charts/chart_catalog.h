@@ -37,7 +37,8 @@ struct ChartPageSpec {
 // Every chart of it ends its notes with machineNotes() of the results it draws.
 [[nodiscard]] const std::vector<ChartPageSpec>& chartCatalog();
 // What makes a result's numbers doubtful, one line each: its machine was busy (busy_host.h), some of
-// its points were disturbed (starvation.h). Empty for quiet results.
+// its points were disturbed (starvation.h), it is a prediction for another model than a measured
+// result beside it. Empty for quiet results.
 [[nodiscard]] QStringList machineNotes(const std::vector<SweepResult>& results);
 
 } // namespace rnnprof::gui

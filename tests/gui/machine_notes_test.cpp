@@ -38,6 +38,21 @@ TEST(MachineNotes, ABusyMachineAndDisturbedPointsAreNamedPerResult) {
                              "CPU while they ran (hollow markers)"));
 }
 
+TEST(MachineNotes, APredictionForAnotherModelThanAMeasuredResultIsLabelled) {
+    SweepResult predicted = quietResult();
+    predicted.label = "h100 (predicted)";
+    predicted.plan.config.hiddenSize = 512;
+    for (PointResult& p : predicted.points)
+        p.status = PointStatus::Predicted;
+    const QStringList notes = machineNotes({quietResult(), predicted});
+    ASSERT_EQ(notes.size(), 1);
+    EXPECT_EQ(notes[0],
+              QStringLiteral("h100 (predicted): predicted for another model than laptop.json (laptop) "
+                             "(hidden_size 256 vs 512)"));
+    predicted.plan.config.hiddenSize = quietResult().plan.config.hiddenSize;
+    EXPECT_TRUE(machineNotes({quietResult(), predicted}).isEmpty()) << "the same model: nothing to say";
+}
+
 TEST(MachineNotes, EveryChartOfTheCatalogEndsWithThem) {
     SweepResult r = quietResult();
     r.points[0].disturbed = true;
