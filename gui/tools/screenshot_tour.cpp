@@ -78,7 +78,7 @@ int runScreenshotTour(int argc, char** argv) {
     options.autosaveDir = scratch.filePath(QStringLiteral("autosave"));
     options.interactive = false;
     gui::MainWindow window(options);
-    // A 1366x768 laptop screen: what issue 15 asks the window to fit, every chart readable.
+    // A 1366x768 laptop screen: what the window must fit, every chart readable.
     window.resize(kLaptopWidth, kLaptopHeight);
     window.show();
     waitExposed(window);
