@@ -90,6 +90,11 @@ CrossoverRequest parseCrossoverArguments(const QStringList& args, std::vector<st
          QStringLiteral("N")},
         {opt("out"), QStringLiteral("Write the points measured and the crossover to FILE.json (required)."),
          QStringLiteral("FILE")},
+        {opt("crossover-csv"),
+         QStringLiteral(
+             "Also write the crossover record as CSV (central, low and high batch, verdict, flags, "
+             "batch sizes measured of the grid)."),
+         QStringLiteral("FILE")},
     });
     model.addTo(parser);
     if (!parseFlags(parser, args, help, problems, req.help, req.helpText)) return req;
@@ -145,6 +150,9 @@ CrossoverRequest parseCrossoverArguments(const QStringList& args, std::vector<st
         problems.push_back("--out is required: the JSON file to write the points measured to");
     else
         outputs.push_back({"--out", req.outPath = pathFromArgument(parser.value(opt("out")))});
+    if (parser.isSet(opt("crossover-csv")))
+        outputs.push_back(
+            {"--crossover-csv", req.crossoverCsvPath = pathFromArgument(parser.value(opt("crossover-csv")))});
     for (const CrossoverSide* s : {&req.baseline, &req.challenger})
         if (isFileSide(*s)) inputs.push_back({"--baseline/--challenger", s->file});
     checkOutputFiles(outputs, inputs, problems);
@@ -280,6 +288,7 @@ int runParsed(const QStringList& args) {
     std::fflush(stdout);
     try {
         saveResultJson(req.outPath, here);
+        if (!req.crossoverCsvPath.empty()) saveCrossoverCsv(req.crossoverCsvPath, here);
     } catch (const Error& e) {
         printError("crossover", e.what());
         return kExitFailure;

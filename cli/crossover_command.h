@@ -25,7 +25,8 @@ struct CrossoverRequest {
     CrossoverSide challenger;
     SweepPlan plan; // the model, one sequence length, one mode, the grid; the backends measured here
     std::string outPath;
-    bool gridGiven = false; // --batch given: else the powers of two 1..1024, or a file's batch sizes
+    std::string crossoverCsvPath; // --crossover-csv
+    bool gridGiven = false;       // --batch given: else the powers of two 1..1024, or a file's batch sizes
     bool help = false;
     std::string helpText;
 };

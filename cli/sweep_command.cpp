@@ -155,6 +155,7 @@ int runRequest(const SweepRequest& req) {
             withCrossovers.crossovers = crossoverRecords(m.points, std::string(kFastestCpu),
                                                          req.comparePath + ":" + std::string(kFastestGpu));
             saveResultJson(req.outPath, withCrossovers);
+            if (!req.crossoverCsvPath.empty()) saveCrossoverCsv(req.crossoverCsvPath, withCrossovers);
         }
         if (!req.csvPath.empty()) saveResultCsv(req.csvPath, result);
         if (!req.tracePath.empty()) saveChromeTrace(req.tracePath, result);

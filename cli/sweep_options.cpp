@@ -202,6 +202,9 @@ void checkSweepOutputs(const QCommandLineParser& parser, SweepRequest& req,
         outputs.push_back({"the journal of --out,", journalPathFor(req.outPath), true});
     }
     output("csv", req.csvPath);
+    output("crossover-csv", req.crossoverCsvPath);
+    if (!req.crossoverCsvPath.empty() && !parser.isSet(opt("compare")))
+        problems.push_back("--crossover-csv needs --compare: it records the comparison's crossovers");
     output("trace", req.tracePath);
     if (chartSupport() && parser.isSet(opt("charts"))) { // without support it is refused below
         output("charts", req.chartsDir);
@@ -262,6 +265,11 @@ SweepRequest parseSweepArguments(const QStringList& args, std::vector<std::strin
          QStringLiteral("Write results to FILE.json (required; a regular file: its journal goes beside it)."),
          QStringLiteral("FILE")},
         {opt("csv"), QStringLiteral("Also write a CSV file."), QStringLiteral("FILE")},
+        {opt("crossover-csv"),
+         QStringLiteral(
+             "With --compare: also write the comparison's crossovers as CSV (central, low and high "
+             "batch, verdict, flags per mode and sequence length)."),
+         QStringLiteral("FILE")},
         {opt("trace"), QStringLiteral("Also write a Chrome trace (Perfetto)."), QStringLiteral("FILE")},
         {opt("charts"), QStringLiteral("Also write every chart as PNG and SVG into DIR."),
          QStringLiteral("DIR")},

@@ -18,10 +18,11 @@ namespace rnnprof::cli {
 
 struct SweepRequest {
     SweepPlan plan;
-    std::string outPath;   // --out results.json
-    std::string csvPath;   // --csv
-    std::string tracePath; // --trace
-    std::string chartsDir; // --charts
+    std::string outPath;          // --out results.json
+    std::string csvPath;          // --csv
+    std::string crossoverCsvPath; // --crossover-csv (with --compare)
+    std::string tracePath;        // --trace
+    std::string chartsDir;        // --charts
     // --compare FILE: a result with GPU points of the same model, loaded and checked before the
     // sweep; afterwards the fastest CPU backend here is set against its fastest GPU backend.
     std::string comparePath;

@@ -238,4 +238,35 @@ void saveResultCsv(const std::string& path, const SweepResult& result) {
     writeFileAtomically(path, toCsv(result));
 }
 
+std::string toCrossoverCsv(const SweepResult& result) {
+    std::string out =
+        "baseline,challenger,mode,seq_len,batch,low,high,verdict,flags,measured_batches,grid_batches\n";
+    const TextOf text;
+    for (const CrossoverRecord& c : result.crossovers) {
+        std::string flags;
+        for (const std::string& f : c.flags)
+            flags += (flags.empty() ? "" : "; ") + f;
+        const std::vector<std::string> row{quoted(c.baseline),
+                                           quoted(c.challenger),
+                                           std::string(toString(c.mode)),
+                                           std::to_string(c.seqLen),
+                                           text(c.batch),
+                                           text(c.low),
+                                           text(c.high),
+                                           quoted(c.verdict),
+                                           quoted(flags),
+                                           c.gridBatches > 0 ? std::to_string(c.measuredBatches)
+                                                             : std::string(),
+                                           c.gridBatches > 0 ? std::to_string(c.gridBatches) : std::string()};
+        for (std::size_t i = 0; i < row.size(); ++i)
+            out += (i == 0 ? "" : ",") + row[i];
+        out += '\n';
+    }
+    return out;
+}
+
+void saveCrossoverCsv(const std::string& path, const SweepResult& result) {
+    writeFileAtomically(path, toCrossoverCsv(result));
+}
+
 } // namespace rnnprof

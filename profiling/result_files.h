@@ -39,6 +39,12 @@ void saveResultCsv(const std::string& path, const SweepResult& result); // atomi
 [[nodiscard]] std::string toCombinedCsv(const std::vector<SweepResult>& results);
 void saveCombinedCsv(const std::string& path, const std::vector<SweepResult>& results); // atomic
 
+// A result's crossover records (rnnprof crossover, sweep --compare) as CSV, one row each: baseline,
+// challenger, mode, seq_len, batch, low, high (empty: none or open), verdict, flags ("; "-joined),
+// measured_batches and grid_batches (a search only).
+[[nodiscard]] std::string toCrossoverCsv(const SweepResult& result);
+void saveCrossoverCsv(const std::string& path, const SweepResult& result); // atomic
+
 [[nodiscard]] std::string toChromeTrace(const SweepResult& result);
 void saveChromeTrace(const std::string& path, const SweepResult& result); // atomic
 

@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <set>
 
 namespace rnnprof {
@@ -32,8 +33,9 @@ SweepResult steppedGpuResult() {
 TEST(CrossoverCommand, MeasuresOnlyTheBatchSizesTheBisectionNeedsAndRecordsTheCrossover) {
     TempDir dir;
     saveResultJson(dir.path("gpu.json"), steppedGpuResult());
-    const auto run = crossover({"--baseline", "cpu-reference", "--challenger", dir.path("gpu.json"),
-                                "--repeats", "2", "--out", dir.path("x.json")});
+    const auto run =
+        crossover({"--baseline", "cpu-reference", "--challenger", dir.path("gpu.json"), "--repeats", "2",
+                   "--out", dir.path("x.json"), "--crossover-csv", dir.path("x.csv")});
     ASSERT_EQ(run.status, 0) << run.err << run.out;
     // Ends 1 and 64, then 8 (index 3 of 7), then 16 (index 4): one grid step wide.
     EXPECT_NE(run.out.find("measured 4 of 7 batch sizes of the grid (B=1..64): bracket one grid step wide "
@@ -64,6 +66,14 @@ TEST(CrossoverCommand, MeasuresOnlyTheBatchSizesTheBisectionNeedsAndRecordsTheCr
     EXPECT_LT(c.batch, 16.0);
     EXPECT_LE(c.low, c.batch);
     EXPECT_GE(c.high, c.batch);
+    // The same record as CSV.
+    std::ifstream csv(dir.path("x.csv"));
+    std::string header, row;
+    ASSERT_TRUE(std::getline(csv, header) && std::getline(csv, row));
+    EXPECT_EQ(header,
+              "baseline,challenger,mode,seq_len,batch,low,high,verdict,flags,measured_batches,grid_batches");
+    EXPECT_EQ(row.rfind("cpu-reference," + dir.path("gpu.json") + ":fastest-gpu,infer,3,", 0), 0u) << row;
+    EXPECT_EQ(row.substr(row.size() - 4), ",4,7") << row;
 }
 
 TEST(CrossoverCommand, BadSidesAreRefusedNamingWhatIsAllowed) {

@@ -12,6 +12,7 @@
 #include <cmath>
 #include <csignal>
 #include <filesystem>
+#include <fstream>
 
 namespace rnnprof {
 namespace {
@@ -310,7 +311,7 @@ TEST(SweepCompare, PrintsTheCrossoverOfTheFastestCpuHereAgainstTheFastestGpuTher
     TempDir dir;
     saveResultJson(dir.path("server.json"), gpuServerResult());
     Args args = tinyGrid(dir);
-    args.insert(args.end(), {"--compare", dir.path("server.json")});
+    args.insert(args.end(), {"--compare", dir.path("server.json"), "--crossover-csv", dir.path("x.csv")});
     const auto run = sweep(args);
     ASSERT_EQ(run.status, 0) << run.err;
     EXPECT_NE(run.out.find("--compare " + dir.path("server.json")), std::string::npos) << run.out;
@@ -330,6 +331,20 @@ TEST(SweepCompare, PrintsTheCrossoverOfTheFastestCpuHereAgainstTheFastestGpuTher
     EXPECT_EQ(r.crossovers[0].verdict, "faster at every batch measured (B=1..2)");
     EXPECT_TRUE(std::isnan(r.crossovers[0].batch));
     EXPECT_EQ(r.crossovers[1].mode, Mode::Training);
+    std::ifstream csv(dir.path("x.csv"));
+    std::string header, infer, train;
+    ASSERT_TRUE(std::getline(csv, header) && std::getline(csv, infer) && std::getline(csv, train));
+    EXPECT_EQ(infer, "fastest-cpu," + dir.path("server.json") +
+                         ":fastest-gpu,infer,3,,,,faster at every batch measured (B=1..2),,,");
+}
+
+TEST(SweepCompare, TheCrossoverCsvNeedsACompare) {
+    TempDir dir;
+    Args args = tinyGrid(dir);
+    args.insert(args.end(), {"--crossover-csv", dir.path("x.csv")});
+    const auto run = sweep(args);
+    EXPECT_EQ(run.status, 2);
+    EXPECT_NE(run.err.find("--crossover-csv needs --compare"), std::string::npos) << run.err;
 }
 
 TEST(SweepCompare, AFileOfAnotherModelIsRefusedBeforeMeasuringNamingTheFields) {
