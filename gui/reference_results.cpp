@@ -42,6 +42,30 @@ SweepResult loadReferenceResult(const QString& resource) {
     return r;
 }
 
+void attachTracedKernels(SweepResult& reference, const SweepResult& traced, const std::string& tracedName) {
+    for (PointResult& p : reference.points) {
+        if (!p.ok() || !p.gpu || p.gpu->traced) continue;
+        for (const PointResult& q : traced.points)
+            if (q.ok() && q.gpu && q.gpu->traced && q.backend == p.backend && q.mode == p.mode &&
+                q.shape == p.shape) {
+                GpuProfile& g = *p.gpu;
+                g.traced = true;
+                g.unavailableReason.clear();
+                g.kernels = q.gpu->kernels;
+                g.memcpys = q.gpu->memcpys;
+                g.gpuBusyUs = q.gpu->gpuBusyUs;
+                g.wallUs = q.gpu->wallUs;
+                g.tracedMedianMs = q.gpu->tracedMedianMs;
+                g.untracedMedianMs = q.gpu->untracedMedianMs;
+                g.warnings.push_back("kernels and timeline from the traced run in " + tracedName +
+                                     " (same model, shape and backend); every time shown is this file's "
+                                     "untraced one");
+                p.trace = q.trace;
+                break;
+            }
+    }
+}
+
 std::optional<SweepResult> referenceFor(const SweepPlan& plan, QString& why) {
     const QStringList files = referenceResultFiles();
     const QString own = QStringLiteral(":/reference/h100-%1.json").arg(QString::fromStdString(plan.preset));
@@ -53,7 +77,18 @@ std::optional<SweepResult> referenceFor(const SweepPlan& plan, QString& why) {
     for (const QString& f : order) {
         SweepResult r = loadReferenceResult(f);
         const auto differences = modelDifferences(plan.config, r.plan.config);
-        if (differences.empty()) return r;
+        if (differences.empty()) {
+            // Its kernels, where a traced run of the same file exists: reachable from Breakdown of
+            // a reference point, while the headline times stay the untraced ones.
+            QString tracedFile = f;
+            tracedFile.replace(QStringLiteral(".json"), QStringLiteral("-traced.json"));
+            if (files.contains(tracedFile)) {
+                const SweepResult traced = loadReferenceResult(tracedFile);
+                if (modelDifferences(r.plan.config, traced.plan.config).empty())
+                    attachTracedKernels(r, traced, QFileInfo(tracedFile).fileName().toStdString());
+            }
+            return r;
+        }
         if (f == own) ownDifferences = QString::fromStdString(describeDifferences(differences));
     }
     why = QStringLiteral("No reference GPU results of this model: the reference sweeps (NVIDIA H100) ran the "

@@ -25,7 +25,13 @@ namespace rnnprof::gui {
 // untraced one that did. None: `why` says so, naming what the preset's reference ran differently.
 [[nodiscard]] std::optional<SweepResult> referenceFor(const SweepPlan& plan, QString& why);
 
-// ---- Predicted GPU times for what the references did not measure (issue 14.3) ----
+// Copies the kernel profile and timeline of `traced`'s points into the untraced GPU points of
+// `reference` with the same backend, mode and shape (a warning on each says where they came from);
+// the headline times stay `reference`'s. referenceFor() does it for a reference whose
+// "-traced.json" sibling exists.
+void attachTracedKernels(SweepResult& reference, const SweepResult& traced, const std::string& tracedName);
+
+// ---- Predicted GPU times for what the references did not measure ----
 // The label of a predicted result in legends and combo boxes.
 [[nodiscard]] QString predictedReferenceLabel();
 // Whether `reference` measured every (mode, sequence length, batch) of `plan` on a GPU backend.

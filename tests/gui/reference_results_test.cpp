@@ -256,3 +256,28 @@ TEST_F(CompareWithReference, FindCrossoverMeasuresOnlyWhatTheBisectionNeedsAgain
 
 } // namespace
 } // namespace rnnprof::gui
+
+namespace rnnprof::gui {
+namespace {
+
+TEST(ReferenceKernels, TheQuickStartReferenceKeepsItsUntracedTimesAndGainsTheTracedRunsKernels) {
+    QString why;
+    SweepPlan plan = findPreset("quick-start")->plan;
+    const auto reference = referenceFor(plan, why);
+    ASSERT_TRUE(reference.has_value()) << why.toStdString();
+    const SweepResult untraced = loadReferenceResult(QStringLiteral(":/reference/h100-quick-start.json"));
+    int withKernels = 0;
+    for (std::size_t i = 0; i < reference->points.size(); ++i) {
+        const PointResult& p = reference->points[i];
+        EXPECT_EQ(p.iteration, untraced.points[i].iteration) << "the headline stays untraced";
+        if (!p.gpu || !p.gpu->traced) continue;
+        ++withKernels;
+        EXPECT_FALSE(p.gpu->kernels.empty()) << p.backend;
+        ASSERT_FALSE(p.gpu->warnings.empty());
+        EXPECT_NE(p.gpu->warnings.back().find("h100-quick-start-traced.json"), std::string::npos);
+    }
+    EXPECT_GE(withKernels, 8) << "gpu-cudnn and gpu-generic at four batch sizes in both modes";
+}
+
+} // namespace
+} // namespace rnnprof::gui
