@@ -1,5 +1,6 @@
 #include "gui/autosave.h"
 
+#include "profiling/file_name_part.h"
 #include "profiling/result_files.h"
 
 #include <QDateTime>
@@ -14,9 +15,14 @@ QString defaultAutosaveDir() {
         .filePath(QStringLiteral("autosave"));
 }
 
-QString newAutosavePath(const QString& dir) {
+QString newAutosavePath(const QString& dir, const SweepPlan& plan) {
     if (dir.isEmpty() || !QDir().mkpath(dir)) return {};
-    const QString stamp = QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMdd-HHmmss"));
+    const std::string what = plan.preset.empty() ? std::string(toString(plan.config.cell)) + "-" +
+                                                       std::to_string(plan.config.inputSize) + "-" +
+                                                       std::to_string(plan.config.hiddenSize)
+                                                 : plan.preset;
+    const QString stamp = QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMdd-HHmmss")) +
+                          QLatin1Char('-') + QString::fromStdString(fileNamePart(what, 40));
     QString path = QDir(dir).filePath(QStringLiteral("sweep-%1.json").arg(stamp));
     for (int i = 2; QFileInfo::exists(path) || QFileInfo::exists(path + QStringLiteral(".journal")); ++i)
         path = QDir(dir).filePath(QStringLiteral("sweep-%1-%2.json").arg(stamp).arg(i));

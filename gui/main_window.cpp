@@ -316,7 +316,7 @@ bool MainWindow::startSweep() {
     if (!m_panel->isValid() || m_controller->isRunning()) return false;
     const QString dir = autosaveDir();
     pruneAutosaves(dir);
-    return startSweepInto(m_panel->plan(), newAutosavePath(dir), false);
+    return startSweepInto(m_panel->plan(), newAutosavePath(dir, m_panel->plan()), false);
 }
 
 bool MainWindow::startSweepInto(const SweepPlan& plan, const QString& path, bool resume) {
