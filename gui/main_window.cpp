@@ -427,7 +427,12 @@ void MainWindow::updateEstimate() {
         const Backend* backend = m_backends.find(id);
         return backend && backend->availability().available;
     });
-    m_progress->showEstimate(estimateSeconds(plan, points(plan), rates));
+    // What other processes take now: sampled at most once a second (a few hundred /proc reads).
+    if (m_idleLoad.secondsSinceLastSample() >= 1.0)
+        if (auto load = m_idleLoad.sample()) m_lastIdleLoad = *load;
+    const double slowdown =
+        m_lastIdleLoad ? busySlowdown(*m_lastIdleLoad, availableCpuCores(), plan.settings.threads) : 1.0;
+    m_progress->showEstimate(estimateSeconds(plan, points(plan), rates), slowdown);
 }
 
 void MainWindow::scheduleRefresh() {

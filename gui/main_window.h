@@ -5,12 +5,14 @@
 // numbers live in the ResultStore, sweeps run on the SweepController's engine thread.
 #include "engine/backend.h"
 #include "gui/charts/chart_data.h"
+#include "profiling/host_load.h"
 
 #include <QMainWindow>
 #include <QStringList>
 #include <QTimer>
 
 #include <memory>
+#include <optional>
 #include <vector>
 
 QT_BEGIN_NAMESPACE
@@ -190,6 +192,8 @@ private:
     QAction* m_compareReference = nullptr;
     QAction* m_findCrossover = nullptr;
     int m_searchReference = -1; // a crossover search's reference in the store, till it finishes
+    HostLoadMonitor m_idleLoad; // the load the pre-run estimate allows for
+    std::optional<HostLoad> m_lastIdleLoad;
     QAction* m_close = nullptr;
     QAction* m_quit = nullptr;
     QAction* m_dark = nullptr;

@@ -22,7 +22,13 @@ QString formatDuration(double seconds) {
     return QStringLiteral("%1:%2").arg(s / 60).arg(s % 60, 2, 10, QLatin1Char('0'));
 }
 
-QString estimateText(double seconds) {
+QString estimateText(double seconds, double slowdown) {
+    if (slowdown > 1.05)
+        return QStringLiteral("Run takes about %1 here: the machine is busy, about %2x the %3 of a quiet one "
+                              "(estimate from the plan's FLOPs)")
+            .arg(formatDuration(seconds * slowdown))
+            .arg(slowdown, 0, 'f', 1)
+            .arg(formatDuration(seconds));
     return QStringLiteral("Run takes about %1 here (estimate from the plan's FLOPs)")
         .arg(formatDuration(seconds));
 }
@@ -77,14 +83,14 @@ void SweepProgressView::end() {
     setWanted(false);
 }
 
-void SweepProgressView::showEstimate(double seconds) {
+void SweepProgressView::showEstimate(double seconds, double slowdown) {
     if (m_running) return;
     if (seconds < 0) {
         setWanted(false);
         return;
     }
     m_bar->hide();
-    m_label->setText(estimateText(seconds));
+    m_label->setText(estimateText(seconds, slowdown));
     m_label->setToolTip(
         QStringLiteral("The plan's FLOPs at a rough rate per backend for this machine; while the "
                        "sweep runs, the ETA uses the rates its points achieve"));

@@ -18,8 +18,9 @@ namespace rnnprof::gui {
 [[nodiscard]] QString progressText(const SweepProgress& progress);
 // "0:42", "1:05:09", "?" for unknown (< 0)
 [[nodiscard]] QString formatDuration(double seconds);
-// "Run takes about 1:05 here (estimate from the plan's FLOPs)": shown before Run.
-[[nodiscard]] QString estimateText(double seconds);
+// "Run takes about 1:05 here (estimate from the plan's FLOPs)": shown before Run; on a busy machine
+// (`slowdown` > 1, host_load.h's busySlowdown) the longer time, saying why and by how much.
+[[nodiscard]] QString estimateText(double seconds, double slowdown = 1.0);
 
 class SweepProgressView : public QWidget {
     Q_OBJECT
@@ -31,7 +32,7 @@ public:
     void update(const SweepProgress& progress);
     void end();
     // While no sweep runs: what Run would take (profiling/eta.h); < 0 hides it.
-    void showEstimate(double seconds);
+    void showEstimate(double seconds, double slowdown = 1.0);
     // While the status bar shows a message over it (QStatusBar::messageChanged): hidden, and shown
     // again after, if it has something to say. QStatusBar's own hiding is undone by a later show().
     void setCovered(bool covered);

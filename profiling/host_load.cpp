@@ -216,6 +216,13 @@ std::string busyWarning(const HostLoad& load, int cores, int threads) {
     return text + ". Times measured now may be far too slow: stop the other work or use fewer threads.";
 }
 
+double busySlowdown(const HostLoad& load, int cores, int threads) {
+    if (cores <= 0) return 1.0;
+    const double used = cores - coresLeftFree(cores, threads);
+    const double taken = std::max(0.0, load.otherBusyCores - coresLeftFree(cores, threads));
+    return used / std::max(used - taken, used / 4.0);
+}
+
 double threadCpuSeconds() {
 #ifdef RUSAGE_THREAD
     rusage usage{};

@@ -97,6 +97,11 @@ private:
 // naming the load and the busiest processes, and what to do.
 [[nodiscard]] std::string busyWarning(const HostLoad& load, int cores, int threads);
 
+// How much longer a sweep with `threads` threads (0: all) on `cores` cores takes while `load` holds:
+// the cores it uses over those other processes leave it (the part of their load beyond the cores it
+// leaves free), never more than 4x; 1 on a quiet machine.
+[[nodiscard]] double busySlowdown(const HostLoad& load, int cores, int threads);
+
 // CPU seconds the calling thread has used (user + system); 0 where unknown.
 [[nodiscard]] double threadCpuSeconds();
 

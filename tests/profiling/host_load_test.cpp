@@ -106,6 +106,18 @@ TEST(BusyWarning, CoresLeftFreeCountsThreadsOfZeroAsAll) {
     EXPECT_EQ(coresLeftFree(2, 8), 0.0);
 }
 
+TEST(BusySlowdown, TheCoresTheSweepUsesOverWhatOthersLeaveIt) {
+    HostLoad load;
+    load.otherBusyCores = 1.0;
+    EXPECT_DOUBLE_EQ(busySlowdown(load, 2, 0), 2.0); // both cores, one taken: half of them left
+    EXPECT_DOUBLE_EQ(busySlowdown(load, 2, 1), 1.0); // one thread, the other core free for others
+    EXPECT_DOUBLE_EQ(busySlowdown(load, 16, 0), 16.0 / 15.0);
+    load.otherBusyCores = 2.0;
+    EXPECT_DOUBLE_EQ(busySlowdown(load, 2, 0), 4.0) << "never more than 4x";
+    load.otherBusyCores = 0.0;
+    EXPECT_DOUBLE_EQ(busySlowdown(load, 2, 0), 1.0);
+}
+
 TEST(HostLoad, SamplingThisMachineGivesAShareWithinItsCores) {
     const auto load = sampleHostLoad(std::chrono::milliseconds(20));
     if (!load) GTEST_SKIP() << "no /proc/stat here";
