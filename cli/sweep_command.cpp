@@ -159,8 +159,10 @@ int runRequest(const SweepRequest& req) {
         }
         if (!req.csvPath.empty()) saveResultCsv(req.csvPath, result);
         if (!req.tracePath.empty()) saveChromeTrace(req.tracePath, result);
-        if (!req.chartsDir.empty()) { // parsing refused --charts without chart support
-            const std::size_t files = chartSupport()->writeCharts(result, req.chartsDir);
+        if (!req.chartsDir.empty()) {      // parsing refused --charts without chart support
+            SweepResult labelled = result; // named as plot and report name the file written
+            labelled.label = resultLabel(req.outPath, result.host);
+            const std::size_t files = chartSupport()->writeCharts(labelled, req.chartsDir);
             std::fprintf(stderr, "rnnprof sweep: wrote %zu chart files to %s\n", files,
                          req.chartsDir.c_str());
         }

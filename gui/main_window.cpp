@@ -1,4 +1,5 @@
 #include "gui/main_window.h"
+#include "cli/path_arguments.h"
 #include "gui/window_geometry.h"
 
 #include "engine/cpu/cpu_libraries.h"
@@ -367,7 +368,13 @@ void MainWindow::stopSweep() {
 
 void MainWindow::onSweepStarted(const SweepResult& header) {
     SweepResult live = header;
-    live.label = header.host.hostname + " (this sweep)";
+    // Named as its file will be wherever it is opened again; "(this sweep)" only without a file.
+    const QString path = m_controller->resultPath();
+    live.label = path.isEmpty()
+                     ? header.host.hostname + " (this sweep)"
+                     : cli::readableArgument(
+                           cli::argumentFromBytes(resultLabel(cli::pathFromArgument(path), header.host)))
+                           .toStdString();
     m_liveIndex = m_store->beginLive(std::move(live));
 }
 

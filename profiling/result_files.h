@@ -19,6 +19,9 @@ namespace rnnprof {
 [[nodiscard]] SweepResult resultFromJson(std::string_view text, const std::string& source);
 void saveResultJson(const std::string& path, const SweepResult& result); // atomic
 [[nodiscard]] SweepResult loadResultFile(const std::string& path);       // JSON or journal
+// How a result is named wherever it is shown (legends, footers, the report, the terminal): its
+// file's name and host, "laptop.json (laptop)"; loadResultFile() labels a result so.
+[[nodiscard]] std::string resultLabel(const std::string& path, const HostInfo& host);
 
 // One cell of the CSV file and of the results table: empty where the value does not apply (a
 // point that was not measured, a phase that did not run, a check that was not made, a number that

@@ -71,8 +71,12 @@ void saveResultJson(const std::string& path, const SweepResult& result) {
 SweepResult loadResultFile(const std::string& path) {
     const std::string text = readRegularFile(path, kMaxResultFileBytes);
     SweepResult result = looksLikeJournal(text) ? journalFromText(text, path) : resultFromJson(text, path);
-    result.label = fileName(path) + (result.host.hostname.empty() ? "" : " (" + result.host.hostname + ")");
+    result.label = resultLabel(path, result.host);
     return result;
+}
+
+std::string resultLabel(const std::string& path, const HostInfo& host) {
+    return fileName(path) + (host.hostname.empty() ? "" : " (" + host.hostname + ")");
 }
 
 } // namespace rnnprof

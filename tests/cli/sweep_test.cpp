@@ -261,6 +261,20 @@ TEST(SweepCommand, AGridWithTooManyChartsIsRefusedBeforeMeasuring) {
     EXPECT_FALSE(std::filesystem::exists(dir.path("charts")));
 }
 
+TEST(SweepCommand, ChartFootersNameTheResultAsItsFileIsNamedWhenOpened) {
+    TempDir dir;
+    Args args = tinyGrid(dir);
+    args.insert(args.end(), {"--charts", dir.path("charts")});
+    const auto run = sweep(args);
+    ASSERT_EQ(run.status, 0) << run.err;
+    const SweepResult reopened = loadResultFile(dir.path("r.json"));
+    std::ifstream svg(dir.path("charts") + "/time-vs-batch-T3.svg");
+    const std::string text((std::istreambuf_iterator<char>(svg)), std::istreambuf_iterator<char>());
+    ASSERT_FALSE(text.empty());
+    EXPECT_NE(text.find(reopened.label + ":"), std::string::npos) << "the footer names " << reopened.label;
+    EXPECT_EQ(text.find("result 1:"), std::string::npos);
+}
+
 // Two points: B=1 T=1 takes well under a second, B=1 T=65535 many minutes (20000 runs of 65535
 // steps; about 45 minutes on the 2-core development machine). Progress lines on stderr.
 Args twoPointSweep(const std::string& out) {

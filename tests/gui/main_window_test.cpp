@@ -141,7 +141,10 @@ TEST_F(MainWindowTest, ChartsAndTableReceiveThePointsOfAFinishedSweep) {
     // The autosave holds the result.
     const QStringList saved = QDir(w.autosaveDir()).entryList({QStringLiteral("sweep-*.json")});
     ASSERT_EQ(saved.size(), 1);
-    EXPECT_EQ(loadResultFile(QDir(w.autosaveDir()).filePath(saved[0]).toStdString()).points.size(), 8u);
+    const SweepResult reopened = loadResultFile(QDir(w.autosaveDir()).filePath(saved[0]).toStdString());
+    EXPECT_EQ(reopened.points.size(), 8u);
+    // One name on every surface: the live result is called what its file is called when opened.
+    EXPECT_EQ(result.label, reopened.label);
 }
 
 TEST_F(MainWindowTest, ProgressShowsDoneTotalAndTheCurrentPoint) {
