@@ -11,5 +11,8 @@ namespace rnnprof {
 // "during the sweep: Busy machine: ..." for the first recorded sample that was busy, empty when
 // none was or nothing was recorded (older files, no /proc). `threads` as the plan's (0: all).
 [[nodiscard]] std::string hostBusyWarning(const HostInfo& host, int threads);
+// The same verdict in a few words, for chart notes and footers: "busy before the sweep: others kept
+// 1.9 of 2 cores busy"; empty when hostBusyWarning() is.
+[[nodiscard]] std::string hostBusyBrief(const HostInfo& host, int threads);
 
 } // namespace rnnprof

@@ -15,7 +15,7 @@ QStringList machineNotes(const std::vector<SweepResult>& results) {
         const SweepResult& r = results[i];
         const QString name =
             r.label.empty() ? QStringLiteral("result %1").arg(i + 1) : QString::fromStdString(r.label);
-        const std::string busy = hostBusyWarning(r.host, r.plan.settings.threads);
+        const std::string busy = hostBusyBrief(r.host, r.plan.settings.threads);
         if (!busy.empty()) notes << QStringLiteral("%1: %2").arg(name, QString::fromStdString(busy));
         int disturbed = 0;
         for (const PointResult& p : r.points)

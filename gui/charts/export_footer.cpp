@@ -30,10 +30,8 @@ QString describeResult(const SweepResult& r, int index) {
         parts << (isPredictedResult(r) ? QStringLiteral("predicted ") : QStringLiteral("measured ")) +
                      shortText(r.createdAt.substr(0, 10));
     // What makes its times doubtful: another process busy on the machine, starved points.
-    const std::string busy = hostBusyWarning(r.host, r.plan.settings.threads);
-    if (!busy.empty())
-        parts << (busy.rfind("before", 0) == 0 ? QStringLiteral("machine busy before the sweep")
-                                               : QStringLiteral("machine busy during the sweep"));
+    if (const std::string busy = hostBusyBrief(r.host, r.plan.settings.threads); !busy.empty())
+        parts << QStringLiteral("machine ") + QString::fromStdString(busy);
     int disturbed = 0;
     for (const PointResult& p : r.points)
         disturbed += p.measured() && p.disturbed ? 1 : 0;

@@ -29,10 +29,8 @@ TEST(MachineNotes, ABusyMachineAndDisturbedPointsAreNamedPerResult) {
     r.points[1].disturbed = true;
     const QStringList notes = machineNotes({quietResult(), r});
     ASSERT_EQ(notes.size(), 2);
-    EXPECT_TRUE(
-        notes[0].startsWith(QStringLiteral("laptop.json (laptop): before the sweep: Busy machine: other "
-                                           "processes kept 1.0 of 2 cores busy")))
-        << notes[0].toStdString();
+    EXPECT_EQ(notes[0],
+              QStringLiteral("laptop.json (laptop): busy before the sweep: others kept 1.0 of 2 cores busy"));
     EXPECT_EQ(notes[1],
               QStringLiteral("laptop.json (laptop): 1 disturbed point(s): other processes took their "
                              "CPU while they ran (hollow markers)"));
