@@ -342,14 +342,19 @@ TEST(SweepCompare, PrintsTheCrossoverOfTheFastestCpuHereAgainstTheFastestGpuTher
     EXPECT_EQ(r.crossovers[0].mode, Mode::Inference);
     EXPECT_EQ(r.crossovers[0].baseline, "fastest-cpu");
     EXPECT_EQ(r.crossovers[0].challenger, dir.path("server.json") + ":fastest-gpu");
-    EXPECT_EQ(r.crossovers[0].verdict, "faster at every batch measured (B=1..2)");
+    // (A busy machine running the tests may add its disturbed points in brackets.)
+    EXPECT_EQ(r.crossovers[0].verdict.rfind("faster at every batch measured (B=1..2)", 0), 0u);
     EXPECT_TRUE(std::isnan(r.crossovers[0].batch));
     EXPECT_EQ(r.crossovers[1].mode, Mode::Training);
     std::ifstream csv(dir.path("x.csv"));
     std::string header, infer, train;
     ASSERT_TRUE(std::getline(csv, header) && std::getline(csv, infer) && std::getline(csv, train));
-    EXPECT_EQ(infer, "fastest-cpu," + dir.path("server.json") +
-                         ":fastest-gpu,infer,3,,,,faster at every batch measured (B=1..2),,,");
+    EXPECT_EQ(infer.rfind("fastest-cpu," + dir.path("server.json") +
+                              ":fastest-gpu,infer,3,,,,faster at every batch measured (B=1..2)",
+                          0),
+              0u)
+        << infer;
+    EXPECT_EQ(infer.substr(infer.size() - 2), ",,") << "no search: measured and grid batch sizes empty";
 }
 
 TEST(SweepCompare, TheCrossoverCsvNeedsACompare) {

@@ -46,6 +46,7 @@ SweepPlan gatedPlan(std::vector<int> batches) {
     plan.settings.timeBudgetMs = 0;
     plan.settings.threads = 1;
     plan.settings.checkNumerics = false;
+    plan.settings.remeasureDisturbed = 0; // counted points: none measured twice on a busy machine
     return plan;
 }
 
