@@ -250,13 +250,18 @@ TEST(ChartSelectionRing, TheSelectedPointIsRingedWhereItIsDrawn) {
     EXPECT_EQ(view.highlightedPoint(), (PointRef{0, 1}));
 }
 
-TEST(ChartFilter, SamplesOfFilteredOutPointsAndEmptiedSeriesAreLeftOut) {
-    ChartData d = threePointChart();
+// `d` with a copy of its first series named "gpu infer", its samples of a second result.
+ChartData withASecondResultsSeries(ChartData d) {
     ChartSeries other = d.series[0];
     other.name = QStringLiteral("gpu infer");
     for (auto& s : other.samples)
         s.ref.result = 1;
     d.series.push_back(other);
+    return d;
+}
+
+TEST(ChartFilter, SamplesOfFilteredOutPointsAndEmptiedSeriesAreLeftOut) {
+    ChartData d = withASecondResultsSeries(threePointChart());
     ChartSeries guide;
     guide.name = QStringLiteral("1x");
     guide.reference = true;
@@ -270,12 +275,7 @@ TEST(ChartFilter, SamplesOfFilteredOutPointsAndEmptiedSeriesAreLeftOut) {
 }
 
 TEST(ChartFilter, ACrossoverMarkerGoesWithTheSeriesItMarksAndStaysWithOneThatStays) {
-    ChartData d = threePointChart();
-    ChartSeries other = d.series[0];
-    other.name = QStringLiteral("gpu infer");
-    for (auto& s : other.samples)
-        s.ref.result = 1;
-    d.series.push_back(other);
+    ChartData d = withASecondResultsSeries(threePointChart());
     ChartMarker ofKept{2.0, QStringLiteral("crossover kept")};
     ofKept.series = d.series[0].name;
     ChartMarker ofRemoved{3.0, QStringLiteral("crossover removed")};

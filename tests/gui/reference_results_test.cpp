@@ -8,10 +8,12 @@
 #include "gui/main_window.h"
 #include "gui/reference_results.h"
 #include "gui/result_store.h"
+#include "gui/sweep_controller.h"
 #include "gui/window_options.h"
 #include "profiling/crossover.h"
 #include "profiling/presets.h"
 
+#include <QSignalSpy>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTemporaryDir>
@@ -60,15 +62,22 @@ protected:
     QTemporaryDir dir;
 };
 
+// A CPU sweep of the quick-start model (LSTM 128->256) on a "laptop": the open result's model is
+// the one compared.
+SweepResult quickStartLaptop() {
+    SweepResult laptop = test::fakeSweep("laptop");
+    laptop.label = "laptop.json (laptop)";
+    laptop.plan = findPreset("quick-start")->plan;
+    for (auto& p : laptop.points)
+        p.backend = p.backend == "slow-cpu" ? "cpu-blas" : "cpu-onednn";
+    return laptop;
+}
+
 TEST_F(CompareWithReference, SetsTheLaptopsFastestCpuAgainstTheH100sFastestGpu) {
     MainWindow w(options());
     ASSERT_TRUE(w.configPanel()->applyPreset(QStringLiteral("quick-start")));
     // A CPU sweep of the quick-start model (LSTM 128->256) on this "laptop".
-    SweepResult laptop = test::fakeSweep("laptop");
-    laptop.label = "laptop.json (laptop)";
-    laptop.plan = findPreset("quick-start")->plan; // the open result's model is the one compared
-    for (auto& p : laptop.points)
-        p.backend = p.backend == "slow-cpu" ? "cpu-blas" : "cpu-onednn";
+    const SweepResult laptop = quickStartLaptop();
     w.store().add(laptop);
     ASSERT_TRUE(w.compareWithReference());
     ASSERT_EQ(w.store().count(), 2);
@@ -174,21 +183,11 @@ TEST_F(CompareWithReference, AGridTheReferenceDidNotCoverAddsPredictedTimesBesid
     EXPECT_EQ(w.store().count(), 2) << "neither is added twice";
 }
 
-} // namespace
-} // namespace rnnprof::gui
-
-namespace rnnprof::gui {
-namespace {
-
 TEST_F(CompareWithReference, TakesTheOpenResultsModelNotTheConfigurationPanels) {
     MainWindow w(options());
     // The panel shows another model than the open result: the result's decides.
     ASSERT_TRUE(w.configPanel()->applyPreset(QStringLiteral("gru-train-vs-infer")));
-    SweepResult laptop = test::fakeSweep("laptop");
-    laptop.label = "laptop.json (laptop)";
-    laptop.plan = findPreset("quick-start")->plan;
-    for (auto& p : laptop.points)
-        p.backend = p.backend == "slow-cpu" ? "cpu-blas" : "cpu-onednn";
+    const SweepResult laptop = quickStartLaptop();
     w.store().add(laptop);
     ASSERT_TRUE(w.compareWithReference());
     ASSERT_EQ(w.store().count(), 2);
@@ -209,10 +208,6 @@ TEST_F(CompareWithReference, WithNothingOfYoursOpenItSaysItComparesTheReferenceH
 
 } // namespace
 } // namespace rnnprof::gui
-
-#include "gui/sweep_controller.h"
-
-#include <QSignalSpy>
 
 namespace rnnprof::gui {
 namespace {
@@ -253,12 +248,6 @@ TEST_F(CompareWithReference, FindCrossoverMeasuresOnlyWhatTheBisectionNeedsAgain
     EXPECT_EQ(page->selection().baselineResult, 1);
     EXPECT_EQ(page->selection().challengerResult, 0);
 }
-
-} // namespace
-} // namespace rnnprof::gui
-
-namespace rnnprof::gui {
-namespace {
 
 TEST(ReferenceKernels, TheQuickStartReferenceKeepsItsUntracedTimesAndGainsTheTracedRunsKernels) {
     QString why;
