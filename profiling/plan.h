@@ -27,7 +27,7 @@ struct MeasureSettings {
     double noiseThreshold = kDefaultNoiseThreshold; // spread above which a point is noisy (isNoisy())
     // How often a disturbed point (starvation.h) is measured again at the end of the sweep.
     int remeasureDisturbed = 1;
-    bool gpuTrace = true;                           // CUPTI kernel trace on GPU backends
+    bool gpuTrace = true; // CUPTI kernel trace on GPU backends
     // gpu-cudnn runs once per algorithm listed, each its own series (seriesId()).
     std::vector<CudnnAlgo> cudnnAlgos{CudnnAlgo::Standard};
     bool cudaGraph = false; // GPU backends replay each phase as a CUDA graph (launch overhead off)
