@@ -2,6 +2,7 @@
 
 #include "engine/backend.h"
 #include "profiling/busy_host.h"
+#include "profiling/traced_headline.h"
 #include "profiling/plan.h"
 
 #include <algorithm>
@@ -499,6 +500,9 @@ std::string pairReportText(const SweepResult& baseline, std::string_view baselin
         if (const std::string busy = hostBusyWarning(r->host, r->plan.settings.threads); !busy.empty())
             out << "  warning: " << (r == &baseline ? "baseline" : "challenger") << " host "
                 << hostBrief(r->host) << " was busy " << busy << "\n";
+    for (const SweepResult* r : {&baseline, &challenger})
+        if (const std::string traced = tracedHeadlineBrief(*r); !traced.empty())
+            out << "  warning: " << (r == &baseline ? "baseline" : "challenger") << " " << traced << "\n";
     if (!m.sameModel()) return out.str();
     std::set<Mode> modes;
     for (const auto& p : m.points)

@@ -2,6 +2,7 @@
 
 #include "engine/host_memory.h"
 #include "profiling/busy_host.h"
+#include "profiling/traced_headline.h"
 
 #include <algorithm>
 #include <cmath>
@@ -145,6 +146,8 @@ std::string summaryTable(const SweepResult& result) {
         s << "warning: " << w << "\n";
     if (const std::string busy = hostBusyWarning(result.host, result.plan.settings.threads); !busy.empty())
         s << "warning: " << busy << "\n";
+    if (const std::string traced = tracedHeadlineBrief(result); !traced.empty())
+        s << "warning: " << traced << "\n";
     return s.str();
 }
 

@@ -50,6 +50,18 @@ void toPercentOfBar(ChartData& d) {
     }
 }
 
+// With several results open, a bar's label starts with a short tag ("[2]") instead of the result's
+// name, which would leave no room for the backend at 1366×768; a note says which tag is which and
+// the tooltip names the result in full.
+QString barTag(const std::vector<SweepResult>& results, int r) {
+    return results.size() < 2 ? QString() : QStringLiteral("[%1] ").arg(r + 1);
+}
+
+QString barName(const std::vector<SweepResult>& results, int r, const PointResult& p) {
+    return barTag(results, r) + QString::fromStdString(p.backend) + QLatin1Char(' ') +
+           QString::fromUtf8(toString(p.mode).data());
+}
+
 struct Bar {
     QString label;
     QString full;
@@ -110,7 +122,7 @@ ChartData phaseBreakdown(const std::vector<SweepResult>& results, const ChartSel
                     // per phase; the gap is launch and synchronisation overhead.
                     const bool device = p.gpu && std::any_of(p.gpu->eventMs.begin(), p.gpu->eventMs.end(),
                                                              [](double v) { return v > 0.0; });
-                    QString category = seriesName(results, r, p.backend, p.mode);
+                    QString category = barName(results, r, p);
                     if (device) category += QStringLiteral(" host");
                     if (PointRef{r, i} == ref) category += QStringLiteral(" ◀");
                     d.categories.push_back(category);
@@ -120,14 +132,13 @@ ChartData phaseBreakdown(const std::vector<SweepResult>& results, const ChartSel
                         set.values.push_back(std::isfinite(v) ? v : 0.0);
                         set.tooltips.push_back(
                             QStringLiteral("%1\n%2: %3 host wall time (iteration %4)")
-                                .arg(pointTitle(p), set.name,
+                                .arg(seriesName(results, r, p.backend, p.mode), set.name,
                                      std::isfinite(v) ? formatMs(v) : QStringLiteral("not run"),
                                      formatMs(p.iteration.median)));
                         set.refs.push_back({r, i});
                     }
                     if (!device) continue;
-                    d.categories.push_back(seriesName(results, r, p.backend, p.mode) +
-                                           QStringLiteral(" device"));
+                    d.categories.push_back(barName(results, r, p) + QStringLiteral(" device"));
                     for (int ph = 0; ph < kPhaseCount; ++ph) {
                         const double v = p.gpu->eventMs[std::size_t(ph)];
                         const double host = p.phaseMedianMs[std::size_t(ph)];
@@ -135,7 +146,7 @@ ChartData phaseBreakdown(const std::vector<SweepResult>& results, const ChartSel
                         set.values.push_back(v);
                         set.tooltips.push_back(
                             QStringLiteral("%1\n%2: %3 device time (CUDA events); host wall time %4")
-                                .arg(pointTitle(p), set.name,
+                                .arg(seriesName(results, r, p.backend, p.mode), set.name,
                                      v > 0.0 ? formatMs(v) : QStringLiteral("not run"),
                                      std::isfinite(host) ? formatMs(host) : QStringLiteral("-")));
                         set.refs.push_back({r, i});
@@ -144,6 +155,9 @@ ChartData phaseBreakdown(const std::vector<SweepResult>& results, const ChartSel
             }
         }
     }
+    if (results.size() >= 2)
+        for (int r = 0; r < static_cast<int>(results.size()); ++r)
+            d.notes << barTag(results, r) + QStringLiteral("= ") + resultPrefix(results, r);
     // Inference has neither backward nor update: do not show empty sets in the legend.
     std::erase_if(d.barSets, [](const BarSet& set) {
         return std::all_of(set.values.begin(), set.values.end(), [](double v) { return v <= 0.0; });

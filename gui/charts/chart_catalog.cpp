@@ -6,6 +6,7 @@
 #include "gui/charts/chart_time.h"
 #include "profiling/busy_host.h"
 #include "profiling/crossover.h"
+#include "profiling/traced_headline.h"
 
 namespace rnnprof::gui {
 
@@ -17,6 +18,8 @@ QStringList machineNotes(const std::vector<SweepResult>& results) {
             r.label.empty() ? QStringLiteral("result %1").arg(i + 1) : QString::fromStdString(r.label);
         const std::string busy = hostBusyBrief(r.host, r.plan.settings.threads);
         if (!busy.empty()) notes << QStringLiteral("%1: %2").arg(name, QString::fromStdString(busy));
+        if (const std::string traced = tracedHeadlineBrief(r); !traced.empty())
+            notes << QStringLiteral("%1: %2").arg(name, QString::fromStdString(traced));
         int disturbed = 0;
         for (const PointResult& p : r.points)
             disturbed += p.measured() && p.disturbed ? 1 : 0;

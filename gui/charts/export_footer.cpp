@@ -3,6 +3,7 @@
 #include "gui/charts/chart_renderer.h"
 #include "profiling/busy_host.h"
 #include "profiling/crossover.h"
+#include "profiling/traced_headline.h"
 
 #include <QStringList>
 
@@ -32,6 +33,7 @@ QString describeResult(const SweepResult& r, int index) {
     // What makes its times doubtful: another process busy on the machine, starved points.
     if (const std::string busy = hostBusyBrief(r.host, r.plan.settings.threads); !busy.empty())
         parts << QStringLiteral("machine ") + QString::fromStdString(busy);
+    if (!tracedHeadlineBrief(r).empty()) parts << QStringLiteral("GPU times traced by CUPTI (inflated)");
     int disturbed = 0;
     for (const PointResult& p : r.points)
         disturbed += p.measured() && p.disturbed ? 1 : 0;

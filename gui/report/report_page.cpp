@@ -5,6 +5,7 @@
 #include "gui/charts/chart_speedup.h"
 #include "profiling/busy_host.h"
 #include "profiling/crossover.h"
+#include "profiling/traced_headline.h"
 
 #include <algorithm>
 #include <utility>
@@ -84,6 +85,8 @@ QString machineTable(const SweepResult& r) {
     t += row(QStringLiteral("GPU libraries"), esc(h.gpu.toolkitSummary()));
     // What else ran: another busy process, and the points it starved (profiling/starvation.h).
     const std::string busy = hostBusyWarning(h, r.plan.settings.threads);
+    if (const std::string traced = tracedHeadlineBrief(r); !traced.empty())
+        t += row(QStringLiteral("GPU times"), QStringLiteral("<b>traced</b> ") + esc(traced));
     t += row(QStringLiteral("load"), busy.empty() ? QStringLiteral("quiet: no other process kept a core busy")
                                                   : QStringLiteral("<b>busy</b> ") + esc(busy));
     int measured = 0, disturbed = 0;
@@ -198,6 +201,10 @@ QString answerSection(const std::vector<SweepResult>& results) {
         if (const std::string busy = hostBusyWarning(r->host, r->plan.settings.threads); !busy.empty())
             out += QStringLiteral("<li><b>busy machine</b> ") + esc(hostBrief(r->host)) +
                    QStringLiteral(": ") + esc(busy) + QStringLiteral("</li>\n");
+    for (const SweepResult* r : {&br, &cr})
+        if (const std::string traced = tracedHeadlineBrief(*r); !traced.empty())
+            out += QStringLiteral("<li><b>traced times</b> ") + esc(r->label) + QStringLiteral(": ") +
+                   esc(traced) + QStringLiteral("</li>\n");
     return out +
            QStringLiteral("</ul>\n<p class=\"muted\">Intervals come from the spread of each side's runs "
                           "(p10 to p90); a crossing next to a noisy or disturbed point is marked.</p>\n");

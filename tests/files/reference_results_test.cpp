@@ -7,6 +7,8 @@
 #include "profiling/presets.h"
 #include "profiling/result_files.h"
 #include "profiling/statistics.h"
+#include "profiling/summary_text.h"
+#include "profiling/traced_headline.h"
 
 #include <gtest/gtest.h>
 
@@ -210,6 +212,21 @@ TEST(ReferenceResults, LeaveOneModelOutOverTheLstmReferencesIsPrinted) {
                      std::string(toString(mode)) + ", " + std::to_string(fit->models.size()) + " models")
                         .c_str());
         }
+}
+
+// The shipped traced run of quick-start timed the runs CUPTI traced (its GPU headline is the traced
+// median): it says it is no time reference; every untraced file says nothing of the kind.
+TEST(ReferenceResults, OnlyTheTracedFileSaysItsGpuTimesAreNoTimeReference) {
+    for (const fs::path& f : referenceFiles()) {
+        const SweepResult r = loadResultFile(f.string());
+        const std::string brief = tracedHeadlineBrief(r);
+        if (f.filename() == "h100-quick-start-traced.json") {
+            EXPECT_NE(brief.find("not a time reference"), std::string::npos) << brief;
+            EXPECT_NE(summaryTable(r).find(brief), std::string::npos) << "the terminal summary prints it";
+        } else {
+            EXPECT_TRUE(brief.empty()) << f.filename() << ": " << brief;
+        }
+    }
 }
 
 } // namespace

@@ -104,6 +104,44 @@ TEST(PhaseBars, PercentPerBarMakesEveryBarSumTo100AndKeepsThePhaseShares) {
     EXPECT_TRUE(d.yTitle.contains(QLatin1Char('%')));
 }
 
+TEST(PhaseBars, SeveralResultsAreToldApartByAShortTagThatANoteNames) {
+    // Two results with long names, as a sweep and a reference file have: the bar labels would be
+    // cut to "h…r…n train host" if they carried the names, so they carry "[1]" / "[2]".
+    ChartSelection s;
+    s.seqLen = 10;
+    s.batch = 16;
+    SweepResult mine = test::fakeSweep();
+    mine.label = "workstation-with-a-long-host-name (this sweep)";
+    SweepResult other = test::fakeSweep();
+    other.label = "h100-quick-start.json (reference host dgx-h100-node-17)";
+    const ChartData d = phaseBreakdown({mine, other}, s);
+    ASSERT_EQ(d.categories.size(), 4u); // slow-cpu and fast-gpu infer of each result
+    int first = 0, second = 0;
+    for (std::size_t c = 0; c < d.categories.size(); ++c) {
+        const QString& label = d.categories[c];
+        EXPECT_FALSE(label.contains(QChar(0x2026))) << "elided: " << label.toStdString();
+        EXPECT_LE(label.size(), kBreakdownLabelChars);
+        const QString tip = d.barSets[0].tooltips[c];
+        if (label.startsWith(QStringLiteral("[1] "))) {
+            ++first;
+            EXPECT_TRUE(tip.contains(QString::fromStdString(mine.label))) << tip.toStdString();
+        } else if (label.startsWith(QStringLiteral("[2] "))) {
+            ++second;
+            EXPECT_TRUE(tip.contains(QString::fromStdString(other.label))) << tip.toStdString();
+        } else {
+            ADD_FAILURE() << "no result tag: " << label.toStdString();
+        }
+    }
+    EXPECT_EQ(first, 2);
+    EXPECT_EQ(second, 2);
+    EXPECT_TRUE(d.notes.contains(QStringLiteral("[1] = ") + QString::fromStdString(mine.label)));
+    EXPECT_TRUE(d.notes.contains(QStringLiteral("[2] = ") + QString::fromStdString(other.label)));
+    // One result: no tag, no note.
+    const ChartData one = phaseBreakdown({mine}, s);
+    for (const QString& label : one.categories)
+        EXPECT_FALSE(label.startsWith(QLatin1Char('['))) << label.toStdString();
+}
+
 TEST(PhaseBars, LabelsUnderTheCapAreWholeAndEveryTooltipStartsWithTheFullName) {
     ChartSelection s;
     s.seqLen = 10;
