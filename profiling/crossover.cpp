@@ -2,8 +2,8 @@
 
 #include "engine/backend.h"
 #include "profiling/busy_host.h"
-#include "profiling/traced_headline.h"
 #include "profiling/plan.h"
+#include "profiling/traced_headline.h"
 
 #include <algorithm>
 #include <cmath>

@@ -108,6 +108,7 @@ ChartData phaseBreakdown(const std::vector<SweepResult>& results, const ChartSel
     const ChartOptions options = chartOptions(results);
     for (int i = 0; i < kPhaseCount; ++i)
         d.barSets.push_back({QString::fromUtf8(toString(static_cast<Phase>(i)).data()), {}, {}, {}});
+    bool deviceBars = false;
     // Every ok point of the same shape, in backend order, then mode, then result.
     for (const QString& backend : options.backends) {
         for (Mode mode : options.modes) {
@@ -123,7 +124,6 @@ ChartData phaseBreakdown(const std::vector<SweepResult>& results, const ChartSel
                     const bool device = p.gpu && std::any_of(p.gpu->eventMs.begin(), p.gpu->eventMs.end(),
                                                              [](double v) { return v > 0.0; });
                     QString category = barName(results, r, p);
-                    if (device) category += QStringLiteral(" host");
                     if (PointRef{r, i} == ref) category += QStringLiteral(" ◀");
                     d.categories.push_back(category);
                     for (int ph = 0; ph < kPhaseCount; ++ph) {
@@ -138,7 +138,8 @@ ChartData phaseBreakdown(const std::vector<SweepResult>& results, const ChartSel
                         set.refs.push_back({r, i});
                     }
                     if (!device) continue;
-                    d.categories.push_back(barName(results, r, p) + QStringLiteral(" device"));
+                    d.categories.push_back(barName(results, r, p) + QStringLiteral(" GPU"));
+                    deviceBars = true;
                     for (int ph = 0; ph < kPhaseCount; ++ph) {
                         const double v = p.gpu->eventMs[std::size_t(ph)];
                         const double host = p.phaseMedianMs[std::size_t(ph)];
@@ -155,6 +156,9 @@ ChartData phaseBreakdown(const std::vector<SweepResult>& results, const ChartSel
             }
         }
     }
+    if (deviceBars)
+        d.notes << QStringLiteral("Bars ending in GPU: device time per phase (CUDA events); the bar above "
+                                  "it is the host's wall time, the gap launch and synchronisation");
     if (results.size() >= 2)
         for (int r = 0; r < static_cast<int>(results.size()); ++r)
             d.notes << barTag(results, r) + QStringLiteral("= ") + resultPrefix(results, r);
@@ -223,10 +227,17 @@ ChartData topSubsteps(const std::vector<SweepResult>& results, const ChartSelect
         }
     } else {
         d.title = QStringLiteral("Top sub-steps of %1").arg(pointTitle(*p));
+        // The label is the step's name ("layer 0 backward", "SGD"), its phase after it only where
+        // two phases have a step of that name: QtCharts cuts labels wider than a third of the chart.
         for (const StepStat& st : p->steps) {
-            const QString name = QString::fromUtf8(toString(st.phase).data()) + QStringLiteral(": ") +
-                                 QString::fromStdString(st.name);
-            bars.push_back({name, name, st.medianMs,
+            const QString phase = QString::fromUtf8(toString(st.phase).data());
+            const QString step = QString::fromStdString(st.name);
+            const QString name = phase + QStringLiteral(": ") + step;
+            const bool shared = std::any_of(p->steps.begin(), p->steps.end(), [&](const StepStat& o) {
+                return o.name == st.name && o.phase != st.phase;
+            });
+            bars.push_back({shared ? step + QStringLiteral(" (") + phase + QLatin1Char(')') : step, name,
+                            st.medianMs,
                             QStringLiteral("%1 call(s) per iteration").arg(st.callsPerIteration)});
         }
         if (p->gpu && !p->gpu->traced && !p->gpu->unavailableReason.empty())

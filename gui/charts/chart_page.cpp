@@ -121,10 +121,10 @@ ChartPage::ChartPage(const ChartPageSpec& spec, const ResultStore& store, QWidge
         m_noteAreas.push_back(noteArea);
     }
     // The first chart is the page's main one: give it most of the room (side by side above the
-    // drill-down, the second more, for its kernel names).
-    splitter->setStretchFactor(0, spec.followsSelection ? 4 : 3);
+    // drill-down too: QtCharts cuts category labels wider than about a third of a chart).
+    splitter->setStretchFactor(0, spec.followsSelection ? 5 : 3);
     for (int i = 1; i < splitter->count(); ++i)
-        splitter->setStretchFactor(i, spec.followsSelection ? 5 : 2);
+        splitter->setStretchFactor(i, spec.followsSelection ? 4 : 2);
     if (spec.followsSelection) {
         auto* outer = new QSplitter(Qt::Vertical, this);
         outer->setChildrenCollapsible(false);

@@ -334,8 +334,9 @@ TEST(PhaseBreakdown, AGpuPointShowsHostWallTimeAndDeviceTimeSideBySide) {
     s.selected = {0, static_cast<int>(r.points.size()) - 1};
     const ChartData d = phaseBreakdown({r}, s);
     ASSERT_EQ(d.categories.size(), 2u); // horizontal bars, bottom to top: device, then host on top
-    EXPECT_TRUE(d.categories[1].contains(QStringLiteral("host"))) << d.categories[1].toStdString();
-    EXPECT_TRUE(d.categories[0].endsWith(QStringLiteral("device"))) << d.categories[0].toStdString();
+    EXPECT_FALSE(d.categories[1].contains(QStringLiteral("GPU"))) << d.categories[1].toStdString();
+    EXPECT_TRUE(d.categories[0].endsWith(QStringLiteral(" GPU"))) << d.categories[0].toStdString();
+    EXPECT_TRUE(d.notes.join(QLatin1Char(' ')).contains(QStringLiteral("CUDA events")));
     ASSERT_EQ(d.barSets.size(), 3u);
     for (int ph = 0; ph < 3; ++ph) {
         EXPECT_DOUBLE_EQ(d.barSets[std::size_t(ph)].values[1], p.phaseMedianMs[std::size_t(ph)]);
@@ -358,6 +359,22 @@ TEST(TopSubsteps, KeepsTheLargestAndSumsTheRestIntoOther) {
     EXPECT_TRUE(d.categories.front().startsWith(QStringLiteral("other")));
     EXPECT_DOUBLE_EQ(d.barSets[0].values.front(), 1 + 2 + 3 + 4 + 5 + 6 + 7);
     EXPECT_DOUBLE_EQ(d.barSets[0].values.back(), 12.0); // largest on top
+}
+
+TEST(TopSubsteps, LabelsAreStepNamesWithThePhaseOnlyWhereTwoPhasesShareAName) {
+    SweepResult r = fakeSweep();
+    PointResult p = okPoint("slow-cpu", Mode::Training, 4, 10, 10.0);
+    p.steps = {{"layer 0", Phase::Forward, 3.0, 1},
+               {"layer 0", Phase::Backward, 4.0, 1},
+               {"SGD", Phase::Update, 1.0, 1}};
+    r.points.push_back(p);
+    ChartSelection s;
+    s.selected = {0, static_cast<int>(r.points.size()) - 1};
+    const ChartData d = topSubsteps({r}, s);
+    // Bottom to top: the smallest first.
+    EXPECT_EQ(d.categories, (std::vector<QString>{QStringLiteral("SGD"), QStringLiteral("layer 0 (forward)"),
+                                                  QStringLiteral("layer 0 (backward)")}));
+    EXPECT_TRUE(d.barSets[0].tooltips[0].startsWith(QStringLiteral("update: SGD")));
 }
 
 TEST(TopSubsteps, PrefersGpuKernelsWhenTraced) {

@@ -38,7 +38,7 @@ TEST(TracedHeadline, TheBriefNamesTheLargestInflationOfTheResult) {
     EXPECT_TRUE(tracedHeadlineBrief(r).empty());
     r.points.push_back(gpuPoint(0.46602, 0.548392, 0.46602)); // untraced headline: not counted
     EXPECT_TRUE(tracedHeadlineBrief(r).empty());
-    r.points.push_back(gpuPoint(1.1, 1.1, 1.0));   // 1.1×
+    r.points.push_back(gpuPoint(1.1, 1.1, 1.0));    // 1.1×
     r.points.push_back(gpuPoint(3.66, 3.66, 1.63)); // 2.245…×
     const std::string brief = tracedHeadlineBrief(r);
     EXPECT_NE(brief.find("up to 2.2×"), std::string::npos) << brief;
