@@ -1,7 +1,7 @@
 #pragma once
 // Command-line arguments that keep every byte of a file name. QCoreApplication::arguments()
 // decodes argv as UTF-8 and turns each byte that is not UTF-8 into U+FFFD, so a file named with
-// byte \xff could not be opened (issue 16). Here such a byte becomes the lone surrogate
+// byte \xff could not be opened. Here such a byte becomes the lone surrogate
 // U+DC80 + byte (Python's "surrogateescape"), which pathFromArgument() turns back into the byte;
 // everything else decodes and encodes as UTF-8. For the headless commands' flags and file
 // arguments and the desktop application's file names (argv, recent files); text shown to people

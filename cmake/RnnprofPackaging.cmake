@@ -1,6 +1,7 @@
 # Installation like a Debian desktop program, and the .deb (CPack):
 #   bin/rnnprof, share/applications/rnnprof.desktop, share/icons/hicolor/scalable/apps/rnnprof.svg,
-#   share/doc/rnnprof/{README.md,presets.md,presets/*.json}, share/rnnprof/reference/h100-*.json.
+#   share/doc/rnnprof/{README.md,LICENSE,CHANGELOG.md,presets.md,presets/*.json,docs/*.md},
+#   share/rnnprof/reference/h100-*.json.
 # `cpack -G DEB` in the build folder writes rnnprof_<version>_amd64.deb; its Depends are computed by
 # dpkg-shlibdeps from the libraries rnnprof links. The CUDA libraries (cuBLAS, cuDNN, CUPTI, the CUDA
 # runtime) are not Debian packages: they are left out of Depends, named as Suggests (NVIDIA's
@@ -25,8 +26,11 @@ foreach(preset_file IN LISTS rnnprof_doc_presets)
     string(APPEND rnnprof_presets_md "\n## ${preset_name}: ${preset_title}\n\n${preset_description}\n")
 endforeach()
 file(CONFIGURE OUTPUT ${PROJECT_BINARY_DIR}/doc/presets.md CONTENT "${rnnprof_presets_md}" @ONLY)
-install(FILES ${PROJECT_SOURCE_DIR}/README.md ${PROJECT_BINARY_DIR}/doc/presets.md
-        DESTINATION ${CMAKE_INSTALL_DOCDIR})
+install(FILES ${PROJECT_SOURCE_DIR}/README.md ${PROJECT_SOURCE_DIR}/LICENSE ${PROJECT_SOURCE_DIR}/CHANGELOG.md
+        ${PROJECT_BINARY_DIR}/doc/presets.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
+# The README links into docs/: the same relative layout in share/doc/rnnprof.
+file(GLOB rnnprof_docs CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/docs/*.md)
+install(FILES ${rnnprof_docs} DESTINATION ${CMAKE_INSTALL_DOCDIR}/docs)
 install(FILES ${rnnprof_doc_presets} DESTINATION ${CMAKE_INSTALL_DOCDIR}/presets)
 # share/rnnprof/reference/h100-*.json: the reference GPU results, unchanged, for the command line
 # (`rnnprof sweep --compare`, `rnnprof plot`); the application has them built in (reference.qrc).

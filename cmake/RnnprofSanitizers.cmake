@@ -1,5 +1,5 @@
-# One sanitizer set per build directory (ASan+UBSan, or TSan), and the libFuzzer build; see README
-# "Reliability". scripts/ci-sanitizers.sh and scripts/fuzz.sh configure these build directories.
+# One sanitizer set per build directory (ASan+UBSan, or TSan), and the libFuzzer build; see
+# docs/reliability.md. scripts/ci-sanitizers.sh and scripts/fuzz.sh configure these build directories.
 # A sanitizer build leaves CUDA out (cmake/RnnprofCuda.cmake): nvcc's host code and the CUDA
 # runtime are not instrumented, and the machines that run these builds have no GPU anyway.
 if(RNNPROF_BUILD_FUZZERS)

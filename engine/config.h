@@ -40,7 +40,7 @@ struct Shape {
     bool operator==(const Shape&) const = default;
 };
 
-// Upper bounds of everything a user can enter. Documented in the README ("Limits").
+// Upper bounds of everything a user can enter. Documented in docs/reliability.md ("Limits").
 struct Limits {
     static constexpr int maxInputSize = 16384;
     static constexpr int maxHiddenSize = 8192;

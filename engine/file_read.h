@@ -12,7 +12,7 @@
 
 namespace rnnprof {
 
-// Documented caps (README "Limits"): plans and presets are a few kB; a result file or journal of
+// Documented caps (docs/reliability.md "Limits"): plans and presets are a few kB; a result file or journal of
 // the largest sweep (100,000 points with their trace slices) stays well under 1 GiB; an .npy input
 // is bounded by what its header says, at most 2^31 float64 elements.
 inline constexpr std::uint64_t kMaxConfigFileBytes = std::uint64_t(1) << 20;

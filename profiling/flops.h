@@ -1,6 +1,6 @@
 #pragma once
 // Exact floating-point operation counts of one iteration and the figures derived from a measured
-// time. One function per formula; the README ("FLOP counts") writes the same formulas out.
+// time. One function per formula; the docs/measurement.md ("FLOP counts") writes the same formulas out.
 // Counted: every GEMM as 2*M*N*K, and the element-wise work of the cells, the loss and the SGD
 // step with the fixed per-element counts below (one add, multiply or activation = one FLOP).
 // Not counted: dropout masks, copies, the accumulation of both directions' input gradients.

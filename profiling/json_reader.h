@@ -33,7 +33,7 @@ private:
 
 // The most keys one JSON object may hold. Every object rnnprof writes has fewer than 50; the cap
 // keeps parsing linear in the input, since an ordered object looks up each new key among those
-// before it (300,000 keys took 81 s). Documented in the README ("Reliability").
+// before it (300,000 keys took 81 s). Documented in docs/reliability.md.
 inline constexpr std::size_t kMaxJsonObjectKeys = 256;
 
 // Parses `text`; a syntax error throws Error(InvalidInput) naming `source` and the byte offset, an

@@ -1,6 +1,6 @@
 #pragma once
 // The one JSON spelling of a sweep plan, shared by presets, `--config FILE.json` and the plan
-// recorded in result files and journals (README "Presets and config files"). Internal to
+// recorded in result files and journals (docs/user-guide.md "Presets and config files"). Internal to
 // profiling/: the public entry points are planFromJson()/planToJson() in presets.h.
 #include "profiling/json_reader.h"
 #include "profiling/plan.h"

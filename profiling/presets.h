@@ -1,6 +1,6 @@
 #pragma once
 // Presets: named sweep plans shipped in resources/presets/*.json and compiled into the binary.
-// A preset file and a `--config FILE.json` share one schema (see README "Config files").
+// A preset file and a `--config FILE.json` share one schema (see docs/user-guide.md "Presets and config files").
 #include "profiling/plan.h"
 
 #include <string>

@@ -4,7 +4,7 @@
 // chart axis (QtCharts' log axis recurses until the stack is gone near 1.8e308), a megabyte of
 // text into a legend (QtCharts elides labels in quadratic time) or an unknown backend id into a
 // chart's file name. The readers (result_json_codec.cpp) apply them; the charts use
-// isWithinRecordedRange() as their last line of defence. Documented in the README ("Limits").
+// isWithinRecordedRange() as their last line of defence. Documented in docs/reliability.md ("Limits").
 #include <cstddef>
 #include <string>
 #include <string_view>

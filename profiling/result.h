@@ -21,7 +21,7 @@
 namespace rnnprof {
 
 // Predicted: not measured, but a time from a cost model fitted on another result's points
-// (profiling/cost_model.h, issue 14.3). Not ok(): nothing treats it as a measurement; charts draw
+// (profiling/cost_model.h). Not ok(): nothing treats it as a measurement; charts draw
 // it as a separate, labelled series.
 enum class PointStatus { Ok, Ineligible, Unavailable, Refused, Failed, Cancelled, Predicted };
 inline constexpr Spellings<PointStatus, 7> kPointStatusSpellings{{{PointStatus::Ok, "ok"},

@@ -1,4 +1,4 @@
-// results.csv: one row per point with stable column names (README "Result files"). Empty cells
+// results.csv: one row per point with stable column names (docs/user-guide.md "Result files"). Empty cells
 // where a value does not apply: points that were not measured, phases that did not run, checks
 // that were not made. RFC 4180 quoting, so that pandas and spreadsheets read it unmodified. The
 // results table shows the same typed cells (csvRow()), so the table and the file never disagree.
@@ -55,7 +55,8 @@ CsvValue phaseMs(const PointResult& p, Phase phase) {
     return real(p.phaseMedianMs[std::size_t(phase)]);
 }
 
-// The columns in file order: the list, then the columns added after it.
+// The columns in file order: the core columns, then the ones appended after them (readers that go
+// by position keep working).
 const std::array<Column, 49> kColumns{{
     {"backend", Shown::Always, [](const Source& s) { return text(s.point.backend); }},
     {"mode", Shown::Always, [](const Source& s) { return text(toString(s.point.mode)); }},
@@ -85,7 +86,7 @@ const std::array<Column, 49> kColumns{{
     {"max_rel_err", Shown::Checked, [](const Source& s) { return real(s.point.numerics.maxRelErr); }},
     {"noisy", Shown::Measured, [](const Source& s) { return flag(s.point.noisy); }},
     {"reason", Shown::Always, [](const Source& s) { return text(s.point.reason); }},
-    // Columns after the list.
+    // Columns appended after the core ones.
     {"max_ms", Shown::Measured, [](const Source& s) { return real(s.point.iteration.max); }},
     {"mean_ms", Shown::Measured, [](const Source& s) { return real(s.point.iteration.mean); }},
     {"cv", Shown::Measured, [](const Source& s) { return real(s.point.iteration.cv); }},

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The sanitizer stages of CI (README "Reliability"), each one the CMake preset of the same name
+# The sanitizer stages of CI (docs/reliability.md), each one the CMake preset of the same name
 # (CMakePresets.json: configure, build, test):
 #   asan  ASan + UBSan (-O1 -g): the whole test suite, GUI tests included (offscreen); build-asan/.
 #   tsan  TSan (-O1 -g): the threading tests only (the test preset's filter), built as just the

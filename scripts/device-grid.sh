@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# rnn_backends_bench on the GPU machine's 16-core host (issue 17), from the bundle that
-# ../shared/tools/gpu-bundle.sh makes: each stage NAME=FILTER writes $OUT/NAME.json and NAME.log,
-# and the stages stop at a deadline ($1 seconds) so that what they measured comes back within the
-# device call's limit. Example (device tool, carry [".gpu-bundle"]):
+# rnn_backends_bench on the GPU machine's 16-core host, from the bundle of a CUDA Release build in
+# .gpu-bundle/ (its run.sh starts a bundled program with the bundle's libraries): each stage
+# NAME=FILTER writes $OUT/NAME.json and NAME.log ($OUT: the output folder, from the environment), and
+# the stages stop at a deadline ($1 seconds) so that what they measured is written within an outer
+# time limit. Example:
 #   bash scripts/device-grid.sh 320 "all=sgemm_peak|thrall/paired|infer/H[0-9]+/B1/T[0-9]+/thrall/cpu-blas.onednn"
 start=$(date +%s); budget=${1:-330}; shift
 export OPENBLAS_CORETYPE=Haswell OPENBLAS_L2_SIZE=512

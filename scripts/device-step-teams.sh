@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # cpu-blas at forced step teams (RNNPROF_STEP_TEAM, engine/cpu/recurrent_threads.h) against
 # cpu-onednn on all cores of the GPU machine's host, one `rnnprof sweep` per point and team, from the
-# bundle that ../shared/tools/gpu-bundle.sh makes; stops at a deadline ($1 seconds). The results
-# come back as one file, $OUT/step-teams.tgz (the device tool returns only a few files). The second
-# argument picks the points: "teams" (default: the pass behind the 2026-11-27 rule) or "rows"
+# bundle of a CUDA Release build in .gpu-bundle/; stops at a deadline ($1 seconds). The results are
+# packed into one file, $OUT/step-teams.tgz ($OUT: the output folder, from the environment). The
+# second argument picks the points: "teams" (default: the pass behind the step-team rule) or "rows"
 # (training's team over the rows, RNNPROF_STEP_TEAM=rows, against the rule beyond its L2 bound).
 start=$(date +%s); budget=${1:-150}; set=${2:-teams}
 export OPENBLAS_CORETYPE=Haswell OPENBLAS_L2_SIZE=512

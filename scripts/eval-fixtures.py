@@ -8,7 +8,7 @@ For each case of the manifest it passes the case's weights, x, h0 (c0), dy and d
 `rnnprof eval --backend ID`, then compares output, h_n, c_n and every grad_* file with the fixture:
 the error is norm-wise relative, |a - b| / |b| over the whole tensor (the tests' measure). Prints one
 line per case with its worst file and exits 1 when any error exceeds --tol or a run fails. Needs
-nothing but Python 3, so that it runs both here and on a GPU machine (DEVELOPERS.md, "GPU machine").
+nothing but Python 3, so that it runs both on a development host and on a GPU machine.
 """
 import argparse
 import ast

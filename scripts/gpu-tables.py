@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Turns the result files of scripts/gpu-verify.sh into the README's GPU tables (Markdown).
+"""Turns the result files of scripts/gpu-verify.sh into GPU tables (Markdown).
 
 Usage: scripts/gpu-tables.py DIR     (DIR holds algos.json, graph.json, cpu.json, gpu.txt)
 

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# Verifies a CUDA build on a GPU machine in one go (DEVELOPERS.md, "GPU machine"): the GPU test
-# executables, `rnnprof eval` on the PyTorch golden cases for both GPU backends, and the sweeps behind
-# the README's GPU tables (every cuDNN algorithm, traced vs untraced, CUDA graphs, the host's CPU
-# backends on the same grid). Every step has its own time limit so that one hang costs one step.
+# Verifies a CUDA build on a GPU machine in one go: the GPU test executables, `rnnprof eval` on the
+# PyTorch golden cases for both GPU backends, and the sweeps behind GPU tables (every
+# cuDNN algorithm, traced vs untraced, CUDA graphs, the host's CPU backends on the same grid). Every
+# step has its own time limit so that one hang costs one step.
 #
-# Usage, from the project root on the GPU machine, after ../shared/tools/gpu-bundle.sh here:
+# Usage, from the project root on the GPU machine, with the bundle of a CUDA Release build in
+# .gpu-bundle/ (its run.sh starts a bundled program with the bundle's libraries):
 #   bash scripts/gpu-verify.sh OUT_DIR            # logs and results land in OUT_DIR
 # RNNPROF_RUN overrides how a bundled program is started (default: bash .gpu-bundle/run.sh), e.g.
 #   RNNPROF_RUN="env PATH=$PWD/build:$PWD/build/tests:$PATH" bash scripts/gpu-verify.sh /tmp/v
@@ -37,7 +38,7 @@ for backend in gpu-cudnn gpu-generic; do
     step "eval-$backend" 60 "${run[@]}" python3 scripts/eval-fixtures.py --backend "$backend" --rnnprof rnnprof
 done
 
-# The README's GPU table: LSTM 128->256 (the quick-start model), B in {1, 8, 64, 512}, T in {20, 100}.
+# The GPU table: LSTM 128->256 (the quick-start model), B in {1, 8, 64, 512}, T in {20, 100}.
 grid=(--preset quick-start --batch 1,8,64,512 --seq-len 20,100 --mode infer,train
       --warmup 3 --min-repeats 10 --max-repeats 50 --time-budget 500 --no-numerics --quiet)
 step sweep-algos 180 "${run[@]}" rnnprof sweep "${grid[@]}" --backend gpu-cudnn,gpu-generic \

@@ -1,10 +1,9 @@
 #pragma once
 // Floats whose first element starts a cache line. The threads of cpu-blas's step team write
 // neighbouring column slices of the same rows (step_team.h); the slices are whole cache lines of
-// the row only if the row starts one. malloc gives 16 bytes: measured on the 2-core machine
-// (2026-11-24, medians of 3), GRU training at H=64, B=16, T=20 on two threads took 35 us a step
-// with such buffers, its cell kernels 2-3 times as many samples as on one thread (false sharing at
-// every slice boundary), and 22.8 with these (one thread: 18.9).
+// the row only if the row starts one. malloc gives 16 bytes: with such buffers the threads share a
+// cache line at every slice boundary (false sharing), and GRU training at H=64, B=16 on two threads
+// took 1.5x the step time it takes with these. See docs/cpu-blas.md.
 #include <cstddef>
 #include <new>
 #include <vector>

@@ -55,15 +55,9 @@ inline constexpr Index kFusedStreamMaxBatch = 16;
 // (`sliceBytes`) takes at least a core's L2 (`l2Bytes`), so that each step streams it from L3 or memory: the
 // GEMM (oneDNN's brgemm) then ran at 130-140 GFLOP/s on one core of the 2-core Xeon (M=16, K=1024) where the
 // core's peak is about 220, while one pass of 16 rows over prefetched weights took the step nearer its FMA
-// bound. Measured there (2026-11-26, rnnprof sweep, inference, I=128, medians, ms an iteration,
-// GEMM path -> streamed step, cpu-onednn in the same runs): LSTM H=1024 B=16 T=20 one thread
-// 21.8-22.8 -> 18.9-20.7 (20.6-21.1), two threads 11.6 -> 9.6 (11.6-12.1); LSTM H=512 B=16 T=100
-// one thread 29.5-30.6 -> 26.3-26.5 (28.7); GRU H=1024 B=16 T=20 16.4 -> 14.0 (16.0); GRU H=512
-// B=16 T=20 4.3-4.4 -> 3.9-4.1 (4.3-4.4). Where the slice stays in L2 the GEMM was faster (LSTM
-// H=256 B=16, one thread: 1.02-1.03 against 1.08 ms of steps; GRU H=512 B=16 T=100 on two
-// threads, 1.5 MiB slices: 9.9-10.3 against 10.5-10.6 ms), and above 16 rows, where a second pass
-// streams W_hh again, too (LSTM H=1024 B=24 and 32, one thread: 30.6 and 38.1 ms against 37.3 and
-// 42.1).
+// bound: 0.83-0.92x the GEMM path's time. Where the slice stays in L2 the GEMM was faster (about
+// 0.95x the streamed step's time), and so it was above 16 rows, where a second pass streams W_hh
+// again (0.82-0.9x). See docs/cpu-blas.md.
 [[nodiscard]] constexpr bool fusedStreamPays(Isa isa, Index batch, Index sliceBytes, Index l2Bytes) {
     return isa == Isa::Avx512 && batch <= kFusedStreamMaxBatch && sliceBytes >= l2Bytes;
 }
@@ -73,13 +67,10 @@ inline constexpr Index kFusedStreamMaxBatch = 16;
 // over the block (fusedRowsPerPass() rows) reads them from L1, beside the rows of h and of the input
 // projection it streams. Larger blocks are read from L2 once per pass: at batch >= 16 and H >= 256 that
 // measured 1.1-1.5x cpu-onednn's time on the 2-core Xeon (48 KiB L1), where the packed GEMM with a separate
-// gate pass took 1.0-1.3x; with blocks in L1 (H = 64) the fused step took 0.7-1.2x against 1.1-1.9x
-// (README, CPU performance). On the 2-core AMD EPYC, Zen 4 (32 KiB L1; 2026-11-24, rnnprof sweep,
-// inference, I=128, H=128, T=100, two runs of 20, medians) LSTM's 32 KiB blocks at B=64 and 256
-// took 10.4-10.5 and 39.2-41.0 ms on two threads against 8.9-9.3 and 36.3-37.0 with the packed GEMM
-// (one thread at B=256: 71.3-72.1 against 68.5-69.4), while GRU's 24 KiB blocks were as fast as the
-// GEMM at B=64 and 256 and faster at B=16 (1.57-1.65 against 1.88-1.95 ms on two threads).
-// Never above 32 KiB, the bound measured on the Xeon: larger blocks in a larger L1 are untried.
+// gate pass took 1.0-1.3x; with blocks in L1 (H = 64) the fused step took 0.7-1.2x against 1.1-1.9x.
+// In a 32 KiB L1 (Zen 4) LSTM's 32 KiB blocks at H=128 took 1.04-1.15x the packed GEMM's time, GRU's
+// 24 KiB blocks no more than it, hence three quarters of L1. Never above 32 KiB, the bound measured
+// on the Xeon: larger blocks in a larger L1 are untried. See docs/cpu-blas.md.
 inline constexpr Index kMaxFusedBlockBytes = 32 * 1024;
 [[nodiscard]] constexpr bool fusedBlockInL1(Index hidden, int gates, Isa isa, Index l1Bytes) {
     const Index bytes = hidden * gates * fusedLanes(isa) * Index(sizeof(float));
@@ -117,11 +108,9 @@ struct FusedSlice {
 // that each step starts with the blocks the one before ended with. A slice larger than L2 streamed
 // in one direction every step finds none of it there (the cache keeps the most recent blocks, which
 // the step reads last, after the older ones have pushed them out); turning back each step reads
-// about an L2's worth from L2. The blocks are independent, so the results are the same bits.
-// Measured on the 2-core Xeon (2 MiB L2 a core, 2026-11-27, two runs each, rnn_backends_bench,
-// inference B=1 T=100): LSTM H=512 one thread 167-171 -> 111-118 us a step, GRU H=512 113-118 ->
-// 78, LSTM H=512 two threads 45-55 -> 35-39, LSTM H=1024 two threads 348-368 -> 284-299; a slice
-// within L2 (LSTM H=256, one thread) the same.
+// about an L2's worth from L2. The blocks are independent, so the results are the same bits. With
+// slices beyond a 2 MiB L2 a step took 0.68-0.81x the time of streaming one way (LSTM and GRU H=512
+// and 1024, batch 1); a slice within L2 took the same time. See docs/cpu-blas.md.
 [[nodiscard]] constexpr bool fusedBackwards(int s) {
     return (s & 1) != 0;
 }

@@ -2,8 +2,8 @@
 // A GEMM whose right operand stays the same for many calls (a recurrent weight matrix, used once
 // per time step): oneDNN's matmul primitive with the weights reordered once, by pack(), into the
 // blocked layout its brgemm kernel prefers. sgemm (OpenBLAS's or dnnl_sgemm) instead repacks the
-// weights on every call, which dominates a step at small batch (README, "Recurrent products on W_hh
-// packed once": 0.6-0.9x dnnl_sgemm's time at B = 1..64, K = 256 and 512). oneDNN rather than OpenBLAS
+// weights on every call, which dominates a step at small batch (docs/cpu-blas.md, "Packed W_hh via
+// oneDNN matmul": 0.6-0.9x dnnl_sgemm's time at B = 1..64, K = 256 and 512). oneDNN rather than OpenBLAS
 // because oneDNN picks its kernels by its own CPU detection, while a DYNAMIC_ARCH OpenBLAS that does not know
 // the CPU falls back to SSE3 kernels.
 //   c[m, n] (row stride n) = a[m, k] (row stride lda) * W[k, n]
@@ -81,22 +81,11 @@ private:
 };
 
 // Whether a product of `shape` runs on oneDNN's packed sgemm rather than on matmul's brgemm (where
-// the library has it: packedSgemmAvailable()). Measured on the 2-core Xeon (2026-11-27, one thread,
-// median of 200 calls each, alternated three times, time on packed sgemm / on brgemm): K = 1024 at
-// M = 256: N = 1536 0.94-0.97, 2048 0.94-0.96, 3072 0.91-0.93, 4096 0.88-0.89; at M = 64: 0.96-0.99;
-// M = 32, N = 4096: 0.98; but M = 16 0.99-1.02, K = 512 0.97-1.02 (M = 64, 256; N = 1536, 2048) and
-// K = 128 1.11-1.15. So: weights at least kPackedSgemmMinDepth deep and kPackedSgemmMinColumns
-// wide, at least kPackedSgemmMinRows rows, and packed once: in training, repacked after every SGD
-// step, it made LSTM H=1024 B=64 T=20 on a team of two 1.08-1.09x cpu-onednn's time against
-// 0.96-0.97 on matmul (paired benchmark, two runs). In the sessions (`rnnprof sweep`, old and new builds
-// alternated twice, ms an iteration): GRU inference H=1024 B=256 T=20 one thread 209-210 -> 180-187,
-// LSTM H=1024 B=64 71.5-71.6 -> 68.1-68.7; LSTM training H=1024 B=64 T=20 one thread 244-249 ->
-// 241-247 (its repacking after SGD 8.8-8.9 -> 9.3 ms). K = 512, alone within 3 % either way, was
-// faster in the sessions (2026-11-27, third session, `rnnprof sweep`, inference on one thread, H=512,
-// B = 32, 64 and 256, T = 20 and 100, LSTM and GRU, three runs each, best of three / cpu-onednn's
-// best): median 0.998 -> 0.973, worst 1.090 -> 1.029 (LSTM H=512 B=64 T=20 1.090 -> 1.018, GRU
-// H=512 B=32 T=20 0.945 -> 0.890; two of twelve slower: GRU H=512 B=64 T=100 0.898 -> 0.911, B=256
-// T=20 0.905 -> 0.914).
+// the library has it: packedSgemmAvailable()): weights at least kPackedSgemmMinDepth deep and
+// kPackedSgemmMinColumns wide, at least kPackedSgemmMinRows rows, and packed once. There it took
+// 0.88-0.99x brgemm's time at K = 1024 and sped up whole iterations at K = 512; at M = 16 or K = 128
+// it took as long or up to 1.15x, and repacked after every SGD step (training) 1.12x.
+// See docs/cpu-blas.md.
 inline constexpr std::int64_t kPackedSgemmMinRows = 32;
 inline constexpr std::int64_t kPackedSgemmMinDepth = 512;
 inline constexpr std::int64_t kPackedSgemmMinColumns = 1536;

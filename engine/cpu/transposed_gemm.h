@@ -46,16 +46,10 @@ private:
 
 // Whether the weight gradient of this shape runs on TransposedGemm rather than dnnl_sgemm: where
 // a's row stride is a multiple of 512 floats, m at least 1024, c at most 512 columns wide and k
-// at least 1024. Measured on the 2-core machine (2026-11-24, oneDNN 2.6.3), time of the matmul /
-// time of dnnl_sgemm ('T', 'N'). Alone (best of 5, 1 and 2 threads): m = 1024..4096 (a power of
-// two) or 1536, n = 128..512: 0.86-0.95 at k = 320, 0.79-0.89 at k = 1280, 0.60-0.80 at k = 6400
-// (padding a's rows by 16 floats gave sgemm the same, so it is a cache-aliasing stride); m = 192
-// and 768 (rows not 2 KiB apart) 0.95-1.12; n = 1024 (m = 1024..4096) 1.08-1.16, where sgemm runs
-// at 190-210 GFLOP/s a core already; k = 20..80 1.03-1.50, the matmul's fixed cost. In the session
-// (weight-gradient time, medians of 10, two runs): at k = 320-400 as fast or up to 1.1x slower
-// (LSTM H=512 B=4 T=100: 2.9 -> 3.1 ms), and at m = 512 (LSTM H=128, k = 1280) 1.0-1.13x; from
-// k = 1280 at m >= 1024 0.63-0.97x (LSTM H=512 B=64 T=100: 74-80 -> 49-50 ms, GRU H=512 B=16
-// T=100: 12.2-12.5 -> 9.8-10.1 ms, LSTM H=1024 B=64 T=20, dW_ih alone: 32.5-33.3 -> 31.5 ms).
+// at least 1024. Such strides alias in the cache: there the matmul took 0.6-0.95x the time of
+// dnnl_sgemm ('T', 'N'), less the larger k, and a whole weight gradient 0.63-0.97x from k = 1280 at
+// m >= 1024. Rows not 2 KiB apart, n = 1024 (where sgemm already runs near a core's peak) or a small
+// k (the matmul's fixed cost) took as long or up to 1.5x. See docs/cpu-blas.md.
 [[nodiscard]] bool transposedGemmPays(const TransposedGemm::Shape& shape);
 
 } // namespace rnnprof::cpu

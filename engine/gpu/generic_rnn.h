@@ -17,7 +17,7 @@
 // to wait at the end of each marked step is the profiling layer's choice (Session::deviceQueue).
 // Not for use with buffers other than bindGenericBuffers()'s for the same GenericDims.
 //
-// cpu-blas does not run on this class through a host executor, by decision (issue 12, item 5).
+// cpu-blas does not run on this class through a host executor, by design.
 // What the two share is the description of the recurrence (engine/recurrence_dims.h: sizes and
 // the time walk) and the cell math (engine/kernels/step_kernels.h). The step sequences differ
 // where cpu-blas gets its speed: it runs a layer's recurrence inside one persistent thread team

@@ -34,7 +34,8 @@ inline constexpr std::uint32_t kCupti130Update1 = 130001; // CUDA 13.0 Update 1
 
 // What a CUPTI library of API `version` means for tracing. Below 13.0 it is refused: its records
 // have other layouts than the 13.0 headers this build decodes. 13.0 GA traces with a warning
-// naming what 13.0 Update 1 fixed (shared/design/gpu-cupti.md, 3.5); from Update 1 on, quietly.
+// naming what 13.0 Update 1 fixed (a deadlock in cuptiActivityDisable, a crash in
+// cuptiActivityFlushAll, missing sync records); from Update 1 on, quietly.
 struct CuptiVersionCheck {
     std::string refusal; // not empty: do not trace, for this reason
     std::string warning; // not empty: trace, and record this with every point

@@ -1,4 +1,4 @@
-// CPU backends on the grid of issue 17: LSTM and GRU, inference and training, input 128, hidden
+// CPU backends on the benchmark grid: LSTM and GRU, inference and training, input 128, hidden
 // {64, 256, 512, 1024}, batch {1, 4, 16, 64, 256}, seq {20, 100}, threads {1, 2, all}, for
 // cpu-blas (oneDNN and OpenBLAS sgemm) and cpu-onednn. Names read
 //   <cell>/<mode>/H<hidden>/B<batch>/T<seq>/thr<1|2|all>/<backend>

@@ -1,7 +1,7 @@
 // `rnnprof eval` checks its files from their headers and its memory from an estimate before it
-// allocates anything (issue 16: it allocated 6.4 GB of parameters before noticing that the weight
-// files were missing). The runs below get an address space smaller than what reading would
-// allocate, so a refusal that came only after allocating would end in an out-of-memory error
+// allocates anything (reading first could allocate, e.g., 6.4 GB of parameters before noticing that
+// the weight files are missing). The runs below get an address space smaller than what reading
+// would allocate, so a refusal that came only after allocating would end in an out-of-memory error
 // instead of the message asserted.
 #include "cli/cli_process.h"
 #include "engine/npy.h"

@@ -1,4 +1,4 @@
-// `rnnprof sweep` and the files it writes (issue 16): outputs that are one file under two names are
+// `rnnprof sweep` and the files it writes: outputs that are one file under two names are
 // refused before measuring, an earlier run's journal is never overwritten and can be resumed, one
 // sweep at a time writes an output, and links planted at the journal's name are not followed.
 #include "cli_process.h"

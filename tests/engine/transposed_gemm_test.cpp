@@ -57,7 +57,7 @@ TEST(TransposedGemm, EqualsTheProductOfTheTransposedFirstOperand) {
     expectProductOfTheTransposedA({.m = 1024, .n = 40, .k = 1024, .lda = 1024, .ldb = 40, .ldc = 48});
 }
 
-// Shapes of the grid (LSTM: m = 4H, lda = 4H; GRU: 3H; dW_ih has n = I = 128, dW_hh n = H;
+// Shapes of the benchmark grid (LSTM: m = 4H, lda = 4H; GRU: 3H; dW_ih has n = I = 128, dW_hh n = H;
 // k = T * B), and what the rule's measurements say for each.
 TEST(TransposedGemm, PaysForAliasingStridesOfNarrowResultsOverManySteps) {
     const auto shape = [](std::int64_t m, std::int64_t n, std::int64_t k) {

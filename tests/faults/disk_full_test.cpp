@@ -172,7 +172,8 @@ TEST(FullDisk, ACsvOnAFullDiskFailsNamingTheCsvAndKeepsTheResults) {
 }
 
 TEST(FullDisk, ChartsOnAFullDiskFailNamingTheReasonAndLeaveNoPartialFile) {
-    // Issue 16: a full disk left a truncated SVG and a 0-byte PNG ("PNG writer failed").
+    // A full disk must leave no truncated SVG and no 0-byte PNG, and the error names the reason
+    // (not a bare "PNG writer failed").
     SKIP_WITHOUT_PRIVATE_MOUNTS();
     TempDir dir, mnt, copy;
     const std::string results = dir.path("results.json");

@@ -1,4 +1,4 @@
-// Every size and count a user can enter has an upper bound (README "Limits"): exactly at the
+// Every size and count a user can enter has an upper bound (docs/reliability.md "Limits"): exactly at the
 // bound it is accepted, one past it is refused with a message naming the field or flag, the
 // allowed range and the value given. The bounds keep every buffer index inside 32-bit signed
 // range and every memory estimate free of overflow.

@@ -1,4 +1,4 @@
-// Result files and journals edited by hand, cut short or crafted (issue 16): every number is
+// Result files and journals edited by hand, cut short or crafted: every number is
 // null or within the bounds a measurement keeps, every text is bounded, every backend id is one a
 // sweep writes, every batch and sequence length one a plan may hold. Each refusal names the key
 // path, what was found and what is allowed; nothing absurd reaches the charts.
@@ -195,7 +195,7 @@ TEST(HostileValues, AnUnknownKeyInTheRecordedPlanIsRefusedNamingTheAllowedOnes) 
 }
 
 TEST(HostileValues, PredictionFieldsKeepTheRecordedBounds) {
-    // Predicted points (issue 14) draw their band on the same log axes as measured ones.
+    // Predicted points draw their band on the same log axes as measured ones.
     Json doc = sampleDocument();
     Json& prediction = doc["points"][5]["prediction"];
     ASSERT_TRUE(prediction.is_object());

@@ -1,4 +1,4 @@
-// Who may write a journal or a results file (issue 16): an existing journal is never truncated, one
+// Who may write a journal or a results file: an existing journal is never truncated, one
 // writer at a time holds it, and links planted at the journal's name or at a temporary file's name
 // are never written through, so the file they point to stays as it was.
 #include "engine/error.h"

@@ -1,4 +1,4 @@
-// The reference GPU results shipped in resources/reference/ (README "Reference GPU results"): every
+// The reference GPU results shipped in resources/reference/ (docs/user-guide.md "Reference GPU results"): every
 // file loads with this build's reader, is what it says it is (an NVIDIA H100 host, CPU and GPU
 // points, complete), covers every preset with the preset's model, and says what the H100 host
 // measured: gpu-cudnn overtakes cpu-blas at about batch 3 for the LSTM 128->256 at T=20.
@@ -53,7 +53,7 @@ TEST(ReferenceResults, EveryShippedFileLoadsWithThisBuildsReader) {
     }
 }
 
-// Issue 15.4: the noisy flag must flag the noisy, so on a quiet host most points are not. The
+// The noisy flag must flag the noisy, so on a quiet host most points are not. The
 // H100 host was quiet (one sweep at a time, nothing else running); its untraced points are the
 // calibration set of kDefaultNoiseThreshold (profiling/statistics.h).
 TEST(ReferenceResults, TheNoisyRuleFlagsFewPointsMeasuredOnTheQuietHost) {
@@ -99,8 +99,8 @@ TEST(ReferenceResults, OnTheH100GpuCudnnOvertakesCpuBlasAtAboutBatchThreeForLstm
     EXPECT_NEAR(*c[0].batch, 3.0, 0.05);
 }
 
-// The cost model (issue 14.3) against the shipped H100 data. Not a pass mark: the error
-// distribution is printed as it is, for the README's validation table.
+// The cost model against the shipped H100 data. Not a pass mark: the error
+// distribution is printed as it is, for the validation table of docs/user-guide.md.
 struct Errors {
     std::vector<double> rel; // |predicted - measured| / measured
     void print(const char* what) const {
@@ -147,7 +147,7 @@ TEST(ReferenceResults, CostModelLeaveOneOutAndCrossShapeErrorsArePrinted) {
         cross.rel.push_back(std::abs(predictMs(*m, s.x) - s.ms) / s.ms);
     cross.print("cross-shape, deepbench 512->512 from the 128->256 files, gpu-cudnn inference");
     EXPECT_EQ(cross.rel.size(), 7u);
-    // What these numbers say (README table): 2 of the 7 DeepBench points are off by more than 30 %,
+    // What these numbers say (docs/user-guide.md's table): 2 of the 7 DeepBench points are off by more than 30 %,
     // more than a fifth, so a chart of such a prediction must say it is unreliable.
     EXPECT_TRUE(unreliable(cross.rel));
     EXPECT_FALSE(unreliable(loo.rel)); // 87 % of the leave-one-out points are within 30 %
@@ -192,7 +192,8 @@ TEST(ReferenceResults, PredictedDeepBenchPointsAgainstTheMeasuredOnesArePrinted)
 
 // What the application's Compare with Reference GPU judges a prediction for a model no reference
 // ran by: leave-one-model-out over the untraced LSTM references (each model's points predicted from
-// a fit on the other models'), per GPU backend and mode. Printed for the README, not a pass mark.
+// a fit on the other models'), per GPU backend and mode: every point predicted once, and the verdict
+// a prediction for an unseen model carries is this check's. The errors are printed for the docs.
 TEST(ReferenceResults, LeaveOneModelOutOverTheLstmReferencesIsPrinted) {
     std::vector<SweepResult> lstm;
     for (const fs::path& f : referenceFiles()) {
@@ -211,6 +212,18 @@ TEST(ReferenceResults, LeaveOneModelOutOverTheLstmReferencesIsPrinted) {
             e.print((std::string("leave-one-model-out, LSTM references, ") + backend + " " +
                      std::string(toString(mode)) + ", " + std::to_string(fit->models.size()) + " models")
                         .c_str());
+            // Every point of every model is predicted once from the other models, as a finite error.
+            std::size_t samples = 0;
+            for (const auto& r : lstm)
+                samples += costSamples(r, backend, mode).size();
+            EXPECT_GE(fit->models.size(), 2u) << backend;
+            EXPECT_EQ(fit->crossModelErrors.size(), samples) << backend << " " << toString(mode);
+            for (double err : fit->crossModelErrors)
+                EXPECT_TRUE(std::isfinite(err) && err >= 0.0) << err;
+            // And a prediction for a model none of them ran carries exactly this check's verdict.
+            const Prediction unseen = predictionOf(*fit, {1.0, 0.5, 2.0}, /*fittedModel=*/false);
+            EXPECT_EQ(unseen.unreliable, unreliable(fit->crossModelErrors))
+                << backend << " " << toString(mode);
         }
 }
 

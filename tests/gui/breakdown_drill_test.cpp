@@ -1,4 +1,4 @@
-// The Breakdown tab as a drill-down (issue 15.2): phase bars on a linear or log axis or as shares of
+// The Breakdown tab as a drill-down: phase bars on a linear or log axis or as shares of
 // each bar, labels QtCharts need not cut (full names on hover), the GPU kernels of a traced point as
 // a sortable table, the GPU's busy time as a sentence and a time line with a lane per stream.
 #include "gui/breakdown_drill.h"

@@ -506,7 +506,7 @@ TEST_F(ChartWindowTest, TheBusyWarningStaysBesideAStatusMessageNotUnderIt) {
     EXPECT_GE(banner->geometry().left(), w.statusBar()->width() / 4);
 }
 
-// Issue 15.4: the window's own work must not disturb what a sweep measures, so points arriving
+// The window's own work must not disturb what a sweep measures, so points arriving
 // every few milliseconds redraw the charts at most every 250 ms (kRefreshMs), not once per point.
 TEST_F(ChartWindowTest, PointsArrivingFastRedrawTheChartsAtMostFourTimesASecond) {
     MainWindow w(options());

@@ -1,4 +1,4 @@
-// Legends, palette, titles, crossover tags and export footers (issue 15.1): every series of a
+// Legends, palette, titles, crossover tags and export footers: every series of a
 // crowded overlay chart has a legend entry with its whole name, at the chart's minimum size and in
 // a 2200 px export; no two series keys share a colour; a click on an entry hides and shows its
 // series (a bar set too: the value axis then fits the bars left); long labels of horizontal bars

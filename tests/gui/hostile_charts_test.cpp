@@ -1,4 +1,4 @@
-// Charts of hostile data (issue 16): whatever reaches the chart layer, no axis gets a range that
+// Charts of hostile data: whatever reaches the chart layer, no axis gets a range that
 // is not finite and ordered (a log axis range overflowing to inf made QtCharts' axis and domain
 // set each other's range until the stack was gone), no legend gets a label long enough to make
 // QtCharts' eliding quadratic, no chart file lands outside the folder given, a failed write names
@@ -153,7 +153,7 @@ SweepResult scaled(SweepResult result, double factor) {
 }
 
 TEST(HostileCharts, EveryChartOfTheCatalogKeepsOnlyDrawableSamplesAndFiniteRanges) {
-    // What the results_charts fuzz target checks, for the inputs of issue 16.
+    // What the results_charts fuzz target checks, for hostile inputs.
     const std::vector<std::vector<SweepResult>> inputs{
         {scaled(test::fakeSweep(), 1.1e308)},
         {scaled(test::fakeSweep(), 1e300), scaled(test::fakeSweep("other"), 1e-300)}};

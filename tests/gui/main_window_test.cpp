@@ -226,8 +226,8 @@ TEST_F(MainWindowTest, StopIsAcknowledgedInTheStatusBarBeforeTheRunInProgressRet
 }
 
 TEST_F(MainWindowTest, HostileResultFilesAreRefusedOnOpenNotDrawn) {
-    // Issue 16: a median of 1.1e308 crashed the app on open (QtCharts' log axis recursed), and a
-    // 1 MB backend id took gigabytes in the legend.
+    // Drawn, a median of 1.1e308 would make QtCharts' log axis recurse until the stack is gone, and
+    // a 1 MB backend id would take gigabytes in the legend: both are refused on open.
     MainWindow w(options());
     SweepResult huge = test::fakeSweep();
     huge.points[0].iteration.median = 1.1e308;

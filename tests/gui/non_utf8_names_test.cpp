@@ -1,7 +1,7 @@
-// File names that are not UTF-8 (issue 16: their bytes became U+FFFD, naming no file): a results
-// file named with the byte \xff opens when named on the command line and through File > Open, a
-// problem names such a file readably, the recent files and the files reopened on start keep the
-// name's exact bytes, and Save and every Export write into a folder so named.
+// File names that are not UTF-8 (decoded as UTF-8, their bytes would become U+FFFD, naming no
+// file): a results file named with the byte \xff opens when named on the command line and through
+// File > Open, a problem names such a file readably, the recent files and the files reopened on
+// start keep the name's exact bytes, and Save and every Export write into a folder so named.
 #include "cli/path_arguments.h"
 #include "gui/app_settings.h"
 #include "gui/desktop_app.h"

@@ -1,4 +1,4 @@
-// Predicted series in the charts (issue 14.3): a measured CPU result against predicted GPU times
+// Predicted series in the charts: a measured CPU result against predicted GPU times
 // of the same model. The predicted series exist, are dashed, carry their band and the label
 // "predicted from <file> (<GPU>) — not measured"; the crossover marker says "predicted"; an
 // unreliable fit says so in the notes; the renderer draws the band and a dashed line.

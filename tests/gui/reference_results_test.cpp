@@ -114,7 +114,7 @@ TEST_F(CompareWithReference, AloneItComparesTheReferencesOwnCpuAndGpu) {
     EXPECT_FALSE(speedupPage(w)->views().empty());
 }
 
-// A model no reference ran (issue 14.3): GPU times predicted from the references for the
+// A model no reference ran: GPU times predicted from the references for the
 // configured model and grid are added instead, every point predicted and labelled, and paired with
 // the laptop's fastest CPU backend; the speedup chart's note says what the prediction rests on.
 TEST_F(CompareWithReference, AModelNoReferenceRanGetsPredictedGpuTimesLabelledNotMeasured) {
@@ -156,7 +156,7 @@ TEST_F(CompareWithReference, AModelNoReferenceRanGetsPredictedGpuTimesLabelledNo
     EXPECT_TRUE(notes.contains(QStringLiteral("predicted from"))) << notes.toStdString();
     EXPECT_TRUE(notes.contains(QStringLiteral("(leave-one-model-out)"))) << notes.toStdString();
     EXPECT_TRUE(notes.contains(QStringLiteral("UNRELIABLE")))
-        << "the README's leave-one-model-out numbers: " << notes.toStdString();
+        << "docs/user-guide.md's leave-one-model-out numbers: " << notes.toStdString();
     // A second time adds nothing.
     ASSERT_TRUE(w.compareWithReference());
     EXPECT_EQ(w.store().count(), 2);

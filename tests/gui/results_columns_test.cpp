@@ -1,4 +1,4 @@
-// The results table for people (issue 15.6): the columns that tell rows apart come first, numbers
+// The results table for people: the columns that tell rows apart come first, numbers
 // carry units, columns can be hidden, Tab leaves the table; the model keeps the CSV's exact text.
 #include "gui/fake_results.h"
 #include "gui/result_store.h"

@@ -1,4 +1,4 @@
-// The main window on a laptop screen (issue 15.3): with the configuration dock shown it asks for no
+// The main window on a laptop screen: with the configuration dock shown it asks for no
 // more than 1024x640, and at 1366x768 or 1024x640 every configuration field can be scrolled to and
 // the chart area keeps a usable size.
 #include "gui/charts/chart_page.h"

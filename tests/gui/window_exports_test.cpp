@@ -1,4 +1,4 @@
-// The window's exports and start (issue 15.7 and 15.8): Export CSV with two files open writes
+// The window's exports and start: Export CSV with two files open writes
 // both in one file with a source column; Export Current Chart on the Speedup tab writes both of its
 // charts; the empty state says what to do at start and after Close Results; the files open at the
 // last close are reopened on start while that setting is on; a result's alias reaches the legend

@@ -9,6 +9,7 @@ endif()
 
 foreach(file bin/rnnprof share/applications/rnnprof.desktop share/icons/hicolor/scalable/apps/rnnprof.svg
              share/doc/rnnprof/README.md share/doc/rnnprof/presets.md share/doc/rnnprof/presets/quick-start.json
+             share/doc/rnnprof/LICENSE share/doc/rnnprof/docs/user-guide.md share/doc/rnnprof/docs/cli.md
              share/rnnprof/reference/h100-quick-start.json)
     if(NOT EXISTS "${PREFIX}/${file}")
         message(FATAL_ERROR "not installed: ${file}")

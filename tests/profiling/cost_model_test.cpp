@@ -1,4 +1,4 @@
-// The cost model of issue 14.3 on synthetic data: times generated from known c, alpha and R are
+// The cost model on synthetic data: times generated from known c, alpha and R are
 // fitted back to within 1 %, each formula by hand, and no coefficient goes negative.
 #include "profiling/cost_model.h"
 

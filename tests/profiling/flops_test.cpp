@@ -1,4 +1,4 @@
-// FLOP formulas against counts worked out by hand on small shapes (README "FLOP counts"):
+// FLOP formulas against counts worked out by hand on small shapes (docs/measurement.md "FLOP counts"):
 // GEMMs as 2*M*N*K per layer and direction, element-wise work per (t, b, j), loss and SGD.
 #include "engine/error.h"
 #include "profiling/flops.h"

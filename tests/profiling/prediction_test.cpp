@@ -1,4 +1,4 @@
-// Predicted points (issue 14.3): a GPU result generated from known c, alpha and R is fitted and
+// Predicted points: a GPU result generated from known c, alpha and R is fitted and
 // predicted at a model and grid it never ran; the oracle is the formula with the known constants.
 // Every predicted point is flagged: status predicted, not ok(), its band and source recorded.
 #include "engine/error.h"

@@ -93,7 +93,7 @@ TEST(NoisyRule, OneOutlierInTenRunsIsNotNoisyThoughItsCvIsHigh) {
     const SampleStats s = summarize({1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 3.0});
     // p10 = 1, p90 at rank 8.1: 1 + 0.1 * 2 = 1.2, median 1: spread 0.2.
     EXPECT_NEAR(relativeSpread(s), 0.2, 1e-12);
-    EXPECT_GT(s.cv, 0.5); // the old rule (CV > 10 %) called this noisy
+    EXPECT_GT(s.cv, 0.5); // a rule on the CV (above 10 %) would call this noisy
     EXPECT_FALSE(isNoisy(s, kDefaultNoiseThreshold));
 }
 

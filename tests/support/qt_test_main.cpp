@@ -12,7 +12,8 @@ namespace {
 void failOnQtWarning(QtMsgType type, const QMessageLogContext&, const QString& message) {
     const std::string text = message.toStdString();
     // Platform chatter of the offscreen plugin is not a defect of ours.
-    if (text.find("propagateSizeHints") != std::string::npos || text.find("XDG_RUNTIME_DIR") != std::string::npos)
+    if (text.find("propagateSizeHints") != std::string::npos ||
+        text.find("XDG_RUNTIME_DIR") != std::string::npos)
         return;
     if (type == QtWarningMsg || type == QtCriticalMsg || type == QtFatalMsg) ADD_FAILURE() << "Qt: " << text;
 }
