@@ -7,10 +7,10 @@
 #include "cli/sweep_options.h"
 #include "engine/cpu/cpu_libraries.h"
 #include "engine/error.h"
-#include "profiling/crossover_run.h"
-#include "profiling/result_files.h"
-#include "profiling/runner.h"
-#include "profiling/summary_text.h"
+#include "profiling/analysis/summary_text.h"
+#include "profiling/files/result_files.h"
+#include "profiling/measure/crossover_run.h"
+#include "profiling/measure/runner.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>

@@ -1,6 +1,6 @@
 #pragma once
 // `rnnprof crossover`: where one side overtakes the other for a model and a sequence length, found
-// by measuring only the batch sizes needed (profiling/crossover_search.h) instead of a whole grid.
+// by measuring only the batch sizes needed (profiling/analysis/crossover_search.h) instead of a whole grid.
 // A side is a backend measured here, fastest-cpu / fastest-gpu of the backends measured here, or
 // FILE.json:SIDE, a side of a result file (e.g. the reference GPU). Writes a normal result file of
 // the points measured with the crossover record, and prints the crossover, its interval and how

@@ -6,7 +6,7 @@
 #include "cli/merge_command.h"
 #include "cli/predict_command.h"
 #include "cli/sweep_command.h"
-#include "profiling/host_info.h"
+#include "profiling/measure/host_info.h"
 
 #include <cstdio>
 #include <cstring>

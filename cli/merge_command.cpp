@@ -5,8 +5,8 @@
 #include "cli/path_arguments.h"
 #include "cli/sweep_options.h"
 #include "engine/error.h"
-#include "profiling/result_files.h"
-#include "profiling/result_merge.h"
+#include "profiling/files/result_files.h"
+#include "profiling/files/result_merge.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>

@@ -1,7 +1,7 @@
 #pragma once
 // `rnnprof merge A.json B.json ... --out all.json`: joins the shards of a split sweep (`rnnprof
 // sweep --shard I/N`) and whole sweeps of the same plan from different machines into one results
-// file whose points keep their host (profiling/result_merge.h has the rules). Headless: QtCore only.
+// file whose points keep their host (profiling/files/result_merge.h has the rules). Headless: QtCore only.
 #include <QStringList>
 
 #include <string>

@@ -8,10 +8,10 @@
 #include "cli/sweep_options.h"
 #include "engine/config.h"
 #include "engine/error.h"
-#include "profiling/cost_model.h"
-#include "profiling/crossover.h"
-#include "profiling/result_files.h"
-#include "profiling/summary_text.h"
+#include "profiling/analysis/cost_model.h"
+#include "profiling/analysis/crossover.h"
+#include "profiling/analysis/summary_text.h"
+#include "profiling/files/result_files.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>

@@ -1,5 +1,5 @@
 #pragma once
-// `rnnprof predict`: the cost model of profiling/cost_model.h fitted per backend and mode on one or
+// `rnnprof predict`: the cost model of profiling/analysis/cost_model.h fitted per backend and mode on one or
 // more GPU result files (--from), applied to a model and grid nobody measured. Writes one predicted
 // point per grid point (status "predicted", the band and the fit in each) in the result formats, so
 // that a later measurement can be checked against it; prints the fits and a summary table.

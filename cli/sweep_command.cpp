@@ -5,13 +5,13 @@
 #include "cli/path_arguments.h"
 #include "cli/sweep_options.h"
 #include "engine/error.h"
-#include "profiling/crossover.h"
+#include "profiling/analysis/crossover.h"
+#include "profiling/analysis/summary_text.h"
+#include "profiling/files/presets.h"
+#include "profiling/files/result_files.h"
 #include "profiling/gpu/cupti_tracer.h"
-#include "profiling/presets.h"
-#include "profiling/result_files.h"
-#include "profiling/runner.h"
-#include "profiling/summary_text.h"
-#include "profiling/sweep_session.h"
+#include "profiling/measure/runner.h"
+#include "profiling/measure/sweep_session.h"
 
 #include <QCoreApplication>
 

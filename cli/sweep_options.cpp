@@ -9,10 +9,10 @@
 #include "engine/cpu/cpu_libraries.h"
 #include "engine/error.h"
 #include "engine/file_read.h"
-#include "profiling/crossover.h"
+#include "profiling/analysis/crossover.h"
+#include "profiling/files/presets.h"
+#include "profiling/files/result_files.h"
 #include "profiling/int_list.h"
-#include "profiling/presets.h"
-#include "profiling/result_files.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>

@@ -3,10 +3,10 @@
 #include "cli/cli_common.h"
 #include "cli/headless_commands.h"
 #include "gui/charts/render_all.h"
-#include "gui/cli/headless_app.h"
-#include "gui/cli/headless_default.h"
-#include "gui/cli/plot_command.h"
-#include "gui/cli/report_command.h"
+#include "gui/commands/headless_app.h"
+#include "gui/commands/headless_default.h"
+#include "gui/commands/plot_command.h"
+#include "gui/commands/report_command.h"
 #include "gui/desktop_app.h"
 
 #include <cstdio>

@@ -1,7 +1,7 @@
 #include "gui/app_settings.h"
 
 #include "cli/path_arguments.h"
-#include "profiling/presets.h"
+#include "profiling/files/presets.h"
 
 namespace rnnprof::gui {
 namespace {

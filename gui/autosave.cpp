@@ -1,7 +1,7 @@
 #include "gui/autosave.h"
 
-#include "profiling/file_name_part.h"
-#include "profiling/result_files.h"
+#include "profiling/files/file_name_part.h"
+#include "profiling/files/result_files.h"
 
 #include <QDateTime>
 #include <QDir>

@@ -1,8 +1,8 @@
 #include "gui/breakdown_drill.h"
 
-#include "gui/gpu_timeline.h"
-#include "gui/kernel_table_model.h"
-#include "gui/point_details.h"
+#include "gui/models/gpu_timeline.h"
+#include "gui/models/kernel_table_model.h"
+#include "gui/models/point_details.h"
 #include "gui/timeline_view.h"
 
 #include <QHeaderView>

@@ -3,7 +3,7 @@
 // busy time against its iteration time as a sentence (a launch-bound GPU is idle most of the
 // iteration); then the point's details, its GPU kernels as a sortable table and a time line of its
 // traced iteration. Shows the point ChartPage hands it; computes nothing of its own.
-#include "gui/charts/chart_data.h"
+#include "gui/models/chart_data.h"
 #include "profiling/result.h"
 
 #include <QWidget>

@@ -1,6 +1,6 @@
 #include "gui/busy_banner.h"
 
-#include "profiling/busy_host.h"
+#include "profiling/analysis/busy_host.h"
 
 namespace rnnprof::gui {
 namespace {

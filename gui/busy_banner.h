@@ -3,7 +3,7 @@
 // processes take more cores than it leaves free (sampled every few seconds on the GUI thread, a
 // few hundred small /proc reads), and for a loaded result whose host record says so. Times
 // measured then can be many times too slow; without this the only sign would be the noisy marker.
-#include "profiling/host_load.h"
+#include "profiling/measure/host_load.h"
 #include "profiling/result.h"
 
 #include <QLabel>
@@ -15,7 +15,7 @@
 namespace rnnprof::gui {
 
 // "laptop.json (laptop), during the sweep: Busy machine: ..." for a result whose recorded load was
-// busy (hostBusyWarning(), profiling/busy_host.h); empty when it was not or nothing was recorded.
+// busy (hostBusyWarning(), profiling/analysis/busy_host.h); empty when it was not or nothing was recorded.
 [[nodiscard]] QString busyResultText(const SweepResult& result);
 
 class BusyBanner : public QLabel {

@@ -1,6 +1,6 @@
 #include "gui/empty_state.h"
 
-#include "gui/result_store.h"
+#include "gui/models/result_store.h"
 
 #include <QEvent>
 #include <QHBoxLayout>

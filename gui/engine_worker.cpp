@@ -1,9 +1,9 @@
 #include "gui/engine_worker.h"
 
 #include "engine/error.h"
-#include "profiling/crossover_run.h"
 #include "profiling/gpu/cupti_tracer.h"
-#include "profiling/sweep_session.h"
+#include "profiling/measure/crossover_run.h"
+#include "profiling/measure/sweep_session.h"
 
 #include <chrono>
 

@@ -1,12 +1,12 @@
 #pragma once
 // The engine thread's worker: lives on that thread (moveToThread) and runs one sweep at a time with
-// a SweepSession (profiling/sweep_session.h: journal, runner, results file), so every backend
+// a SweepSession (profiling/measure/sweep_session.h: journal, runner, results file), so every backend
 // session, CUDA context and CUPTI subscription is created, used and destroyed there. It reports
 // finished points, throttled progress (at most every ~50 ms) and the final result as queued signals
 // carrying plain values. Never call its slots from the GUI thread directly; SweepController queues.
 #include "engine/backend.h"
 #include "gui/metatypes.h"
-#include "profiling/runner.h"
+#include "profiling/measure/runner.h"
 
 #include <QObject>
 #include <QString>
@@ -31,7 +31,7 @@ public:
                   bool resume = false);
 
     // Searches where `reference`'s fastest GPU backend overtakes the fastest of plan.backends here
-    // (profiling/crossover_run.h): `plan` holds one mode, one sequence length and the grid. Reports
+    // (profiling/measure/crossover_run.h): `plan` holds one mode, one sequence length and the grid. Reports
     // like a sweep (started, each point, progress, finished with the crossover record); no file.
     void runCrossoverSearch(quint64 job, const rnnprof::SweepPlan& plan,
                             const rnnprof::SweepResult& reference);

@@ -4,8 +4,8 @@
 // bar with the sweep's progress, the host and the GPU status. It only wires parts together: the
 // numbers live in the ResultStore, sweeps run on the SweepController's engine thread.
 #include "engine/backend.h"
-#include "gui/charts/chart_data.h"
-#include "profiling/host_load.h"
+#include "gui/models/chart_data.h"
+#include "profiling/measure/host_load.h"
 
 #include <QMainWindow>
 #include <QStringList>
@@ -94,7 +94,7 @@ public:
     // Sweep › Find Crossover with Reference GPU: for the configured model, its first sequence length
     // and mode, searches where the reference's fastest GPU backend overtakes the fastest of the
     // configured CPU backends available here, measuring only the batch sizes of the reference's grid
-    // a bisection needs (profiling/crossover_run.h); the reference is overlaid, the pair set, and the
+    // a bisection needs (profiling/measure/crossover_run.h); the reference is overlaid, the pair set, and the
     // status bar gives the crossover and how many points it measured. False, reported, when no
     // reference ran the model at that sequence length or no CPU backend is available.
     bool findCrossoverWithReference();

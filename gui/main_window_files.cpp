@@ -14,12 +14,12 @@
 #include "gui/charts/export_footer.h"
 #include "gui/config/config_panel.h"
 #include "gui/empty_state.h"
+#include "gui/models/result_store.h"
 #include "gui/reference_results.h"
-#include "gui/result_store.h"
 #include "gui/sweep_controller.h"
 #include "gui/sweep_progress.h"
-#include "profiling/crossover.h"
-#include "profiling/result_files.h"
+#include "profiling/analysis/crossover.h"
+#include "profiling/files/result_files.h"
 
 #include <QAction>
 #include <QDateTime>

@@ -1,9 +1,9 @@
 #pragma once
 // The plain values that cross from the engine thread to the GUI thread in queued signals. Declared
 // once here; registerMetaTypes() must run before the first sweep (the controller calls it).
-#include "gui/charts/chart_data.h"
+#include "gui/models/chart_data.h"
+#include "profiling/measure/runner.h"
 #include "profiling/result.h"
-#include "profiling/runner.h"
 
 #include <QMetaType>
 

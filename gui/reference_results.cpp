@@ -1,9 +1,9 @@
 #include "gui/reference_results.h"
 
 #include "engine/error.h"
-#include "profiling/cost_model.h"
-#include "profiling/crossover.h"
-#include "profiling/result_files.h"
+#include "profiling/analysis/cost_model.h"
+#include "profiling/analysis/crossover.h"
+#include "profiling/files/result_files.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,6 +1,6 @@
 #include "gui/results_columns.h"
 
-#include "gui/charts/chart_data.h"
+#include "gui/models/chart_data.h"
 #include "gui/results_model.h"
 
 #include <QAbstractItemModel>

@@ -1,8 +1,8 @@
 #include "gui/results_model.h"
 
-#include "gui/charts/chart_selection.h"
 #include "gui/metatypes.h"
-#include "gui/result_store.h"
+#include "gui/models/chart_selection.h"
+#include "gui/models/result_store.h"
 
 #include <QGuiApplication>
 #include <QPalette>

@@ -4,8 +4,8 @@
 // file is written from, so the table and the file never disagree). Failed, ineligible and other
 // non-ok points are greyed and carry their reason as tooltip. Sort through a QSortFilterProxyModel
 // on SortRole: the cells' typed values, so numbers sort as numbers and text as text.
-#include "gui/charts/chart_data.h"
-#include "profiling/result_files.h"
+#include "gui/models/chart_data.h"
+#include "profiling/files/result_files.h"
 
 #include <QAbstractTableModel>
 #include <QStringList>

@@ -3,7 +3,7 @@
 // that differ first (results_columns.h), a column chooser, Tab leaves it; Ctrl+C copies the
 // selection as tab-separated text with a header (the CSV's exact values); reports the point of the current
 // row so charts and the breakdown can follow, and selects a point's row on request.
-#include "gui/charts/chart_data.h"
+#include "gui/models/chart_data.h"
 
 #include <QWidget>
 

@@ -6,7 +6,7 @@
 // the worker's signals on the GUI thread, dropping those of a job that is no longer current.
 #include "engine/backend.h"
 #include "gui/metatypes.h"
-#include "profiling/runner.h"
+#include "profiling/measure/runner.h"
 
 #include <QObject>
 #include <QString>

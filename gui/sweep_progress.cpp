@@ -1,6 +1,6 @@
 #include "gui/sweep_progress.h"
 
-#include "profiling/host_load.h"
+#include "profiling/measure/host_load.h"
 
 #include <QHBoxLayout>
 #include <QLabel>

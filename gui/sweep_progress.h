@@ -1,7 +1,7 @@
 #pragma once
 // The progress of the running sweep in the status bar: a bar with done/total (busy until the first
 // report), the ETA and the point being measured.
-#include "profiling/runner.h"
+#include "profiling/measure/runner.h"
 
 #include <QElapsedTimer>
 #include <QString>
@@ -31,7 +31,7 @@ public:
     void begin();
     void update(const SweepProgress& progress);
     void end();
-    // While no sweep runs: what Run would take (profiling/eta.h); < 0 hides it.
+    // While no sweep runs: what Run would take (profiling/measure/eta.h); < 0 hides it.
     void showEstimate(double seconds, double slowdown = 1.0);
     // While the status bar shows a message over it (QStatusBar::messageChanged): hidden, and shown
     // again after, if it has something to say. QStatusBar's own hiding is undone by a later show().

@@ -1,7 +1,7 @@
 #include "gui/timeline_view.h"
 
-#include "gui/charts/chart_data.h"
 #include "gui/charts/chart_theme.h"
+#include "gui/models/chart_data.h"
 
 #include <QHelpEvent>
 #include <QPainter>

@@ -3,7 +3,7 @@
 // thread first, then each CUDA stream), time running left to right, a box per phase, sub-step,
 // kernel or copy; hovering a box names it with its start and duration. Shows where the GPU waits
 // for the host; it draws what it is given and measures nothing.
-#include "gui/gpu_timeline.h"
+#include "gui/models/gpu_timeline.h"
 
 #include <QWidget>
 

@@ -4,7 +4,7 @@
 // in run order, interleaving backends so that drift over time does not favour one of them.
 #include "engine/config.h"
 #include "engine/problem.h"
-#include "profiling/statistics.h"
+#include "profiling/measure/statistics.h"
 
 #include <string>
 #include <vector>

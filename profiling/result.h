@@ -5,11 +5,11 @@
 #include "engine/config.h"
 #include "engine/enum_names.h"
 #include "engine/framework_fast_path.h"
-#include "profiling/host_info.h"
+#include "profiling/measure/host_info.h"
+#include "profiling/measure/starvation.h"
+#include "profiling/measure/statistics.h"
 #include "profiling/plan.h"
 #include "profiling/shard.h"
-#include "profiling/starvation.h"
-#include "profiling/statistics.h"
 
 #include <array>
 #include <cstdint>
@@ -21,7 +21,7 @@
 namespace rnnprof {
 
 // Predicted: not measured, but a time from a cost model fitted on another result's points
-// (profiling/cost_model.h). Not ok(): nothing treats it as a measurement; charts draw
+// (profiling/analysis/cost_model.h). Not ok(): nothing treats it as a measurement; charts draw
 // it as a separate, labelled series.
 enum class PointStatus { Ok, Ineligible, Unavailable, Refused, Failed, Cancelled, Predicted };
 inline constexpr Spellings<PointStatus, 7> kPointStatusSpellings{{{PointStatus::Ok, "ok"},

@@ -1,7 +1,7 @@
 #include "profiling/shard.h"
 
 #include "engine/error.h"
-#include "profiling/flops.h"
+#include "profiling/analysis/flops.h"
 
 #include <algorithm>
 #include <charconv>

@@ -2,9 +2,9 @@
 // Writes one chart to a file as PNG (raster), SVG (QSvgGenerator) or PDF (QPdfWriter), drawn by an
 // off-screen ChartView of a fixed size so that the GUI's exports and the headless command produce
 // the same pictures. Needs a QApplication (any platform, offscreen included). Throws Error(Io).
-#include "gui/charts/chart_data.h"
 #include "gui/charts/chart_theme.h"
 #include "gui/charts/chart_view_state.h"
+#include "gui/models/chart_data.h"
 
 #include <QRect>
 #include <QSize>

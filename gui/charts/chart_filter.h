@@ -4,7 +4,7 @@
 // backend's name leaves that backend), and a crossover marker goes with its series; guides, the
 // markers of series that stay (crossovers are computed on every point) and bar charts, which show
 // one selected point, are left as they are.
-#include "gui/charts/chart_data.h"
+#include "gui/models/chart_data.h"
 
 #include <vector>
 

@@ -5,9 +5,9 @@
 // the crossover line meets the 1x line). The chart's margins are set so the plot leaves them room,
 // and they are laid out again whenever the chart is resized: the window and every export (any
 // size) use the same layout. All items are children of the chart and die with it.
-#include "gui/charts/chart_data.h"
 #include "gui/charts/chart_legend.h"
 #include "gui/charts/chart_theme.h"
+#include "gui/models/chart_data.h"
 
 #include <vector>
 

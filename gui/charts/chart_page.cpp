@@ -1,10 +1,10 @@
 #include "gui/charts/chart_page.h"
 
 #include "gui/breakdown_drill.h"
-#include "gui/charts/chart_breakdown.h"
 #include "gui/charts/chart_filter.h"
 #include "gui/charts/chart_view.h"
-#include "gui/result_store.h"
+#include "gui/models/chart_breakdown.h"
+#include "gui/models/result_store.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>

@@ -3,7 +3,7 @@
 // rebuilds its chart data from the ResultStore on refresh() (the window throttles calls while a
 // sweep runs) and reports clicked points. Pages following the selection (the breakdown) also show
 // the selected point's details.
-#include "gui/charts/chart_catalog.h"
+#include "gui/models/chart_catalog.h"
 
 #include <QWidget>
 

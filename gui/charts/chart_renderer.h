@@ -5,9 +5,9 @@
 // not drawn (they would squeeze or be elided with the title): ChartPage and exportChart show them, so a move
 // to another chart library touches this file and ChartView only. It draws what it is given and computes
 // nothing.
-#include "gui/charts/chart_data.h"
 #include "gui/charts/chart_frame.h"
 #include "gui/charts/chart_theme.h"
+#include "gui/models/chart_data.h"
 
 #include <vector>
 

@@ -6,10 +6,10 @@
 // with the middle button; the zoom survives refreshes while a sweep runs. The right button opens
 // a context menu (chart_view_menu.cpp): export, copy image, reset zoom, log/linear axes, p10-p90
 // error bars. The selected point is ringed.
-#include "gui/charts/chart_data.h"
 #include "gui/charts/chart_renderer.h"
 #include "gui/charts/chart_theme.h"
 #include "gui/charts/chart_view_state.h"
+#include "gui/models/chart_data.h"
 
 #include <QChartView>
 #include <QStringList>

@@ -1,9 +1,9 @@
 #include "gui/charts/export_footer.h"
 
 #include "gui/charts/chart_renderer.h"
-#include "profiling/busy_host.h"
-#include "profiling/crossover.h"
-#include "profiling/traced_headline.h"
+#include "profiling/analysis/busy_host.h"
+#include "profiling/analysis/crossover.h"
+#include "profiling/analysis/traced_headline.h"
 
 #include <QStringList>
 

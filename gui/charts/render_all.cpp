@@ -2,9 +2,9 @@
 
 #include "cli/path_arguments.h"
 #include "engine/error.h"
-#include "gui/charts/chart_catalog.h"
 #include "gui/charts/export_footer.h"
-#include "profiling/file_name_part.h"
+#include "gui/models/chart_catalog.h"
+#include "profiling/files/file_name_part.h"
 
 #include <QDir>
 

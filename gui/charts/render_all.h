@@ -6,7 +6,7 @@
 // nothing to show is skipped; charts written once are always written (their notes say why empty). Needs a
 // QApplication (QT_QPA_PLATFORM=offscreen works).
 #include "gui/charts/chart_export.h"
-#include "gui/charts/chart_selection.h"
+#include "gui/models/chart_selection.h"
 #include "profiling/result.h"
 
 #include <QList>
@@ -31,7 +31,7 @@ inline constexpr std::size_t kMaxChartFiles = 2000;
 
 // Returns the files written. Throws Error(Io) when the folder cannot be created or a file written
 // (each file is written atomically: complete or not there). File names hold the backend id
-// sanitised by fileNamePart() (profiling/file_name_part.h): nothing is written outside `dir`.
+// sanitised by fileNamePart() (profiling/files/file_name_part.h): nothing is written outside `dir`.
 // `pair`, when given, is the speedup pair (its baseline, challenger and their results) instead of
 // the default one.
 QStringList renderAllCharts(const std::vector<SweepResult>& results, const QString& dir,

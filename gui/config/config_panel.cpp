@@ -5,7 +5,7 @@
 #include "gui/config/measure_form.h"
 #include "gui/config/model_form.h"
 #include "gui/config/sweep_form.h"
-#include "profiling/presets.h"
+#include "profiling/files/presets.h"
 
 #include <QComboBox>
 #include <QFormLayout>

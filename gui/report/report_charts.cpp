@@ -1,8 +1,8 @@
 #include "gui/report/report_charts.h"
 
 #include "engine/error.h"
-#include "gui/charts/chart_catalog.h"
 #include "gui/charts/render_all.h"
+#include "gui/models/chart_catalog.h"
 
 #include <QFile>
 #include <QFileInfo>

@@ -1,11 +1,11 @@
 #include "gui/report/report_page.h"
 
 #include "engine/host_memory.h"
-#include "gui/charts/chart_selection.h"
-#include "gui/charts/chart_speedup.h"
-#include "profiling/busy_host.h"
-#include "profiling/crossover.h"
-#include "profiling/traced_headline.h"
+#include "gui/models/chart_selection.h"
+#include "gui/models/chart_speedup.h"
+#include "profiling/analysis/busy_host.h"
+#include "profiling/analysis/crossover.h"
+#include "profiling/analysis/traced_headline.h"
 
 #include <algorithm>
 #include <utility>
@@ -83,7 +83,7 @@ QString machineTable(const SweepResult& r) {
                                                ? QStringLiteral("none")
                                                : QStringLiteral("supports CUDA ") + esc(h.gpu.driverVersion));
     t += row(QStringLiteral("GPU libraries"), esc(h.gpu.toolkitSummary()));
-    // What else ran: another busy process, and the points it starved (profiling/starvation.h).
+    // What else ran: another busy process, and the points it starved (profiling/measure/starvation.h).
     const std::string busy = hostBusyWarning(h, r.plan.settings.threads);
     if (const std::string traced = tracedHeadlineBrief(r); !traced.empty())
         t += row(QStringLiteral("GPU times"), QStringLiteral("<b>traced</b> ") + esc(traced));

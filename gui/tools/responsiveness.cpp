@@ -2,10 +2,10 @@
 
 #include "gui/config/config_panel.h"
 #include "gui/main_window.h"
-#include "gui/result_store.h"
+#include "gui/models/result_store.h"
 #include "gui/sweep_controller.h"
 #include "gui/tools/tool_support.h"
-#include "profiling/statistics.h"
+#include "profiling/measure/statistics.h"
 
 #include <QTabWidget>
 #include <QTemporaryDir>

@@ -1,14 +1,14 @@
 #include "gui/tools/screenshot_tour.h"
 
 #include "gui/app_palette.h"
-#include "gui/charts/chart_breakdown.h"
 #include "gui/charts/chart_page.h"
 #include "gui/config/config_panel.h"
 #include "gui/main_window.h"
-#include "gui/result_store.h"
+#include "gui/models/chart_breakdown.h"
+#include "gui/models/result_store.h"
 #include "gui/sweep_controller.h"
 #include "gui/tools/tool_support.h"
-#include "profiling/presets.h"
+#include "profiling/files/presets.h"
 
 #include <QComboBox>
 #include <QDir>

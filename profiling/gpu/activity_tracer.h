@@ -14,7 +14,7 @@
 //   traceSlices(i)                    GPU slices of measured iteration i of that point
 #include "profiling/gpu/activity_api.h"
 #include "profiling/gpu/gpu_trace_model.h"
-#include "profiling/runner.h"
+#include "profiling/measure/runner.h"
 
 #include <cstdint>
 #include <functional>

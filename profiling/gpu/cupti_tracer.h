@@ -9,7 +9,7 @@
 // tracer can hold the subscription at a time. Between traced passes it detaches CUPTI from the
 // process (cuptiFinalize) and attaches again for the next, so untraced runs are not slowed down.
 #include "engine/gpu/gpu_info.h"
-#include "profiling/runner.h"
+#include "profiling/measure/runner.h"
 
 #include <memory>
 #include <string>

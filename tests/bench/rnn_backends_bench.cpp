@@ -24,10 +24,10 @@
 #include "engine/config.h"
 #include "engine/cpu/cpu_libraries.h"
 #include "engine/cpu/kernel_runner.h"
-#include "profiling/flops.h"
-#include "profiling/host_info.h"
-#include "profiling/phase_timer.h"
-#include "profiling/statistics.h"
+#include "profiling/analysis/flops.h"
+#include "profiling/measure/host_info.h"
+#include "profiling/measure/phase_timer.h"
+#include "profiling/measure/statistics.h"
 
 #include <benchmark/benchmark.h>
 

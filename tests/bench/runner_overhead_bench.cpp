@@ -3,7 +3,7 @@
 //   build/tests/bench/runner_overhead_bench --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
 // The difference of the two medians is the overhead (goal: < 1 % or < 5 us per iteration).
 #include "engine/backend.h"
-#include "profiling/phase_timer.h"
+#include "profiling/measure/phase_timer.h"
 
 #include <benchmark/benchmark.h>
 

@@ -10,7 +10,7 @@
 //   --benchmark_report_aggregates_only=true
 #include "engine/cpu/gemm.h"
 #include "engine/cpu/small_batch_gemm.h"
-#include "profiling/statistics.h"
+#include "profiling/measure/statistics.h"
 
 #include <benchmark/benchmark.h>
 #include <cblas.h>

@@ -3,7 +3,7 @@
 // the crossover record; bad sides are refused with a message naming what is allowed.
 #include "cli_process.h"
 
-#include "profiling/result_files.h"
+#include "profiling/files/result_files.h"
 
 #include <gtest/gtest.h>
 

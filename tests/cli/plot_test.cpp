@@ -1,7 +1,7 @@
 // `rnnprof plot` end to end: the real binary, real result files, chart files on disk, no display.
 #include "cli/cli_process.h"
 #include "gui/fake_results.h"
-#include "profiling/result_files.h"
+#include "profiling/files/result_files.h"
 
 #include <gtest/gtest.h>
 

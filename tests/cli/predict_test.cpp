@@ -3,9 +3,9 @@
 // predicted (JSON, CSV, terminal); and every refused input names what was wrong.
 #include "cli_process.h"
 
-#include "profiling/cost_model.h"
-#include "profiling/flops.h"
-#include "profiling/result_files.h"
+#include "profiling/analysis/cost_model.h"
+#include "profiling/analysis/flops.h"
+#include "profiling/files/result_files.h"
 #include "support/strict_csv.h"
 
 #include <gmock/gmock.h>

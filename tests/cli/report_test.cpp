@@ -2,7 +2,7 @@
 // refuses what it cannot write, and the page opens in a real browser (Chromium, headless).
 #include "cli/cli_process.h"
 #include "gui/fake_results.h"
-#include "profiling/result_files.h"
+#include "profiling/files/result_files.h"
 
 #include <QImage>
 #include <QSet>

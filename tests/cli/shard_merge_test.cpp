@@ -3,7 +3,7 @@
 // What counts is which points were measured and how they ended, never their times.
 #include "cli_process.h"
 
-#include "profiling/result_files.h"
+#include "profiling/files/result_files.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

@@ -3,7 +3,7 @@
 // point), not a time: a busier machine only makes it more certain.
 #include "cli_process.h"
 
-#include "profiling/result_files.h"
+#include "profiling/files/result_files.h"
 
 #include <gtest/gtest.h>
 

@@ -3,7 +3,7 @@
 // sweep at a time writes an output, and links planted at the journal's name are not followed.
 #include "cli_process.h"
 
-#include "profiling/result_files.h"
+#include "profiling/files/result_files.h"
 
 #include <gtest/gtest.h>
 

@@ -3,8 +3,8 @@
 #include "cli_process.h"
 
 #include "engine/gpu/gpu_info.h"
-#include "profiling/presets.h"
-#include "profiling/result_files.h"
+#include "profiling/files/presets.h"
+#include "profiling/files/result_files.h"
 
 #include <gtest/gtest.h>
 

@@ -3,7 +3,7 @@
 #include "profiling/gpu/cupti_tracer.h"
 
 #include "engine/gpu/gpu_info.h"
-#include "profiling/runner.h"
+#include "profiling/measure/runner.h"
 #if RNNPROF_WITH_CUDA
 #include "engine/gpu/device_probe.h"
 #endif

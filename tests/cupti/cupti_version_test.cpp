@@ -3,8 +3,8 @@
 // line prints; 13.0 Update 1 and later trace without it; CUPTI older than 13.0 (other record
 // layouts than the headers this build decodes) is refused without being opened.
 #include "fake_activity_api.h"
+#include "profiling/analysis/summary_text.h"
 #include "profiling/gpu/activity_tracer.h"
-#include "profiling/summary_text.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

@@ -7,7 +7,7 @@
 #include "sample_sweep.h"
 
 #include "engine/error.h"
-#include "profiling/result_files.h"
+#include "profiling/files/result_files.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

@@ -5,7 +5,7 @@
 //   faults_tests --probe journal PATH POINTS     a journal at PATH, then POINTS appends
 // Prints "appended N" (journal) and "error: <message>" on failure; exit 0 done, 1 Error, 3 usage.
 #include "engine/error.h"
-#include "profiling/result_files.h"
+#include "profiling/files/result_files.h"
 #include "sample_sweep.h"
 
 #include <gtest/gtest.h>

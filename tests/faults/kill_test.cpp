@@ -6,8 +6,8 @@
 #include "support/child_process.h"
 
 #include "engine/error.h"
+#include "profiling/files/result_files.h"
 #include "profiling/plan.h"
-#include "profiling/result_files.h"
 
 #include <gtest/gtest.h>
 

@@ -10,8 +10,8 @@
 #include "engine/cpu/cpu_libraries.h"
 #include "engine/error.h"
 #include "engine/npy.h"
+#include "profiling/files/presets.h"
 #include "profiling/plan.h"
-#include "profiling/presets.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -290,7 +290,7 @@ TEST(Limits, NpyArraysHaveAtMost32Dimensions) {
     EXPECT_THAT(npyError(npyHeaderOnly(ones33) + value), HasSubstr("shape has more than 32 dimensions"));
 }
 
-// ---- command-line lists and flags (gui/cli) ----
+// ---- command-line lists and flags (gui/commands) ----
 
 TEST(Limits, BatchAndSequenceListsAreBoundedLikeTheShape) {
     std::vector<std::string> problems;

@@ -4,8 +4,8 @@
 #include "oversized_config.h"
 
 #include "engine/error.h"
-#include "profiling/process_memory.h"
-#include "profiling/runner.h"
+#include "profiling/measure/process_memory.h"
+#include "profiling/measure/runner.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

@@ -7,7 +7,7 @@
 #include "sample_sweep.h"
 
 #include "engine/atomic_file.h"
-#include "profiling/result_files.h"
+#include "profiling/files/result_files.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>

@@ -3,8 +3,8 @@
 // of a point, and the engine thread must finish that run, start no other, keep what was measured,
 // and return so that it can be joined (within a generous bound that only catches hangs).
 #include "engine/error.h"
-#include "profiling/result_files.h"
-#include "profiling/runner.h"
+#include "profiling/files/result_files.h"
+#include "profiling/measure/runner.h"
 #include "support/child_process.h"
 #include "support/fake_backend.h"
 

@@ -1,8 +1,8 @@
 // A point stopped after k measured runs (status cancelled, measured_runs k, the statistics of those
 // k runs) in every file: JSON and the journal read it back as written, the CSV and the summary
 // show its k runs; a point stopped before its first measured run has no figures anywhere.
-#include "profiling/result_files.h"
-#include "profiling/summary_text.h"
+#include "profiling/analysis/summary_text.h"
+#include "profiling/files/result_files.h"
 #include "sample_results.h"
 #include "support/strict_csv.h"
 

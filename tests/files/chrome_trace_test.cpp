@@ -1,6 +1,6 @@
 // The Chrome trace: each point a named process, engine slices on thread 0, GPU work on
 // "GPU stream N" threads, points one after another in time, slices nested as recorded.
-#include "profiling/result_files.h"
+#include "profiling/files/result_files.h"
 #include "sample_results.h"
 
 #include <gtest/gtest.h>

@@ -1,8 +1,8 @@
-// The host record's load samples (profiling/host_load.h) in results.json: written under their
+// The host record's load samples (profiling/measure/host_load.h) in results.json: written under their
 // names, read back equal, validated like every recorded number, and absent from older files,
 // which still load.
 #include "engine/error.h"
-#include "profiling/result_files.h"
+#include "profiling/files/result_files.h"
 #include "sample_results.h"
 
 #include <gmock/gmock.h>

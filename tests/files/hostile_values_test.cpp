@@ -3,10 +3,10 @@
 // sweep writes, every batch and sequence length one a plan may hold. Each refusal names the key
 // path, what was found and what is allowed; nothing absurd reaches the charts.
 #include "engine/error.h"
-#include "profiling/file_name_part.h"
-#include "profiling/json_reader.h"
-#include "profiling/recorded_limits.h"
-#include "profiling/result_files.h"
+#include "profiling/files/file_name_part.h"
+#include "profiling/files/json_reader.h"
+#include "profiling/files/recorded_limits.h"
+#include "profiling/files/result_files.h"
 #include "sample_results.h"
 
 #include <gmock/gmock.h>

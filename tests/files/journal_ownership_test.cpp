@@ -2,7 +2,7 @@
 // writer at a time holds it, and links planted at the journal's name or at a temporary file's name
 // are never written through, so the file they point to stays as it was.
 #include "engine/error.h"
-#include "profiling/result_files.h"
+#include "profiling/files/result_files.h"
 #include "sample_results.h"
 
 #include <gmock/gmock.h>

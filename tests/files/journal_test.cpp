@@ -1,7 +1,7 @@
 // The journal: one fsync()ed JSON line per finished point after a header line. Whatever a killed
 // process left behind is recovered, a torn last line is ignored, any other damage is an error.
 #include "engine/error.h"
-#include "profiling/result_files.h"
+#include "profiling/files/result_files.h"
 #include "sample_results.h"
 
 #include <gmock/gmock.h>

@@ -1,14 +1,14 @@
-// The reference GPU results shipped in resources/reference/ (docs/user-guide.md "Reference GPU results"): every
-// file loads with this build's reader, is what it says it is (an NVIDIA H100 host, CPU and GPU
-// points, complete), covers every preset with the preset's model, and says what the H100 host
-// measured: gpu-cudnn overtakes cpu-blas at about batch 3 for the LSTM 128->256 at T=20.
-#include "profiling/cost_model.h"
-#include "profiling/crossover.h"
-#include "profiling/presets.h"
-#include "profiling/result_files.h"
-#include "profiling/statistics.h"
-#include "profiling/summary_text.h"
-#include "profiling/traced_headline.h"
+// The reference GPU results shipped in resources/reference/ (docs/user-guide.md "Reference GPU results"):
+// every file loads with this build's reader, is what it says it is (an NVIDIA H100 host, CPU and GPU points,
+// complete), covers every preset with the preset's model, and says what the H100 host measured: gpu-cudnn
+// overtakes cpu-blas at about batch 3 for the LSTM 128->256 at T=20.
+#include "profiling/analysis/cost_model.h"
+#include "profiling/analysis/crossover.h"
+#include "profiling/analysis/summary_text.h"
+#include "profiling/analysis/traced_headline.h"
+#include "profiling/files/presets.h"
+#include "profiling/files/result_files.h"
+#include "profiling/measure/statistics.h"
 
 #include <gtest/gtest.h>
 
@@ -55,7 +55,7 @@ TEST(ReferenceResults, EveryShippedFileLoadsWithThisBuildsReader) {
 
 // The noisy flag must flag the noisy, so on a quiet host most points are not. The
 // H100 host was quiet (one sweep at a time, nothing else running); its untraced points are the
-// calibration set of kDefaultNoiseThreshold (profiling/statistics.h).
+// calibration set of kDefaultNoiseThreshold (profiling/measure/statistics.h).
 TEST(ReferenceResults, TheNoisyRuleFlagsFewPointsMeasuredOnTheQuietHost) {
     int ok = 0, noisy = 0;
     for (const fs::path& f : referenceFiles()) {
@@ -147,8 +147,8 @@ TEST(ReferenceResults, CostModelLeaveOneOutAndCrossShapeErrorsArePrinted) {
         cross.rel.push_back(std::abs(predictMs(*m, s.x) - s.ms) / s.ms);
     cross.print("cross-shape, deepbench 512->512 from the 128->256 files, gpu-cudnn inference");
     EXPECT_EQ(cross.rel.size(), 7u);
-    // What these numbers say (docs/user-guide.md's table): 2 of the 7 DeepBench points are off by more than 30 %,
-    // more than a fifth, so a chart of such a prediction must say it is unreliable.
+    // What these numbers say (docs/user-guide.md's table): 2 of the 7 DeepBench points are off by more than
+    // 30 %, more than a fifth, so a chart of such a prediction must say it is unreliable.
     EXPECT_TRUE(unreliable(cross.rel));
     EXPECT_FALSE(unreliable(loo.rel)); // 87 % of the leave-one-out points are within 30 %
 }

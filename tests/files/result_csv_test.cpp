@@ -1,6 +1,6 @@
 // results.csv: the exact header, one row per point with as many cells as the header after
 // RFC 4180 parsing, numbers that parse as numbers, and empty cells where nothing applies.
-#include "profiling/result_files.h"
+#include "profiling/files/result_files.h"
 #include "sample_results.h"
 #include "support/strict_csv.h"
 

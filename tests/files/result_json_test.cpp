@@ -1,7 +1,7 @@
 // results.json: a lossless round trip of every field, NaN as null, and clear errors (naming the
 // key path) for newer, malformed or truncated files, never a crash.
 #include "engine/error.h"
-#include "profiling/result_files.h"
+#include "profiling/files/result_files.h"
 #include "sample_results.h"
 
 #include <gmock/gmock.h>

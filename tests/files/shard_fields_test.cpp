@@ -2,7 +2,7 @@
 // "other_hosts" and each point's "host_index" in a merged file. A whole sweep of one host is
 // written as before, and files without them load as whole, single-host results.
 #include "engine/error.h"
-#include "profiling/result_files.h"
+#include "profiling/files/result_files.h"
 #include "sample_results.h"
 
 #include <gmock/gmock.h>

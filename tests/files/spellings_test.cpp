@@ -1,8 +1,8 @@
 // The spellings of enums in files: every value is written as its documented name and reads back,
 // aliases are read but never written, and a bad spelling's message lists exactly the written ones.
 #include "engine/error.h"
-#include "profiling/presets.h"
-#include "profiling/result_files.h"
+#include "profiling/files/presets.h"
+#include "profiling/files/result_files.h"
 #include "sample_results.h"
 
 #include <gmock/gmock.h>

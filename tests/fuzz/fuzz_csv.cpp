@@ -4,7 +4,7 @@
 // a strict RFC 4180 reader here: one header row plus one row per point, each with every column,
 // each field exactly its cell's csvText(), and numbers that read back as the same value.
 #include "fuzz_support.h"
-#include "profiling/result_files.h"
+#include "profiling/files/result_files.h"
 #include "tests/support/strict_csv.h"
 
 #include <fuzzer/FuzzedDataProvider.h>

@@ -2,8 +2,8 @@
 // then one point per line, the last line possibly torn). Properties: refused with rnnprof::Error
 // or read completely; what is read saves as a results file that loads again.
 #include "fuzz_support.h"
-#include "profiling/result_files.h"
-#include "profiling/summary_text.h"
+#include "profiling/analysis/summary_text.h"
+#include "profiling/files/result_files.h"
 
 using namespace rnnprof;
 

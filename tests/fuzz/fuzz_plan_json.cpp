@@ -3,7 +3,7 @@
 // back as the same plan; the points of an accepted plan stay within the documented grid limit.
 #include "engine/backend.h"
 #include "fuzz_support.h"
-#include "profiling/presets.h"
+#include "profiling/files/presets.h"
 
 using namespace rnnprof;
 

@@ -10,9 +10,9 @@
 // renderer would give QtCharts is finite and ordered (a range overflowing to inf made QtCharts'
 // log axis recurse until the stack was gone).
 #include "fuzz_support.h"
-#include "gui/charts/chart_catalog.h"
-#include "gui/charts/chart_data.h"
-#include "profiling/result_files.h"
+#include "gui/models/chart_catalog.h"
+#include "gui/models/chart_data.h"
+#include "profiling/files/result_files.h"
 
 #include <cmath>
 

@@ -3,8 +3,8 @@
 // refused with rnnprof::Error; an accepted file survives save/load unchanged (the JSON written
 // from it reads back and writes the same text again).
 #include "fuzz_support.h"
-#include "profiling/result_files.h"
-#include "profiling/summary_text.h"
+#include "profiling/analysis/summary_text.h"
+#include "profiling/files/result_files.h"
 
 using namespace rnnprof;
 

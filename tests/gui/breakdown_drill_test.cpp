@@ -2,13 +2,13 @@
 // each bar, labels QtCharts need not cut (full names on hover), the GPU kernels of a traced point as
 // a sortable table, the GPU's busy time as a sentence and a time line with a lane per stream.
 #include "gui/breakdown_drill.h"
-#include "gui/charts/chart_breakdown.h"
 #include "gui/charts/chart_page.h"
 #include "gui/charts/chart_view.h"
 #include "gui/fake_results.h"
-#include "gui/gpu_timeline.h"
-#include "gui/kernel_table_model.h"
-#include "gui/result_store.h"
+#include "gui/models/chart_breakdown.h"
+#include "gui/models/gpu_timeline.h"
+#include "gui/models/kernel_table_model.h"
+#include "gui/models/result_store.h"
 #include "gui/timeline_view.h"
 
 #include <QBarCategoryAxis>

@@ -1,11 +1,11 @@
 // The chart reductions: which points each chart receives, in which series, and how values that a
 // log axis cannot show are handled. No widgets involved.
-#include "gui/charts/chart_breakdown.h"
-#include "gui/charts/chart_memory.h"
 #include "gui/charts/chart_renderer.h"
-#include "gui/charts/chart_speedup.h"
-#include "gui/charts/chart_time.h"
 #include "gui/fake_results.h"
+#include "gui/models/chart_breakdown.h"
+#include "gui/models/chart_memory.h"
+#include "gui/models/chart_speedup.h"
+#include "gui/models/chart_time.h"
 
 #include <gtest/gtest.h>
 

@@ -2,10 +2,10 @@
 // every chart of the catalog. Also: charts follow a dark palette.
 #include "engine/error.h"
 #include "gui/charts/chart_export.h"
-#include "gui/charts/chart_time.h"
 #include "gui/charts/chart_view.h"
 #include "gui/charts/render_all.h"
 #include "gui/fake_results.h"
+#include "gui/models/chart_time.h"
 
 #include <QChart>
 #include <QFile>

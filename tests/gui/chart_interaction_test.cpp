@@ -7,18 +7,18 @@
 #include "gui/charts/chart_filter.h"
 #include "gui/charts/chart_page.h"
 #include "gui/charts/chart_renderer.h"
-#include "gui/charts/chart_selection.h"
-#include "gui/charts/chart_time.h"
 #include "gui/charts/chart_view.h"
 #include "gui/config/config_panel.h"
 #include "gui/fake_results.h"
 #include "gui/main_window.h"
-#include "gui/result_store.h"
+#include "gui/models/chart_selection.h"
+#include "gui/models/chart_time.h"
+#include "gui/models/result_store.h"
 #include "gui/results_model.h"
 #include "gui/results_view.h"
 #include "gui/sweep_progress.h"
 #include "gui/window_options.h"
-#include "profiling/result_files.h"
+#include "profiling/files/result_files.h"
 
 #include <QAction>
 #include <QApplication>

@@ -6,12 +6,12 @@
 // is written on the speedup chart; exports carry a footer naming the files, hosts and CPU/GPU.
 #include "gui/charts/chart_export.h"
 #include "gui/charts/chart_legend.h"
-#include "gui/charts/chart_speedup.h"
 #include "gui/charts/chart_theme.h"
-#include "gui/charts/chart_time.h"
 #include "gui/charts/chart_view.h"
 #include "gui/charts/export_footer.h"
 #include "gui/fake_results.h"
+#include "gui/models/chart_speedup.h"
+#include "gui/models/chart_time.h"
 
 #include <QAbstractAxis>
 #include <QAbstractSeries>

@@ -5,7 +5,7 @@
 #include "gui/config/config_panel.h"
 #include "gui/config/int_list_edit.h"
 #include "gui/main_window.h"
-#include "profiling/presets.h"
+#include "profiling/files/presets.h"
 #include "support/fake_backend.h"
 
 #include <QCheckBox>

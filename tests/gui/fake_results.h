@@ -1,7 +1,7 @@
 #pragma once
 // Hand-built sweep results for the GUI and CLI tests: exact numbers, so a test can say which points
 // a chart must receive and which values the table must show.
-#include "profiling/recorded_limits.h"
+#include "profiling/files/recorded_limits.h"
 #include "profiling/result.h"
 
 #include <cmath>

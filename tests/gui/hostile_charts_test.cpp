@@ -4,12 +4,12 @@
 // QtCharts' eliding quadratic, no chart file lands outside the folder given, a failed write names
 // the system's reason and leaves nothing behind, and one call writes a bounded number of files.
 #include "engine/error.h"
-#include "gui/charts/chart_catalog.h"
 #include "gui/charts/chart_export.h"
 #include "gui/charts/chart_renderer.h"
 #include "gui/charts/render_all.h"
 #include "gui/fake_results.h"
-#include "profiling/recorded_limits.h"
+#include "gui/models/chart_catalog.h"
+#include "profiling/files/recorded_limits.h"
 
 #include <QAbstractAxis>
 #include <QChart>

@@ -4,8 +4,8 @@
 #include "gui/leftover_journal.h"
 #include "gui/main_window.h"
 #include "gui/sweep_controller.h"
-#include "profiling/result_files.h"
-#include "profiling/runner.h"
+#include "profiling/files/result_files.h"
+#include "profiling/measure/runner.h"
 #include "support/fake_backend.h"
 
 #include <QApplication>

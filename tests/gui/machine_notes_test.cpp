@@ -1,6 +1,6 @@
 // Every chart says what makes its numbers doubtful: a machine busy with other processes, and
 // points that were disturbed while measured.
-#include "gui/charts/chart_catalog.h"
+#include "gui/models/chart_catalog.h"
 
 #include <gtest/gtest.h>
 

@@ -6,12 +6,12 @@
 #include "gui/config/config_panel.h"
 #include "gui/fake_results.h"
 #include "gui/main_window.h"
-#include "gui/result_store.h"
+#include "gui/models/result_store.h"
 #include "gui/results_model.h"
 #include "gui/results_view.h"
 #include "gui/sweep_controller.h"
 #include "gui/sweep_progress.h"
-#include "profiling/result_files.h"
+#include "profiling/files/result_files.h"
 #include "support/fake_backend.h"
 
 #include <QAbstractSeries>

@@ -1,7 +1,7 @@
 // A merged result (rnnprof merge) in the charts: points of another kind of machine are their own
 // series, named after that machine; shards measured on identical nodes stay one series.
-#include "gui/charts/chart_time.h"
 #include "gui/fake_results.h"
+#include "gui/models/chart_time.h"
 
 #include <gtest/gtest.h>
 

@@ -7,9 +7,9 @@
 #include "gui/desktop_app.h"
 #include "gui/fake_results.h"
 #include "gui/main_window.h"
-#include "gui/result_store.h"
+#include "gui/models/result_store.h"
 #include "gui/window_options.h"
-#include "profiling/result_files.h"
+#include "profiling/files/result_files.h"
 #include "support/temp_dir.h"
 
 #include <QAction>

@@ -1,7 +1,7 @@
 // The breakdown's notes of a GPU point: the library buffers by name (what the workspace holds),
 // the math type and the warnings about the GPU trace; a CPU point and an older file show none.
 #include "gui/fake_results.h"
-#include "gui/point_details.h"
+#include "gui/models/point_details.h"
 
 #include <gtest/gtest.h>
 

@@ -3,11 +3,11 @@
 // "predicted from <file> (<GPU>) — not measured"; the crossover marker says "predicted"; an
 // unreliable fit says so in the notes; the renderer draws the band and a dashed line.
 #include "gui/charts/chart_renderer.h"
-#include "gui/charts/chart_speedup.h"
 #include "gui/charts/chart_theme.h"
-#include "gui/charts/chart_time.h"
 #include "gui/fake_results.h"
-#include "gui/result_store.h"
+#include "gui/models/chart_speedup.h"
+#include "gui/models/chart_time.h"
+#include "gui/models/result_store.h"
 #include "gui/results_model.h"
 
 #include <QAreaSeries>

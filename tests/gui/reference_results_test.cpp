@@ -6,12 +6,12 @@
 #include "gui/config/config_panel.h"
 #include "gui/fake_results.h"
 #include "gui/main_window.h"
+#include "gui/models/result_store.h"
 #include "gui/reference_results.h"
-#include "gui/result_store.h"
 #include "gui/sweep_controller.h"
 #include "gui/window_options.h"
-#include "profiling/crossover.h"
-#include "profiling/presets.h"
+#include "profiling/analysis/crossover.h"
+#include "profiling/files/presets.h"
 
 #include <QSignalSpy>
 #include <QStatusBar>

@@ -1,7 +1,7 @@
 // The results table for people: the columns that tell rows apart come first, numbers
 // carry units, columns can be hidden, Tab leaves the table; the model keeps the CSV's exact text.
 #include "gui/fake_results.h"
-#include "gui/result_store.h"
+#include "gui/models/result_store.h"
 #include "gui/results_columns.h"
 #include "gui/results_model.h"
 #include "gui/results_view.h"

@@ -1,11 +1,11 @@
 // The results table: CSV columns and values, live appends, non-ok rows greyed with their reason,
 // sorting by the cells' types, Ctrl+C as tab-separated text; the model passes QAbstractItemModelTester.
 #include "gui/fake_results.h"
-#include "gui/result_store.h"
+#include "gui/models/result_store.h"
 #include "gui/results_model.h"
 #include "gui/results_view.h"
 #include "gui/table_copy.h"
-#include "profiling/result_files.h"
+#include "profiling/files/result_files.h"
 
 #include <QAbstractItemModelTester>
 #include <QApplication>

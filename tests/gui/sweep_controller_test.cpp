@@ -1,7 +1,7 @@
 // The engine thread: a sweep runs off the GUI thread, reports progress and points as queued
 // signals, stops in the middle keeping what was measured, and the thread is joined on shutdown.
 #include "gui/sweep_controller.h"
-#include "profiling/result_files.h"
+#include "profiling/files/result_files.h"
 #include "support/fake_backend.h"
 
 #include <QFileInfo>

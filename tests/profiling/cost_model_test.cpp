@@ -1,6 +1,6 @@
 // The cost model on synthetic data: times generated from known c, alpha and R are
 // fitted back to within 1 %, each formula by hand, and no coefficient goes negative.
-#include "profiling/cost_model.h"
+#include "profiling/analysis/cost_model.h"
 
 #include <gtest/gtest.h>
 

@@ -1,8 +1,8 @@
 // The crossover search on known curves: it measures the two ends of the grid, bisects in log2(B)
 // where the sign changes, and stops one grid step wide or where the runs' spread reaches equal time;
 // the crossover of what it measured is the one a full sweep would give between the same points.
-#include "profiling/crossover_search.h"
-#include "profiling/result_files.h"
+#include "profiling/analysis/crossover_search.h"
+#include "profiling/files/result_files.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

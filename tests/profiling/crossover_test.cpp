@@ -1,6 +1,6 @@
 // Crossovers and speedups on synthetic results: where a challenger overtakes a baseline,
 // interpolated on log-log axes, and every way there can be no crossover.
-#include "profiling/crossover.h"
+#include "profiling/analysis/crossover.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

@@ -1,6 +1,6 @@
 // gpu-cudnn[best]: the fastest cuDNN algorithm per point, derived from the algorithms' own points.
-#include "profiling/cudnn_best.h"
-#include "profiling/runner.h"
+#include "profiling/measure/cudnn_best.h"
+#include "profiling/measure/runner.h"
 #include "support/fake_backend.h"
 
 #include <gtest/gtest.h>

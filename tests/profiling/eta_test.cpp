@@ -1,9 +1,9 @@
-// The sweep's time estimate (profiling/eta.h): the runs a point makes at a given speed, and the
+// The sweep's time estimate (profiling/measure/eta.h): the runs a point makes at a given speed, and the
 // seconds of a plan at known rates, computed by hand.
-#include "profiling/eta.h"
+#include "profiling/measure/eta.h"
 
-#include "profiling/flops.h"
-#include "profiling/presets.h"
+#include "profiling/analysis/flops.h"
+#include "profiling/files/presets.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

@@ -1,7 +1,7 @@
 // FLOP formulas against counts worked out by hand on small shapes (docs/measurement.md "FLOP counts"):
 // GEMMs as 2*M*N*K per layer and direction, element-wise work per (t, b, j), loss and SGD.
 #include "engine/error.h"
-#include "profiling/flops.h"
+#include "profiling/analysis/flops.h"
 
 #include <gtest/gtest.h>
 

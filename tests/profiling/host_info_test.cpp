@@ -1,5 +1,5 @@
 // currentCpuHost(): the host as a CPU-only benchmark records it, without touching a GPU.
-#include "profiling/host_info.h"
+#include "profiling/measure/host_info.h"
 
 #include <gtest/gtest.h>
 

@@ -1,9 +1,9 @@
 // Load sampling: the /proc parsers on fake texts, the share of other processes between two fake
 // snapshots by hand arithmetic, and when a machine counts as busy.
-#include "profiling/host_load.h"
+#include "profiling/measure/host_load.h"
 
-#include "profiling/busy_host.h"
-#include "profiling/summary_text.h"
+#include "profiling/analysis/busy_host.h"
+#include "profiling/analysis/summary_text.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

@@ -2,10 +2,10 @@
 // predicted at a model and grid it never ran; the oracle is the formula with the known constants.
 // Every predicted point is flagged: status predicted, not ok(), its band and source recorded.
 #include "engine/error.h"
-#include "profiling/cost_model.h"
-#include "profiling/crossover.h"
-#include "profiling/flops.h"
-#include "profiling/summary_text.h"
+#include "profiling/analysis/cost_model.h"
+#include "profiling/analysis/crossover.h"
+#include "profiling/analysis/flops.h"
+#include "profiling/analysis/summary_text.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

@@ -1,7 +1,7 @@
 // The built-in presets and the config-file schema they share with `--config FILE.json`.
 #include "engine/error.h"
 #include "engine/framework_fast_path.h"
-#include "profiling/presets.h"
+#include "profiling/files/presets.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

@@ -1,7 +1,7 @@
 // Joining results of one plan (`rnnprof merge`): shards become the whole sweep, whole sweeps of
 // other machines keep their hosts, and every mixture the file could not describe is refused with
 // the reason.
-#include "profiling/result_merge.h"
+#include "profiling/files/result_merge.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

@@ -1,6 +1,6 @@
 // The sweep runner: every point recorded with a status, failures and refusals never end the sweep,
 // stop requests are honoured promptly at any phase and keep what was measured.
-#include "profiling/runner.h"
+#include "profiling/measure/runner.h"
 #include "support/fake_backend.h"
 
 #include <gtest/gtest.h>

@@ -1,8 +1,8 @@
-// Starved runs and disturbed points (profiling/starvation.h), from injected counters: a run is
+// Starved runs and disturbed points (profiling/measure/starvation.h), from injected counters: a run is
 // starved when the process waited for a CPU for more than a quarter of it, a point is disturbed
 // when at least half of its runs were; and the runner measures a disturbed point again at the end.
-#include "profiling/runner.h"
-#include "profiling/starvation.h"
+#include "profiling/measure/runner.h"
+#include "profiling/measure/starvation.h"
 #include "support/fake_backend.h"
 
 #include <gtest/gtest.h>

@@ -1,6 +1,6 @@
 // summarize(): percentiles by linear interpolation between closest ranks (NumPy's default),
 // sample standard deviation, coefficient of variation; checked on hand-computed samples.
-#include "profiling/statistics.h"
+#include "profiling/measure/statistics.h"
 
 #include <gtest/gtest.h>
 

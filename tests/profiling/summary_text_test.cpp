@@ -1,6 +1,6 @@
 // The summary `rnnprof sweep` prints after the table: whether Keras and PyTorch would run the
 // sweep's model on cuDNN, as the result records it.
-#include "profiling/summary_text.h"
+#include "profiling/analysis/summary_text.h"
 
 #include <gtest/gtest.h>
 

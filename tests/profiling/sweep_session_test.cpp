@@ -1,12 +1,12 @@
-// The one journaled sweep of the CLI and the GUI (profiling/sweep_session.h): the journal carries
+// The one journaled sweep of the CLI and the GUI (profiling/measure/sweep_session.h): the journal carries
 // the result's header, every finished point is journaled before anyone hears of it, the journal is
 // removed once the results file holds everything and kept when the save fails.
 #include "support/fake_backend.h"
 #include "support/temp_dir.h"
 
 #include "engine/error.h"
-#include "profiling/result_files.h"
-#include "profiling/sweep_session.h"
+#include "profiling/files/result_files.h"
+#include "profiling/measure/sweep_session.h"
 
 #include <gtest/gtest.h>
 

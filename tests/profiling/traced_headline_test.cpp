@@ -1,6 +1,6 @@
 // A GPU point whose headline median is its traced median (a file that timed the runs CUPTI traced)
 // is no time reference; a point that records its traced median beside an untraced headline is.
-#include "profiling/traced_headline.h"
+#include "profiling/analysis/traced_headline.h"
 
 #include <gtest/gtest.h>
 

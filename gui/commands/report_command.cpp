@@ -1,0 +1,88 @@
+#include "gui/commands/report_command.h"
+
+#include "cli/cli_common.h"
+#include "cli/path_arguments.h"
+#include "cli/sweep_options.h"
+#include "engine/atomic_file.h"
+#include "engine/error.h"
+#include "gui/commands/headless_app.h"
+#include "gui/commands/loaded_results.h"
+#include "gui/report/report_page.h"
+
+#include <QCommandLineParser>
+#include <QDir>
+
+#include <cstdio>
+#include <filesystem>
+
+namespace rnnprof::cli {
+namespace {
+
+constexpr const char* kDescription =
+    "Writes DIR/index.html: one self-contained HTML page for one or more result files (JSON or\n"
+    "journals) that a team can read in any browser without the app. Per file the machine (host, CPU,\n"
+    "GPUs, driver, library versions), the model, the crossovers of every pair of its measured\n"
+    "backends and the notes of its points; then every chart of the desktop application, drawn by the\n"
+    "same code as `rnnprof plot`, embedded as SVG. --out DIR is created when missing (its parent must\n"
+    "exist). Needs no display.";
+
+} // namespace
+
+int runReportCommand(int argc, char** argv) {
+    auto app = makeHeadlessApplication(argc, argv);
+    const QStringList args = commandArguments(argc, argv, "report"); // file names kept byte for byte
+
+    QCommandLineParser parser;
+    const QCommandLineOption help = setUpParser(parser, kDescription);
+    const QCommandLineOption out(QStringLiteral("out"), QStringLiteral("Folder for index.html."),
+                                 QStringLiteral("DIR"));
+    parser.addOption(out);
+    parser.addPositionalArgument(QStringLiteral("results"), QStringLiteral("Result files (JSON or journal)."),
+                                 QStringLiteral("RESULTS.json [MORE.json ...]"));
+    if (!parser.parse(args)) {
+        printError("report", parser.errorText().toStdString() + " (see rnnprof report --help)");
+        return kExitUsage;
+    }
+    if (parser.isSet(help)) {
+        std::string text = parser.helpText().toStdString();
+        if (text.rfind("Usage: ", 0) == 0) text.replace(0, text.find(" [options]"), "Usage: rnnprof report");
+        std::fputs(text.c_str(), stdout);
+        return kExitOk;
+    }
+    std::string problems;
+    auto problem = [&](const std::string& p) { problems += (problems.empty() ? "" : "; ") + p; };
+    const QStringList files = parser.positionalArguments();
+    if (files.isEmpty()) problem("give at least one result file (RESULTS.json)");
+    if (!parser.isSet(out)) problem("--out DIR is required");
+    if (!problems.empty()) {
+        printError("report", problems + " (see rnnprof report --help)");
+        return kExitUsage;
+    }
+    try {
+        const std::string dir = pathFromArgument(parser.value(out));
+        // Refused before the files are read and the charts drawn: the same rules as `plot`, and a
+        // folder that exists but takes no files (read-only, not ours) is named at once.
+        checkOutputFolder(dir);
+        if (std::filesystem::is_directory(dir))
+            if (const std::string why = folderWriteProblem(dir); !why.empty())
+                throw Error(ErrorKind::Io, "cannot write into --out " + dir + ": " + why);
+        LoadedResults loaded;
+        QStringList sources;
+        for (const QString& f : files)
+            if (loaded.load(f) == static_cast<int>(sources.size())) sources << f;
+        const QString page = gui::reportPage(loaded.results, sources, gui::reportCharts(loaded.results),
+                                             QString::fromStdString(isoTimestampUtc()));
+        createOutputFolder(dir);
+        const std::string path =
+            QDir(QString::fromStdString(dir)).filePath(QStringLiteral("index.html")).toStdString();
+        const QByteArray bytes = page.toUtf8();
+        writeFileAtomically(path, std::string_view(bytes.constData(), std::size_t(bytes.size())));
+        std::printf("%s\n", path.c_str());
+        return kExitOk;
+    } catch (const std::exception& e) {
+        printError("report", e.what());
+        return kExitFailure;
+    }
+}
+
+} // namespace rnnprof::cli

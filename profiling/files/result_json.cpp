@@ -1,0 +1,82 @@
+// results.json: the header (format, schema, creation time, host, plan) and one record per point.
+#include "engine/atomic_file.h"
+#include "engine/error.h"
+#include "engine/file_read.h"
+#include "profiling/files/result_files.h"
+#include "profiling/files/result_json_codec.h"
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+namespace rnnprof {
+namespace {
+
+using jsonio::Json;
+
+constexpr const char* kPointsKey = "points";
+
+// A journal's first line is its compact header, which names its format near the start.
+bool looksLikeJournal(std::string_view text) {
+    const std::string_view firstLine = text.substr(0, text.find('\n'));
+    std::string needle = "\"";
+    needle.append(jsonio::kFormatKey).append("\":\"").append(jsonio::kJournalFormat).append("\"");
+    return firstLine.find(needle) != std::string_view::npos;
+}
+
+std::string fileName(const std::string& path) {
+    const auto slash = path.find_last_of('/');
+    return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+} // namespace
+
+std::string toJson(const SweepResult& result) {
+    Json doc = jsonio::headerToJson(result, jsonio::kResultsFormat);
+    Json points = Json::array();
+    for (const auto& p : result.points)
+        points.push_back(jsonio::pointToJson(p));
+    doc[kPointsKey] = std::move(points);
+    // Replacing invalid UTF-8 (a backend's message) instead of throwing keeps the file writable.
+    return doc.dump(1, ' ', false, Json::error_handler_t::replace) + "\n";
+}
+
+SweepResult resultFromJson(std::string_view text, const std::string& source) {
+    const Json doc = jsonio::parse(text, source);
+    jsonio::Problems problems;
+    SweepResult result;
+    result.complete = false;
+    jsonio::ObjectReader root(doc, "", problems, false);
+    if (root.isObject()) {
+        jsonio::readFormat(root, jsonio::kResultsFormat, jsonio::Need::Optional);
+        jsonio::readHeader(doc, source, problems, result);
+        if (const Json* points = root.array(kPointsKey, jsonio::Need::Required)) {
+            result.points.resize(points->size());
+            for (std::size_t i = 0; i < points->size(); ++i) {
+                const std::string path = jsonio::indexPath(kPointsKey, i);
+                jsonio::readPoint((*points)[i], path, problems, result.points[i]);
+                jsonio::checkHostIndex(result, result.points[i], path, problems);
+            }
+        }
+    }
+    problems.throwIfAny(source);
+    return result;
+}
+
+void saveResultJson(const std::string& path, const SweepResult& result) {
+    writeFileAtomically(path, toJson(result));
+}
+
+SweepResult loadResultFile(const std::string& path) {
+    const std::string text = readRegularFile(path, kMaxResultFileBytes);
+    SweepResult result = looksLikeJournal(text) ? journalFromText(text, path) : resultFromJson(text, path);
+    result.label = resultLabel(path, result.host);
+    return result;
+}
+
+std::string resultLabel(const std::string& path, const HostInfo& host) {
+    return fileName(path) + (host.hostname.empty() ? "" : " (" + host.hostname + ")");
+}
+
+} // namespace rnnprof

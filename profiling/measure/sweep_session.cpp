@@ -1,0 +1,146 @@
+#include "profiling/measure/sweep_session.h"
+
+#include "engine/error.h"
+#include "profiling/files/plan_json.h"
+#include "profiling/files/result_files.h"
+
+namespace rnnprof {
+namespace {
+
+std::string pointsText(std::size_t n) {
+    return std::to_string(n) + (n == 1 ? " point" : " points");
+}
+
+} // namespace
+
+JournalLeftOver::JournalLeftOver(std::string path, std::size_t points)
+    : Error(ErrorKind::InvalidInput, path + " is the journal of an earlier run of this output, holding " +
+                                         pointsText(points) +
+                                         " it measured; it was left as it is, nothing was overwritten"),
+      m_path(std::move(path)), m_points(points) {}
+
+SweepSession::SweepSession(const BackendRegistry& backends, SweepPlan plan, std::string resultPath,
+                           SweepSessionEvents events, KernelTracer* tracer)
+    : m_runner(backends, std::move(plan)), m_resultPath(std::move(resultPath)), m_events(std::move(events)) {
+    m_runner.setKernelTracer(tracer);
+    m_runner.requireValidPlan(); // before any file is made
+}
+
+SweepSession::~SweepSession() = default;
+
+const SweepResult& SweepSession::header() const {
+    return m_runner.header();
+}
+
+void SweepSession::setShard(std::optional<Shard> shard) {
+    m_runner.setShard(shard);
+    m_runner.requireValidPlan();
+}
+
+std::string SweepSession::journalPath() const {
+    return m_resultPath.empty() ? std::string() : journalPathFor(m_resultPath);
+}
+
+std::size_t SweepSession::openJournal(EarlierJournal earlier) {
+    if (m_resultPath.empty()) return 0;
+    m_journal.reset();
+    m_journalIntact = true;
+    m_journaledPoints = 0;
+    auto journal = std::make_unique<Journal>(journalPath());
+    const std::string& text = journal->earlierText();
+    if (text.empty()) {
+        journal->begin(header());
+        m_journal = std::move(journal);
+        return 0;
+    }
+    // Resuming appends after the last complete line: a torn line of the killed run is cut, and
+    // its point measured again.
+    const bool resume = earlier == EarlierJournal::Resume;
+    const std::size_t complete = text.rfind('\n') == std::string::npos ? 0 : text.rfind('\n') + 1;
+    SweepResult previous;
+    try {
+        previous = journalFromText(resume ? std::string_view(text).substr(0, complete) : text, journalPath());
+    } catch (const Error& e) { // not a journal: neither to resume nor to overwrite
+        throw Error(ErrorKind::InvalidInput, journalPath() +
+                                                 " is in the way of this sweep's journal and is not one (" +
+                                                 e.what() + "); it was left as it is: move or delete it");
+    }
+    if (!resume) throw JournalLeftOver(journalPath(), previous.points.size());
+    if (const auto differences = jsonio::planDifferences(previous.plan, header().plan);
+        !differences.empty()) {
+        std::string list;
+        for (const auto& d : differences)
+            list += (list.empty() ? "" : "; ") + d;
+        throw Error(ErrorKind::InvalidInput,
+                    journalPath() + " was written by a sweep of another plan (the journal vs this run: " +
+                        list + "); it cannot be resumed with this plan");
+    }
+    if (previous.shard != header().shard) {
+        auto name = [](const std::optional<Shard>& s) {
+            return s ? "shard " + shardText(*s) : "the whole plan";
+        };
+        throw Error(ErrorKind::InvalidInput, journalPath() + " measured " + name(previous.shard) +
+                                                 ", this run measures " + name(header().shard) +
+                                                 "; it cannot be resumed with this split");
+    }
+    if (previous.host.hostname != header().host.hostname)
+        throw Error(ErrorKind::InvalidInput,
+                    journalPath() + " was written on host " + previous.host.hostname + ", this is " +
+                        header().host.hostname + "; points of two machines are not resumed into one result");
+    journal->keepOnly(complete);
+    m_runner.resumeFrom(previous);
+    m_journal = std::move(journal);
+    m_journaledPoints = m_runner.keptPoints().size();
+    return m_journaledPoints;
+}
+
+SweepOutcome SweepSession::run(const StopToken& stop) {
+    RunnerCallbacks callbacks;
+    callbacks.onProgress = m_events.onProgress;
+    callbacks.onPoint = [this](const PointResult& point) {
+        if (m_journal && m_journalIntact) {
+            try {
+                m_journal->append(point);
+                ++m_journaledPoints;
+            } catch (const Error& e) { // keep measuring: the results file still gets every point
+                if (m_events.onFileProblem)
+                    m_events.onFileProblem("writing the journal failed (" + std::string(e.what()) +
+                                           "); it keeps " + std::to_string(m_journaledPoints) +
+                                           " points, and the sweep goes on: every point is saved in " +
+                                           m_resultPath + " at the end");
+                m_journalIntact = false; // still held: no other run may take it over meanwhile
+            }
+        }
+        if (m_events.onPoint) m_events.onPoint(point);
+    };
+    m_runner.setCallbacks(std::move(callbacks));
+    if (m_events.onPoint) // a resumed journal's points first, as if measured now
+        for (const PointResult& p : m_runner.keptPoints())
+            m_events.onPoint(p);
+
+    SweepOutcome outcome;
+    outcome.result = m_runner.run(stop);
+    if (m_resultPath.empty()) return outcome;
+    const bool journalOpen = m_journal && m_journalIntact;
+    try {
+        saveResultJson(m_resultPath, outcome.result);
+        outcome.saved = true;
+        // Everything is in the results file now. Removed before the lock goes, so that no other
+        // run finds it and takes it for an earlier run's.
+        if (m_journal) m_journal->remove();
+        m_journal.reset();
+    } catch (const Error& e) {
+        outcome.saveProblem =
+            std::string(e.what()) +
+            (journalOpen ? " (the measured points are in " + journalPath() + ")"
+                         : " (" + journalPath() + " keeps " + std::to_string(m_journaledPoints) + " of the " +
+                               std::to_string(outcome.result.points.size()) +
+                               " points; the others were measured after the journal failed "
+                               "and are lost)");
+        if (m_events.onFileProblem) m_events.onFileProblem(outcome.saveProblem);
+        m_journal.reset();
+    }
+    return outcome;
+}
+
+} // namespace rnnprof
