@@ -46,8 +46,9 @@ PATTERNS = [
     ("lent machine", r"\b(?:lent|borrowed)\b[^.;]{0,40}\b(?:sessions?|rounds?|machines?|tasks?)\b"),
     ("device time", r"\b(?:minutes?|seconds?|hours?|no|spent)\s+(?:of\s+)?device[- ]time\b"),
     ("device time", r"\bdevice[- ]time\s+(?:left|budget|remain\w*|was\s+spent|ran\s+out)\b"),
-    # A date alone is a log entry; a timestamp ("2026-11-23 07:50 UTC", "...T07:50Z") is data.
-    ("dated log", r"\b20\d\d-[01]\d-[0-3]\d\b(?!\s*\d\d?:\d\d)"),
+    # A date alone is a log entry; a timestamp ("2026-11-23 07:50 UTC", "...T07:50Z") or a data
+    # file named by its date ("bench/results/<host>/2026-11-28.json") is data.
+    ("dated log", r"(?<![/\w-])20\d\d-[01]\d-[0-3]\d\b(?!\s*\d\d?:\d\d|\.json)"),
     ("outside path",
      r"(?<![\w./-])(?:\.\./)+shared\b|/work/shared\b|(?<![\w./-])shared/(?:design|tools|fixtures)/"),
 ]
