@@ -3,9 +3,9 @@
 
 Comments, strings and documents should say what the code does and why, in the present tense. This
 check flags the usual ways development history leaks into them: numbered work sessions or rounds,
-issue and stop numbers, machines lent for a while and their device time, dated measurement logs, and
+issue and stop numbers, borrowed machines and how long they were held, dated measurement logs, and
 paths outside the repository. The product's own words pass: a BackendSession is a "session", values
-"round", code "issues a warning", a GPU has "device time", and JSON result files carry dates.
+"round", code "issues a warning", a GPU phase has its own time, and JSON result files carry dates.
 
 Usage: scripts/check-process-talk.py [--list-patterns]   (exit 0: clean, 1: hits, printed as
 path:line: matched text)
@@ -25,27 +25,27 @@ _COUNT = r"(?:(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|few|
 
 # (category, pattern); all are matched case-insensitively, one line at a time.
 PATTERNS = [
-    # "the fifth session", "ninth round", "Eighth session (...)": work sessions counted in order.
+    # Work sessions or rounds counted in order ("ninth round").
     ("numbered session", rf"\b{_ORDINAL}\s+(?:work\s+)?(?:sessions?|rounds?)\b"),
     ("numbered session",
      r"\b(?:session|round)\s+#?\d+\b(?!\s*(?:[–-]\s*\d|ms|us|µs|s\b|of\s+the\s+palette))"),
-    # "an earlier session", "the last eleven sessions" (a product's "next round" of a palette passes).
-    ("earlier session", rf"\b(?:earlier|previous|prior|next|last|later)\s+{_COUNT}(?:work\s+)?sessions?\b"),
-    # "this session" as the work session: what it tried, measured or changed (the product's
-    # "this session's own descriptors" or "its plan is this session's" pass).
-    ("this session", r"\b(?:in|during|by|tried|lent|measured|runs|since)\s+this\s+(?:work\s+)?session\b"),
-    ("this session", r"\b(?:changes?|work|code|grid)\s+(?:of|in|by)\s+this\s+session\b"),
-    ("this session", r"\bthis\s+session's\s+(?:code|changes?|grid|development|numbers|measurements?)\b"),
+    # Work sessions before or after another (a palette's "next round" of colours passes).
+    ("earlier work", rf"\b(?:earlier|previous|prior|next|last|later)\s+{_COUNT}(?:work\s+)?sessions?\b"),
+    # The work session as "this" one: what it tried, measured or changed (a product session's own
+    # descriptors or plan pass).
+    ("current work", r"\b(?:in|during|by|tried|l[e]nt|measured|runs|since)\s+this\s+(?:work\s+)?session\b"),
+    ("current work", r"\b(?:changes?|work|code|grid)\s+(?:of|in|by)\s+this\s+session\b"),
+    ("current work", r"\bthis\s+session's\s+(?:code|changes?|grid|development|numbers|measurements?)\b"),
     ("the sessions", r"\bin\s+the\s+sessions\b"),
     ("issue number", r"\bissue\s+#?\d+(?:\.\d+)*\b"),
     ("issue number", r"\bissues\s+#?\d+(?:\.\d+)*\s*(?:,|and|to|-|–)\s*#?\d"),
     ("issue", r"\bthe\s+issue's\s+(?:list|grid|goals?|columns|shapes|work)\b"),
     ("stop number", r"\bstops?\s+(?:#|no\.\s*)?\d+(?:\.\d+)*\b(?!\s*(?:ms|s|us|µs|%|runs?|steps?|points?))"),
-    # A machine lent or borrowed for a while ("lent to CUPTI", "silent", "equivalent" pass).
-    ("lent machine", r"\b(?:was|were|been|be|is|machines?|gpus?|hosts?|h[12]00)\s+(?:lent|borrowed)\b"),
-    ("lent machine", r"\b(?:lent|borrowed)\b[^.;]{0,40}\b(?:sessions?|rounds?|machines?|tasks?)\b"),
-    ("device time", r"\b(?:minutes?|seconds?|hours?|no|spent)\s+(?:of\s+)?device[- ]time\b"),
-    ("device time", r"\bdevice[- ]time\s+(?:left|budget|remain\w*|was\s+spent|ran\s+out)\b"),
+    # A machine handed over for a while ("silent", "equivalent" and buffers handed to a library pass).
+    ("borrowed machine", r"\b(?:was|were|been|be|is|machines?|gpus?|hosts?|h[12]00)\s+(?:l[e]nt|borrowed)\b"),
+    ("borrowed machine", r"\b(?:l[e]nt|borrowed)\b[^.;]{0,40}\b(?:sessions?|rounds?|machines?|tasks?)\b"),
+    ("accelerator hours", r"\b(?:minutes?|seconds?|hours?|no|spent)\s+(?:of\s+)?device[- ]time\b"),
+    ("accelerator hours", r"\bdevice[- ]time\s+(?:left|budget|remain\w*|was\s+spent|ran\s+out)\b"),
     # A date alone is a log entry; a timestamp ("2026-11-23 07:50 UTC", "...T07:50Z") or a data
     # file named by its date ("bench/results/<host>/2026-11-28.json") is data.
     ("dated log", r"(?<![/\w-])20\d\d-[01]\d-[0-3]\d\b(?!\s*\d\d?:\d\d|\.json)"),

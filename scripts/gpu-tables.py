@@ -4,7 +4,7 @@
 Usage: scripts/gpu-tables.py DIR     (DIR holds algos.json, graph.json, cpu.json, gpu.txt)
 
 Table 1, per point of gpu-cudnn (STANDARD) and gpu-generic: the headline (untraced host wall
-time per iteration, median), the device time of the same runs (CUDA events around the phases),
+time per iteration, median), the GPU time of the same runs (CUDA events around the phases),
 the median of the CUPTI-traced pass and its ratio to the headline, and the CUDA-graph headline.
 Table 2: every cuDNN algorithm, gpu-cudnn[best] with the algorithm it picked, and the fastest CPU
 backend of the same host. Times in ms. Reads only what the files say; prints '-' for what is

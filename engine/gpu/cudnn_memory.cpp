@@ -15,7 +15,7 @@ constexpr std::uint64_t kMiB = std::uint64_t(1) << 20;
 constexpr std::uint64_t kDropoutStatesEstimate = std::uint64_t(8) << 20;
 
 // Where the constants below come from: cudnnGetRNNWeightSpaceSize and cudnnGetRNNTempSpaceSizes of
-// cuDNN 9.14 on an H100 (132 SMs), asked through this session's own descriptors (CudnnRnnSetup:
+// cuDNN 9.14 on an H100 (132 SMs), asked through the session's own descriptors (CudnnRnnSetup:
 // FMA math, padded SEQ_MAJOR_UNPACKED I/O, DOUBLE_BIAS) by tests/bench/cudnn_sizes for 164,160
 // configurations: LSTM and GRU; STANDARD, PERSIST_STATIC, PERSIST_STATIC_SMALL_H; input
 // 32/100/128/512; hidden 48..1024; 1-3 layers; uni- and bidirectional; batch 1..512; sequence

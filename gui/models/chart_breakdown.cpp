@@ -119,7 +119,7 @@ ChartData phaseBreakdown(const std::vector<SweepResult>& results, const ChartSel
                     if (!p.ok() || p.shape != sel->shape || p.mode != mode ||
                         p.backend != backend.toStdString())
                         continue;
-                    // GPU points: a bar of host wall time and one of device time (CUDA events)
+                    // GPU points: a bar of host wall time and one of GPU time (CUDA events)
                     // per phase; the gap is launch and synchronisation overhead.
                     const bool device = p.gpu && std::any_of(p.gpu->eventMs.begin(), p.gpu->eventMs.end(),
                                                              [](double v) { return v > 0.0; });
@@ -146,7 +146,7 @@ ChartData phaseBreakdown(const std::vector<SweepResult>& results, const ChartSel
                         auto& set = d.barSets[std::size_t(ph)];
                         set.values.push_back(v);
                         set.tooltips.push_back(
-                            QStringLiteral("%1\n%2: %3 device time (CUDA events); host wall time %4")
+                            QStringLiteral("%1\n%2: %3 GPU time (CUDA events); host wall time %4")
                                 .arg(seriesName(results, r, p.backend, p.mode), set.name,
                                      v > 0.0 ? formatMs(v) : QStringLiteral("not run"),
                                      std::isfinite(host) ? formatMs(host) : QStringLiteral("-")));
@@ -157,7 +157,7 @@ ChartData phaseBreakdown(const std::vector<SweepResult>& results, const ChartSel
         }
     }
     if (deviceBars)
-        d.notes << QStringLiteral("Bars ending in GPU: device time per phase (CUDA events); the bar above "
+        d.notes << QStringLiteral("Bars ending in GPU: GPU time per phase (CUDA events); the bar above "
                                   "it is the host's wall time, the gap launch and synchronisation");
     if (results.size() >= 2)
         for (int r = 0; r < static_cast<int>(results.size()); ++r)

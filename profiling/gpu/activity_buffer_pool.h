@@ -59,7 +59,7 @@ public:
 
     [[nodiscard]] std::size_t bufferBytes() const { return m_bufferBytes; }
     [[nodiscard]] std::size_t maxTotalBytes() const { return m_maxTotalBytes; }
-    [[nodiscard]] std::size_t heldBytes() const;          // lent to CUPTI plus filled, not taken
+    [[nodiscard]] std::size_t heldBytes() const;          // handed to CUPTI plus filled, not taken
     [[nodiscard]] std::size_t lentBuffers() const;        // handed to CUPTI, not completed yet
     [[nodiscard]] std::uint64_t declinedRequests() const; // since construction
 

@@ -3,7 +3,7 @@
 // (a stopwatch of the session's DeviceQueue around the phase: CUDA events) and decides where the
 // host waits for the device. This is the measurement protocol's one place for that decision:
 // - WaitAt::PhaseEnds (the timed runs): the host waits at the end of every phase, so that a phase's
-//   host wall time (PhaseTimer) and its device time cover the same work; the difference is launch
+//   host wall time (PhaseTimer) and its GPU time cover the same work; the difference is launch
 //   and synchronisation overhead. Within a phase the work is only enqueued, as a framework does.
 // - WaitAt::StepEnds (the per-step pass): the host also waits at the end of every marked step, so
 //   that a step's host time is the time its device work took; this perturbs the iteration and is

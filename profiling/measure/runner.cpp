@@ -286,7 +286,7 @@ PointResult SweepRunner::measurePoint(const PointSpec& spec, const StopToken& st
     PhaseTimer timer;
     std::vector<double> samples;
     std::vector<RunUsage> usages;           // what the process did over each measured run
-    std::optional<DevicePhaseTimer> device; // GPU sessions: device time of each phase
+    std::optional<DevicePhaseTimer> device; // GPU sessions: GPU time of each phase
     PhaseTimer stepTimer;                   // GPU sessions: the per-step pass
     PhaseTimer tracedTimer;                 // GPU sessions: the traced runs of that pass
     int tracedRuns = 0;

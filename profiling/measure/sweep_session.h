@@ -5,7 +5,7 @@
 //   - the journal is `<resultPath>.journal`, its header is the result's header (same created_at);
 //   - one session per journal: it is locked while the session lives, a second one is refused;
 //   - a journal left by an earlier run is never overwritten: it is refused, or resumed when its
-//     plan is this session's (its points are kept, only the missing ones are measured);
+//     plan is the session's (its points are kept, only the missing ones are measured);
 //   - a point that cannot be appended to the journal is still measured and kept (reported once);
 //   - after the results file was saved the journal is removed: the file holds every point;
 //   - when the save fails the journal stays and the problem names it.
@@ -27,7 +27,7 @@ class Journal;
 // What openJournal() does with a journal that an earlier run left at the path.
 enum class EarlierJournal {
     Refuse, // throw JournalLeftOver; the file stays as it is
-    Resume, // keep its points when its plan is this session's; else Error(InvalidInput)
+    Resume, // keep its points when its plan is the session's; else Error(InvalidInput)
 };
 
 // An earlier run's journal is in the way; it was left untouched. Front ends add their own remedy

@@ -145,7 +145,7 @@ TEST(MeasurementOnGpu, ARealPointHasDeviceTimesPeakMemoryAndATracedPass) {
         ASSERT_EQ(p.status, PointStatus::Ok) << p.reason;
         ASSERT_TRUE(p.gpu.has_value());
         for (int ph = 0; ph < kPhaseCount; ++ph) {
-            EXPECT_GT(p.gpu->eventMs[std::size_t(ph)], 0.0) << "device time of phase " << ph;
+            EXPECT_GT(p.gpu->eventMs[std::size_t(ph)], 0.0) << "GPU time of phase " << ph;
             EXPECT_GE(p.gpu->peakDeviceBytes[std::size_t(ph)], p.memory.total()) << "phase " << ph;
         }
         EXPECT_GT(p.memory.total(), 0u);

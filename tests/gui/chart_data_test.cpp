@@ -328,7 +328,7 @@ TEST(PhaseBreakdown, AGpuPointShowsHostWallTimeAndDeviceTimeSideBySide) {
     PointResult p = okPoint("fast-gpu", Mode::Training, 2, 10, 1.3);
     p.phaseMedianMs = {0.50, 0.70, 0.10}; // host wall time per phase
     p.gpu.emplace();
-    p.gpu->eventMs = {0.20, 0.45, 0.02}; // device time per phase (CUDA events)
+    p.gpu->eventMs = {0.20, 0.45, 0.02}; // GPU time per phase (CUDA events)
     r.points.push_back(p);
     ChartSelection s = selectionAt(10);
     s.selected = {0, static_cast<int>(r.points.size()) - 1};

@@ -1,7 +1,7 @@
 // The measurement protocol of a GPU point (profiling/measure/runner.cpp,
 // profiling/measure/device_phase_timer.h): the headline runs are never traced; the kernel trace comes from a
 // separate pass of traced runs after a traced warm-up, interleaved with untraced runs of the same kind so
-// that the collector's overhead is a fair ratio; the device time of each phase comes from the session's
+// that the collector's overhead is a fair ratio; the GPU time of each phase comes from the session's
 // queue, read only after the host has waited for it; peak device memory counts what the session allocated.
 #include "profiling/measure/runner.h"
 #include "support/fake_backend.h"

@@ -134,7 +134,7 @@ struct FakeBehaviour {
     std::atomic<int>* runs = nullptr;     // counts run() calls
     Gate* gate = nullptr;                 // holds the engine thread where the gate says
     std::string notComparable;            // non-empty: the session's numericsComparable().why
-    // gpu: the session's device queue (owned by the test); each step enqueues the device time of
+    // gpu: the session's device queue (owned by the test); each step enqueues the GPU time of
     // its phase (forward, backward, update) divided among the phase's steps.
     FakeDeviceQueue* queue = nullptr;
     std::array<double, kPhaseCount> deviceMs{2.0, 3.0, 1.0};
