@@ -27,7 +27,7 @@ bool smallBatchTeamOnSgemm(const BlasLayout& l, int team) {
 }
 
 // Whether inference of this layout runs the fused step (given a team that allows it).
-bool fusedStepFits(const BlasLayout& l) {
+bool fusedStepPays(const BlasLayout& l) {
     return l.B <= kFusedMaxBatch || fusedBlockInL1(l.H, int(l.G), kernelIsa(), l1DataCacheBytes());
 }
 
@@ -103,7 +103,7 @@ PackedGemm::Shape stackedShape(const BlasLayout& l, const RecurrentPlan::Slice& 
     shape.k = shape.lda = l.layerInput(layer) + l.H;
     return shape;
 }
-bool stackedInputFits(const BlasLayout& l, const RecurrentPlan& plan) {
+bool stackedInputPays(const BlasLayout& l, const RecurrentPlan& plan) {
     if (!plan.stepInput || !l.lstm || l.training || plan.threads.rows || plan.slices.empty()) return false;
     for (int layer = 0; layer < l.L; ++layer)
         for (const RecurrentPlan::Slice& slice : plan.slices) {
@@ -143,7 +143,7 @@ RecurrentPlan productsPlan(const BlasLayout& l, GemmProvider provider, int threa
     const bool streamed =
         fusedCell && l.B > kFusedMaxBatch &&
         fusedStreamPays(kernelIsa(), l.B, sliceWhhBytes(l, plan.threads.team), l2CacheBytes());
-    const bool fusable = fusedCell && (fusedStepFits(l) || streamed);
+    const bool fusable = fusedCell && (fusedStepPays(l) || streamed);
     // Where the rows allow a team at least as large as the units do, the fused step runs on a team
     // that splits the rows instead (recurrent_threads.h: rowTeamThreads()): its threads read only
     // the state they wrote themselves, where a team over the units reads every unit of h_{t-1},
@@ -158,7 +158,7 @@ RecurrentPlan productsPlan(const BlasLayout& l, GemmProvider provider, int threa
         plan.threads = {.team = rowTeam, .singleTeam = 1, .rows = true};
     const int team = plan.threads.team;
     plan.gemmThreads = team > 1 ? 1 : plan.threads.singleTeam;
-    // Inference at small batch, or where a block of W_hh fits in L1 (fusedStepFits()): the fused
+    // Inference at small batch, or where a block of W_hh fits in L1 (fusedStepPays()): the fused
     // step (fused_step.h) on the team's slices of units or rows, with no GEMM call and no gate buffer. A team
     // of one that would run its GEMMs on several threads keeps them, and so does --gemm openblas (returned
     // above).
@@ -218,7 +218,7 @@ RecurrentPlan productsPlan(const BlasLayout& l, GemmProvider provider, int threa
     plan.stepInput = l.D == 1 && (!l.training || team == 1) &&
                      l.B >= (team > 1 ? kMinTeamStepInputBatch : kMinStepInputBatch);
     plan.inputPacked = plan.inputPacked && !plan.stepInput;
-    plan.stackedInput = stackedInputFits(l, plan);
+    plan.stackedInput = stackedInputPays(l, plan);
     plan.paddedH = paddedHPays(l, plan);
     if (plan.paddedH)
         for (RecurrentPlan::Slice& slice : plan.slices)

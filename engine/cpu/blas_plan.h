@@ -49,7 +49,7 @@ struct RecurrentPlan {
     // With stepInput, LSTM inference on a team over the units (or of one): each step's input and
     // recurrent products are one GEMM, [x_t | h_{t-1}] [B, in + H] * (the slice's rows of
     // [W_ih | W_hh])^T on both packed once (sliceForwardShape(): K = in + H), where that product runs
-    // on matmul's brgemm and each slice is at least 512 wide (blas_plan.cpp, stackedInputFits(): the
+    // on matmul's brgemm and each slice is at least 512 wide (blas_plan.cpp, stackedInputPays(): the
     // measurements and why); each thread first copies both rows into its slice's `in`
     // (sliceInFloats()). GRU's candidate needs its two products apart (n = act(xn + r * hn)).
     bool stackedInput = false;
