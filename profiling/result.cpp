@@ -157,6 +157,13 @@ const HostInfo& hostOf(const SweepResult& result, const PointResult& point) {
                                                                 : result.host;
 }
 
+int disturbedPointCount(const SweepResult& result) {
+    int n = 0;
+    for (const PointResult& p : result.points)
+        n += p.measured() && p.disturbed ? 1 : 0;
+    return n;
+}
+
 std::string isoTimestampUtc() {
     const std::time_t now = std::time(nullptr);
     std::tm utc{};

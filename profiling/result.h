@@ -258,6 +258,8 @@ struct SweepResult {
 // The host that measured `point`, a point of `result` (PointResult::hostIndex); the result's own
 // host for an index out of range.
 [[nodiscard]] const HostInfo& hostOf(const SweepResult& result, const PointResult& point);
+// How many of `result`'s measured points are disturbed (other processes took their CPU).
+[[nodiscard]] int disturbedPointCount(const SweepResult& result);
 
 // "2026-11-21T21:34:10Z"
 [[nodiscard]] std::string isoTimestampUtc();

@@ -34,10 +34,8 @@ QString describeResult(const SweepResult& r, int index) {
     if (const std::string busy = hostBusyBrief(r.host, r.plan.settings.threads); !busy.empty())
         parts << QStringLiteral("machine ") + QString::fromStdString(busy);
     if (!tracedHeadlineBrief(r).empty()) parts << QStringLiteral("GPU times traced by CUPTI (inflated)");
-    int disturbed = 0;
-    for (const PointResult& p : r.points)
-        disturbed += p.measured() && p.disturbed ? 1 : 0;
-    if (disturbed > 0) parts << QStringLiteral("%1 disturbed point(s)").arg(disturbed);
+    if (const int disturbed = disturbedPointCount(r); disturbed > 0)
+        parts << QStringLiteral("%1 disturbed point(s)").arg(disturbed);
     const QString label = r.label.empty() ? QStringLiteral("result %1").arg(index + 1) : shortText(r.label);
     return label + QStringLiteral(": ") + parts.join(QStringLiteral(", "));
 }

@@ -20,10 +20,7 @@ QStringList machineNotes(const std::vector<SweepResult>& results) {
         if (!busy.empty()) notes << QStringLiteral("%1: %2").arg(name, QString::fromStdString(busy));
         if (const std::string traced = tracedHeadlineBrief(r); !traced.empty())
             notes << QStringLiteral("%1: %2").arg(name, QString::fromStdString(traced));
-        int disturbed = 0;
-        for (const PointResult& p : r.points)
-            disturbed += p.measured() && p.disturbed ? 1 : 0;
-        if (disturbed > 0)
+        if (const int disturbed = disturbedPointCount(r); disturbed > 0)
             notes << QStringLiteral(
                          "%1: %2 disturbed point(s): other processes took their CPU while they ran "
                          "(hollow markers)")

@@ -89,11 +89,10 @@ QString machineTable(const SweepResult& r) {
         t += row(QStringLiteral("GPU times"), QStringLiteral("<b>traced</b> ") + esc(traced));
     t += row(QStringLiteral("load"), busy.empty() ? QStringLiteral("quiet: no other process kept a core busy")
                                                   : QStringLiteral("<b>busy</b> ") + esc(busy));
-    int measured = 0, disturbed = 0;
-    for (const PointResult& p : r.points) {
+    int measured = 0;
+    for (const PointResult& p : r.points)
         measured += p.measured() ? 1 : 0;
-        disturbed += p.measured() && p.disturbed ? 1 : 0;
-    }
+    const int disturbed = disturbedPointCount(r);
     t += row(QStringLiteral("disturbed points"),
              QStringLiteral("%1 of %2 measured (starved of CPU by other processes%3)")
                  .arg(disturbed)

@@ -126,9 +126,7 @@ std::string summaryTable(const SweepResult& result) {
         ok += p.ok() ? 1 : 0;
         predicted += p.predicted() ? 1 : 0;
     }
-    int disturbed = 0;
-    for (const auto& p : result.points)
-        disturbed += p.measured() && p.disturbed ? 1 : 0;
+    const int disturbed = disturbedPointCount(result);
     s << ok << " of " << result.points.size() << " points measured";
     if (disturbed > 0) s << ", " << disturbed << " disturbed by other processes (see each point's note)";
     if (predicted > 0) s << ", " << predicted << " predicted (not measured)";
