@@ -1,5 +1,6 @@
 #include "engine/gpu/cuda_check.h"
 
+#include "engine/gpu/cublas_library.h"
 #include "engine/gpu/gpu_status.h"
 
 namespace rnnprof::gpu {
@@ -12,7 +13,7 @@ void checkCuda(cudaError_t status, std::string_view call) {
 
 void checkCublas(cublasStatus_t status, std::string_view call) {
     if (status == CUBLAS_STATUS_SUCCESS) return;
-    throw cublasFailure(call, int(status), cublasGetStatusName(status), cublasGetStatusString(status));
+    throw cublasFailure(call, int(status), cublas().getStatusName(status), cublas().getStatusString(status));
 }
 
 } // namespace rnnprof::gpu

@@ -1,5 +1,6 @@
 #include "engine/gpu/cuda_resources.h"
 
+#include "engine/gpu/cublas_library.h"
 #include "engine/gpu/cuda_check.h"
 #include "engine/gpu/generic_buffers.h"
 #include "engine/host_memory.h"
@@ -54,23 +55,24 @@ void CudaEvent::record(cudaStream_t stream) const {
 }
 
 CublasHandle::CublasHandle(cudaStream_t stream, bool allowTf32) {
-    checkCublas(cublasCreate(&m_handle), "cublasCreate");
+    checkCublas(cublas().create(&m_handle), "cublasCreate");
     // From here on the destructor releases the handle should a later call throw.
     try {
-        checkCublas(cublasSetStream(m_handle, stream), "cublasSetStream");
-        checkCublas(cublasSetMathMode(m_handle, allowTf32 ? CUBLAS_TF32_TENSOR_OP_MATH : CUBLAS_DEFAULT_MATH),
-                    "cublasSetMathMode");
+        checkCublas(cublas().setStream(m_handle, stream), "cublasSetStream");
+        checkCublas(
+            cublas().setMathMode(m_handle, allowTf32 ? CUBLAS_TF32_TENSOR_OP_MATH : CUBLAS_DEFAULT_MATH),
+            "cublasSetMathMode");
         m_workspace = DeviceBuffer(kCublasWorkspaceBytes, "the cuBLAS workspace");
-        checkCublas(cublasSetWorkspace(m_handle, m_workspace.get(), m_workspace.bytes()),
+        checkCublas(cublas().setWorkspace(m_handle, m_workspace.get(), m_workspace.bytes()),
                     "cublasSetWorkspace");
     } catch (...) {
-        (void)cublasDestroy(m_handle);
+        (void)cublas().destroy(m_handle);
         throw;
     }
 }
 
 CublasHandle::~CublasHandle() {
-    if (m_handle) (void)cublasDestroy(m_handle);
+    if (m_handle) (void)cublas().destroy(m_handle);
 }
 
 void selectDevice() {

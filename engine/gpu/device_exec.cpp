@@ -2,6 +2,7 @@
 
 #include "engine/error.h"
 #include "engine/gpu/column_major_gemm.h"
+#include "engine/gpu/cublas_library.h"
 #include "engine/gpu/cuda_check.h"
 
 #include <climits>
@@ -23,10 +24,11 @@ void DeviceExec::gemm(bool transA, bool transB, Index m, Index n, Index k, float
     const ColumnMajorGemm g = columnMajorFor(transA, transB, m, n, k, A, lda, B, ldb, C, ldc);
     if (!g.leadingDimensionsValid())
         throw Error(ErrorKind::BackendFailure, "gpu-generic: GEMM leading dimensions violate cuBLAS's rules");
-    checkCublas(cublasSgemm(m_cublas, g.transA ? CUBLAS_OP_T : CUBLAS_OP_N,
-                            g.transB ? CUBLAS_OP_T : CUBLAS_OP_N, toInt(g.m, "GEMM m"), toInt(g.n, "GEMM n"),
-                            toInt(g.k, "GEMM k"), &alpha, g.A, toInt(g.lda, "GEMM lda"), g.B,
-                            toInt(g.ldb, "GEMM ldb"), &beta, g.C, toInt(g.ldc, "GEMM ldc")),
+    checkCublas(cublas().sgemm(m_cublas, g.transA ? CUBLAS_OP_T : CUBLAS_OP_N,
+                               g.transB ? CUBLAS_OP_T : CUBLAS_OP_N, toInt(g.m, "GEMM m"),
+                               toInt(g.n, "GEMM n"), toInt(g.k, "GEMM k"), &alpha, g.A,
+                               toInt(g.lda, "GEMM lda"), g.B, toInt(g.ldb, "GEMM ldb"), &beta, g.C,
+                               toInt(g.ldc, "GEMM ldc")),
                 "cublasSgemm");
 }
 
@@ -42,9 +44,9 @@ void DeviceExec::zero(float* p, Index n) const {
 }
 
 void DeviceExec::norm(const float* v, Index n, float* out) const {
-    checkCublas(cublasSetPointerMode(m_cublas, CUBLAS_POINTER_MODE_DEVICE), "cublasSetPointerMode");
-    const cublasStatus_t status = cublasSnrm2(m_cublas, toInt(n, "norm length"), v, 1, out);
-    checkCublas(cublasSetPointerMode(m_cublas, CUBLAS_POINTER_MODE_HOST), "cublasSetPointerMode");
+    checkCublas(cublas().setPointerMode(m_cublas, CUBLAS_POINTER_MODE_DEVICE), "cublasSetPointerMode");
+    const cublasStatus_t status = cublas().snrm2(m_cublas, toInt(n, "norm length"), v, 1, out);
+    checkCublas(cublas().setPointerMode(m_cublas, CUBLAS_POINTER_MODE_HOST), "cublasSetPointerMode");
     checkCublas(status, "cublasSnrm2");
 }
 

@@ -1,6 +1,7 @@
 // The gpu-generic session: GenericRnn (engine/gpu/generic_rnn.h) on the device, over one arena of
 // device memory laid out by bindGenericBuffers().
 #include "engine/error.h"
+#include "engine/gpu/cublas_library.h"
 #include "engine/gpu/cuda_check.h"
 #include "engine/gpu/cuda_resources.h"
 #include "engine/gpu/device_exec.h"
@@ -120,6 +121,10 @@ private:
 };
 
 } // namespace
+
+std::string genericLibraryProblem() {
+    return cublasUnavailableReason();
+}
 
 std::unique_ptr<Session> makeGenericSession(const Problem& problem) {
     requireValidOverrides(problem); // bad overrides fail before any device work

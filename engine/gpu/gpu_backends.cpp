@@ -24,6 +24,7 @@ void requireDeviceFits(std::uint64_t needed, std::uint64_t freeBytes, const std:
 Availability GpuGenericBackend::availability() const {
     const GpuInfo& info = gpuInfo();
     if (!info.available) return {false, info.reason};
+    if (std::string problem = gpu::genericLibraryProblem(); !problem.empty()) return {false, problem};
     return {};
 }
 

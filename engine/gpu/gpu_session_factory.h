@@ -11,6 +11,9 @@
 namespace rnnprof::gpu {
 
 [[nodiscard]] std::unique_ptr<Session> makeGenericSession(const Problem& problem);
+// Why gpu-generic cannot run on a machine whose GPU is usable ("cuBLAS could not be loaded: ..."),
+// or "". Loads cuBLAS (cublas_library.h), so it is asked only once a GPU was found.
+[[nodiscard]] std::string genericLibraryProblem();
 [[nodiscard]] std::unique_ptr<Session> makeCudnnSession(const Problem& problem);
 
 // Throws Error(OutOfMemory) "<what> needs 31.2 GiB of device memory, 22.0 GiB free: ..." when

@@ -10,6 +10,10 @@ std::unique_ptr<Session> makeGenericSession(const Problem&) {
     throw Error(ErrorKind::DeviceUnavailable, "gpu-generic unavailable: " + gpuInfo().reason);
 }
 
+std::string genericLibraryProblem() {
+    return "rnnprof was built without CUDA";
+}
+
 std::unique_ptr<Session> makeCudnnSession(const Problem&) {
     throw Error(ErrorKind::DeviceUnavailable, "gpu-cudnn unavailable: " + gpuInfo().reason);
 }
