@@ -32,7 +32,7 @@ bool fusedStepPays(const BlasLayout& l) {
 }
 
 // The bytes of one batch row of one step's input projection, and the part of L2 the projection of
-// all steps may take before the projection runs closer to the steps (inputChunk, inputRows).
+// all steps may take before the projection runs closer to the steps (PackedChunks, PackedRows).
 std::int64_t projectionRowBytes(const BlasLayout& l) {
     return l.DGH() * std::int64_t(sizeof(float));
 }
@@ -57,68 +57,49 @@ int trainingRowTeam(const BlasLayout& l, int threads) {
     return rowTeamThreads(stepFlops(l), l.B, threads, true);
 }
 
-// RecurrentPlan::inputChunk of a plan whose other fields are set; not on a team that splits the rows
-// (inputRows instead: its threads read only their own rows). A projection of all steps beyond the L2
+// The chunk of InputProjection::PackedChunks for a plan projecting all steps on packed W_ih, 0
+// where it does not apply; not on a team that splits the rows (PackedRows instead: its threads read
+// only their own rows). A projection of all steps beyond the L2
 // budget goes through memory before the steps read it back; in chunks of steps it stays in L2 (GRU
 // H=64 B=256 T=100, one thread: 0.82x the time). Chunks of 1 to 21 steps took the same time, so the
 // budget is not fine-tuned. See docs/cpu-blas.md.
 std::int64_t inputChunkFor(const BlasLayout& l, const RecurrentPlan& plan) {
-    if (!plan.inputPacked || l.D != 1 || plan.threads.rows) return 0;
+    if (plan.input != InputProjection::PackedAllSteps || l.D != 1 || plan.threads.rows) return 0;
     return inputChunkSteps(l.T, l.B, projectionRowBytes(l), projectionL2BudgetBytes());
 }
 
-// RecurrentPlan::inputRows of a plan whose other fields are set: on a team over the rows whose
+// Whether a plan projecting all steps on packed W_ih takes InputProjection::PackedRows: on a team
+// over the rows whose
 // projection of all steps exceeds the L2 budget, each thread projects its own rows of one step just
 // before the step, so the projection stays in L2 instead of going through memory (GRU H=64 B=256
 // T=100, two threads: 0.8x the time). See docs/cpu-blas.md.
 bool inputRowsFor(const BlasLayout& l, const RecurrentPlan& plan) {
-    if (!plan.inputPacked || l.D != 1 || plan.threads.team == 1 || !plan.threads.rows) return false;
+    if (plan.input != InputProjection::PackedAllSteps || l.D != 1 || plan.threads.team == 1 ||
+        !plan.threads.rows)
+        return false;
     return l.T * l.B * projectionRowBytes(l) > projectionL2BudgetBytes();
 }
 
-// RecurrentPlan::inputAhead of a plan whose other fields are set. Where the recurrence runs on one
+// The chunk of InputProjection::PackedAhead for a plan projecting all steps on packed W_ih, 0 where
+// it does not apply (to be asked after PackedChunks and PackedRows). Where the recurrence runs on one
 // thread, the session's other threads would only run the input GEMM over all steps before it (at
 // batch 1 and H=64 a third of an LSTM iteration). Projecting later steps beside the recurrence took
 // 0.7-0.8x the step time at T=100; every chunk on the second thread gained nothing at T=20 (the
 // recurrence waited for the first), hence inputAheadFirstSteps(). Chunks of 4 or 16 rows were slower
 // than kInputAheadRows. See docs/cpu-blas.md.
 std::int64_t inputAheadFor(const BlasLayout& l, const RecurrentPlan& plan, int threads) {
-    if (!plan.inputPacked || plan.inputChunk > 0 || plan.inputRows || l.D != 1 || threads < 2 ||
-        plan.threads.team != 1 || plan.threads.singleTeam != 1)
+    if (plan.input != InputProjection::PackedAllSteps || l.D != 1 || threads < 2 || plan.threads.team != 1 ||
+        plan.threads.singleTeam != 1)
         return 0;
     return inputAheadSteps(l.T, l.B, l.layerInput(0), l.H);
 }
 
-// RecurrentPlan::stackedInput of a plan whose other fields are set: LSTM inference projecting each
-// step (stepInput) on a team over the units or of one, where every layer's stacked product would
-// run on matmul's brgemm (not on the packed sgemm: runsOnPackedSgemm(), where it was about 1.1x
-// slower) and each slice is at least kMinStackedInputColumns wide: there one product over
-// [x_t | h_{t-1}] took 0.96x the time of two. Each thread copies B * (in + H) floats a step for
-// 2 * B * (in + H) * n FLOPs of its product, so narrower slices (larger teams) copy more per FLOP
-// and keep the two products. See docs/cpu-blas.md.
-constexpr std::int64_t kMinStackedInputColumns = 512;
-// The slice's forward product over [x_t | h_{t-1}] of `layer` (K = lda = in + H).
-PackedGemm::Shape stackedShape(const BlasLayout& l, const RecurrentPlan::Slice& slice, int layer) {
-    PackedGemm::Shape shape = slice.forward;
-    shape.k = shape.lda = l.layerInput(layer) + l.H;
-    return shape;
-}
-bool stackedInputPays(const BlasLayout& l, const RecurrentPlan& plan) {
-    if (!plan.stepInput || !l.lstm || l.training || plan.threads.rows || plan.slices.empty()) return false;
-    for (int layer = 0; layer < l.L; ++layer)
-        for (const RecurrentPlan::Slice& slice : plan.slices) {
-            if (slice.units.width() > 0 && slice.forward.n < kMinStackedInputColumns) return false;
-            if (runsOnPackedSgemm(stackedShape(l, slice, layer))) return false;
-        }
-    return true;
-}
-
-// RecurrentPlan::paddedH. oneDNN's packed sgemm reads h_{t-1} faster from rows padded off a multiple
+// RecurrentProduct::PackedPaddedH. oneDNN's packed sgemm reads h_{t-1} faster from rows padded off a multiple
 // of 4 KiB, as oneDNN's own RNN primitive pads its states (rnn_utils' get_good_ld()): from 48 rows on
 // 0.83-1.01x the time of plain rows (0.83-0.93x at 64), at 32 rows and fewer 1.08-1.58x, hence
 // kMinPaddedRows. Rows 2 or 3 KiB apart gain little and stay as they are. See docs/cpu-blas.md.
 bool paddedHPays(const BlasLayout& l, const RecurrentPlan& plan) {
-    if (l.training || plan.stackedInput || plan.slices.empty() || !hiddenRowsAlias(l.H)) return false;
+    if (l.training || plan.slices.empty() || !hiddenRowsAlias(l.H)) return false;
     for (const RecurrentPlan::Slice& slice : plan.slices)
         if (slice.units.width() > 0 &&
             (slice.forward.m < kMinPaddedRows || !runsOnPackedSgemm(slice.forward)))
@@ -126,14 +107,15 @@ bool paddedHPays(const BlasLayout& l, const RecurrentPlan& plan) {
     return true;
 }
 
-// recurrentPlan() but for RecurrentPlan::inputChunk and inputRows, which follow from the rest.
+// recurrentPlan() but for the input projections that follow from the rest (PackedChunks,
+// PackedRows, PackedAhead).
 RecurrentPlan productsPlan(const BlasLayout& l, GemmProvider provider, int threads) {
     RecurrentPlan plan;
     // With OpenBLAS, its own pool runs the step's GEMMs and our loops stay on one thread.
     if (provider != GemmProvider::OneDnn) return plan;
-    // Inference's weights stay as they are, so W_ih is packed once (and no stepInput: set below): at
-    // B <= 16 that took 0.96x the time of sgemm on average, 0.73-0.86x at H=64 B=1. See docs/cpu-blas.md.
-    plan.inputPacked = !l.training;
+    // Inference's weights stay as they are, so W_ih is packed once (or per slice: EachStep, below):
+    // 0.73-0.86x the time of sgemm at H=64 B=1. See docs/cpu-blas.md.
+    plan.input = l.training ? InputProjection::AllSteps : InputProjection::PackedAllSteps;
     const int available = resolveThreads(threads);
     plan.threads = layoutStepThreads(l, available);
     // Above kFusedMaxBatch, a slice of W_hh that streams from beyond L2 each step runs the fused step
@@ -163,15 +145,16 @@ RecurrentPlan productsPlan(const BlasLayout& l, GemmProvider provider, int threa
     // of one that would run its GEMMs on several threads keeps them, and so does --gemm openblas (returned
     // above).
     if (fusable && (team > 1 || plan.threads.singleTeam == 1)) {
-        plan.fused = true;
-        plan.fusedStream = streamed;
+        plan.product = streamed ? RecurrentProduct::FusedStream : RecurrentProduct::Fused;
         return plan;
     }
     // Training at batch 1 on one thread, W_hh's rows 4 KiB apart: the forward products on a padded
     // copy (small_batch_gemm.h), whose forward steps took 0.6-0.85x the time on plain rows (H=1024)
     // for a copy of 1.2-1.7 ms an iteration after SGD. See docs/cpu-blas.md.
-    plan.paddedWhh =
-        l.training && l.B == 1 && team == 1 && plan.threads.singleTeam == 1 && hiddenRowsAlias(l.H);
+    if (l.training && l.B == 1 && team == 1 && plan.threads.singleTeam == 1 && hiddenRowsAlias(l.H)) {
+        plan.product = RecurrentProduct::PaddedCopy;
+        return plan;
+    }
     // The packed products cover the recurrent GEMMs of LSTM and reset-after GRU, whose operands
     // keep one row stride for the whole sequence (the reset-before GRU's products read strided
     // column blocks, and a bidirectional inference reads h0 and y with different strides).
@@ -189,6 +172,7 @@ RecurrentPlan productsPlan(const BlasLayout& l, GemmProvider provider, int threa
     // A team over the units: a slice of W_hh per thread, on every row; over the rows (training): all
     // of W_hh per thread, on its rows, written in place.
     const bool rows = plan.threads.rows;
+    plan.product = RecurrentProduct::Packed;
     for (int i = 0; i < team; ++i) {
         RecurrentPlan::Slice& slice = plan.slices.emplace_back();
         slice.units = rows ? UnitSlice{0, l.H} : unitSlice(l.H, i, team);
@@ -215,14 +199,14 @@ RecurrentPlan productsPlan(const BlasLayout& l, GemmProvider provider, int threa
     // input buffer); a team's slice layout does not fit the gates training keeps, so not there.
     // One direction only: the one-step buffer is a dense [B, G*H] product, while a bidirectional
     // layer's directions share the rows of the input projection (and of the gates training keeps).
-    plan.stepInput = l.D == 1 && (!l.training || team == 1) &&
-                     l.B >= (team > 1 ? kMinTeamStepInputBatch : kMinStepInputBatch);
-    plan.inputPacked = plan.inputPacked && !plan.stepInput;
-    plan.stackedInput = stackedInputPays(l, plan);
-    plan.paddedH = paddedHPays(l, plan);
-    if (plan.paddedH)
+    if (l.D == 1 && (!l.training || team == 1) &&
+        l.B >= (team > 1 ? kMinTeamStepInputBatch : kMinStepInputBatch))
+        plan.input = InputProjection::EachStep;
+    if (paddedHPays(l, plan)) {
+        plan.product = RecurrentProduct::PackedPaddedH;
         for (RecurrentPlan::Slice& slice : plan.slices)
             slice.forward.lda = paddedRowLd(l.H);
+    }
     return plan;
 }
 
@@ -242,9 +226,15 @@ RecurrentThreads layoutStepThreads(const BlasLayout& l, int threads) {
 
 RecurrentPlan recurrentPlan(const BlasLayout& l, GemmProvider provider, int threads) {
     RecurrentPlan plan = productsPlan(l, provider, threads);
-    plan.inputChunk = inputChunkFor(l, plan);
-    plan.inputRows = inputRowsFor(l, plan);
-    plan.inputAhead = inputAheadFor(l, plan, resolveThreads(threads));
+    if (const std::int64_t chunk = inputChunkFor(l, plan); chunk > 0) {
+        plan.input = InputProjection::PackedChunks;
+        plan.inputSteps = chunk;
+    } else if (inputRowsFor(l, plan)) {
+        plan.input = InputProjection::PackedRows;
+    } else if (const std::int64_t ahead = inputAheadFor(l, plan, resolveThreads(threads)); ahead > 0) {
+        plan.input = InputProjection::PackedAhead;
+        plan.inputSteps = ahead;
+    }
     return plan;
 }
 
@@ -276,7 +266,15 @@ int sessionThreads(const BlasLayout& l, GemmProvider provider, int requested) {
 }
 
 std::int64_t inputProjectionSteps(const BlasLayout& l, const RecurrentPlan& plan) {
-    return plan.stepInput || plan.inputRows ? 1 : plan.inputChunk > 0 ? plan.inputChunk : l.T;
+    switch (plan.input) {
+    case InputProjection::EachStep:
+    case InputProjection::PackedRows:
+        return 1;
+    case InputProjection::PackedChunks:
+        return plan.inputSteps;
+    default:
+        return l.T;
+    }
 }
 
 std::int64_t inputChunkSteps(std::int64_t steps, std::int64_t batch, std::int64_t rowBytes,
@@ -294,18 +292,18 @@ std::vector<PackedGemm::Shape> inputGemmShapes(const BlasLayout& l, const Recurr
     const int team = plan.threads.team;
     std::vector<PackedGemm::Shape> shapes;
     const auto add = [&](std::int64_t m) { shapes.push_back({.m = m, .n = l.DGH(), .k = in, .lda = in}); };
-    if (plan.inputRows) {
+    if (plan.input == InputProjection::PackedRows) {
         for (int i = 0; i < team; ++i)
             add(rowSlice(l.B, i, team).count());
         return shapes;
     }
-    if (plan.inputAhead > 0) { // the first steps, the chunks after them, the last chunk (may be none)
-        const std::int64_t first = inputAheadFirstSteps(plan.inputAhead);
-        for (const std::int64_t chunk : {first, plan.inputAhead, (l.T - first) % plan.inputAhead})
+    if (plan.input == InputProjection::PackedAhead) { // the first steps, the chunks after them, the last
+        const std::int64_t first = inputAheadFirstSteps(plan.inputSteps);
+        for (const std::int64_t chunk : {first, plan.inputSteps, (l.T - first) % plan.inputSteps})
             add(chunk * l.B);
         return shapes;
     }
-    const bool shared = plan.inputChunk > 0 && team > 1;
+    const bool shared = plan.input == InputProjection::PackedChunks && team > 1;
     for (const std::int64_t chunk : {steps, l.T % steps}) {
         if (chunk == 0) continue;
         if (!shared) add(chunk * l.B);
@@ -331,14 +329,15 @@ RowSlice inputChunkShare(std::int64_t rows, int index, int count) {
 }
 
 int inputGemmThreads(const RecurrentPlan& plan, const PackedGemm::Shape& shape, int threads) {
-    const bool teamThread =
-        plan.inputRows || plan.inputAhead > 0 || (plan.inputChunk > 0 && plan.threads.team > 1);
+    const bool teamThread = plan.input == InputProjection::PackedRows ||
+                            plan.input == InputProjection::PackedAhead ||
+                            (plan.input == InputProjection::PackedChunks && plan.threads.team > 1);
     return teamThread ? 1 : inputProjectionGemmThreads(shape.m, shape.n, shape.k, threads);
 }
 
 MemoryFootprint packedInputFootprint(const BlasLayout& l, const RecurrentPlan& plan, int threads) {
     MemoryFootprint m;
-    if (!plan.inputPacked) return m;
+    if (!isPackedInput(plan.input)) return m;
     const dnnl::engine engine = cpuEngine();
     std::uint64_t bytes = 0;
     for (int layer = 0; layer < l.L; ++layer)
@@ -350,28 +349,34 @@ MemoryFootprint packedInputFootprint(const BlasLayout& l, const RecurrentPlan& p
     return m;
 }
 
-PackedGemm::Shape stepInputShape(const BlasLayout& l, const RecurrentPlan::Slice& slice, int layer) {
-    const std::int64_t in = l.layerInput(layer);
-    return {.m = l.B, .n = l.G * slice.units.width(), .k = in, .lda = in};
-}
-
-PackedGemm::Shape sliceForwardShape(const BlasLayout& l, const RecurrentPlan& plan,
-                                    const RecurrentPlan::Slice& slice, int layer) {
-    return plan.stackedInput ? stackedShape(l, slice, layer) : slice.forward;
-}
-
-std::int64_t slicePaddedHFloats(const RecurrentPlan& plan, const RecurrentPlan::Slice& slice) {
-    return plan.paddedH && slice.units.width() > 0 ? slice.forward.m * slice.forward.lda : 0;
-}
-
-std::int64_t sliceInFloats(const BlasLayout& l, const RecurrentPlan& plan, const RecurrentPlan::Slice& slice,
-                           int layer) {
-    if (plan.stackedInput) return l.B * (l.layerInput(layer) + l.H);
-    return plan.stepInput && plan.threads.team > 1 ? l.B * l.G * slice.units.width() : 0;
+void declarePackedProducts(const BlasLayout& l, const RecurrentPlan& plan,
+                           const std::function<void(const SliceProductsPlan&)>& declare) {
+    if (!isPacked(plan.product)) return;
+    const bool eachStep = plan.input == InputProjection::EachStep;
+    const bool padded = plan.product == RecurrentProduct::PackedPaddedH;
+    for (int layer = 0; layer < l.L; ++layer)
+        for (int d = 0; d < l.D; ++d)
+            for (int i = 0; i < int(plan.slices.size()); ++i) {
+                const RecurrentPlan::Slice& slice = plan.slices[std::size_t(i)];
+                const std::int64_t w = slice.units.width(), in = l.layerInput(layer);
+                if (w == 0) continue;
+                SliceProductsPlan s;
+                s.layer = layer;
+                s.direction = d;
+                s.slice = i;
+                s.forward = slice.forward;
+                s.backward = slice.backward;
+                s.outFloats = slice.outFloats;
+                if (eachStep) s.input = PackedGemm::Shape{.m = l.B, .n = l.G * w, .k = in, .lda = in};
+                if (eachStep && plan.threads.team > 1) s.inFloats = l.B * l.G * w;
+                if (padded) s.paddedHFloats = slice.forward.m * slice.forward.lda;
+                if (s.inFloats > 0) s.biasFloats = 2 * l.G * w;
+                declare(s);
+            }
 }
 
 std::int64_t fusedStreamRowsFloats(const BlasLayout& l, const RecurrentPlan& plan) {
-    return plan.fusedStream ? fusedStreamRows(l.B) * l.H : 0;
+    return plan.product == RecurrentProduct::FusedStream ? fusedStreamRows(l.B) * l.H : 0;
 }
 
 int fusedCopies(const RecurrentPlan& plan) {
@@ -387,14 +392,9 @@ Index fusedFloats(const BlasLayout& l, const RecurrentPlan& plan, int index) {
     return fusedSliceFloats(l.H, int(l.G), u.j0, u.j1, kernelIsa());
 }
 
-std::int64_t sliceBiasFloats(const BlasLayout& l, const RecurrentPlan& plan,
-                             const RecurrentPlan::Slice& slice) {
-    return (plan.stackedInput ? 3 : 2) * l.G * slice.units.width();
-}
-
 MemoryFootprint packedProductsFootprint(const BlasLayout& l, const RecurrentPlan& plan) {
     MemoryFootprint m;
-    if (plan.fused) {
+    if (isFused(plan.product)) {
         std::uint64_t floats = 0;
         for (int i = 0; i < fusedCopies(plan); ++i)
             floats += std::uint64_t(fusedFloats(l, plan, i));
@@ -403,35 +403,27 @@ MemoryFootprint packedProductsFootprint(const BlasLayout& l, const RecurrentPlan
                                              std::uint64_t(plan.threads.team));
         return m;
     }
-    if (plan.paddedWhh) {
+    if (plan.product == RecurrentProduct::PaddedCopy) {
         const std::uint64_t floats = std::uint64_t(l.GH() * paddedRowLd(l.H) * l.L * l.D);
         m.addNamed("packed W_hh", BufferCategory::Weights, floats * sizeof(float));
         return m;
     }
-    if (plan.slices.empty()) return m;
+    if (!isPacked(plan.product)) return m;
     const dnnl::engine engine = cpuEngine();
-    std::uint64_t packed = 0, input = 0, out = 0, bias = 0;
-    for (int layer = 0; layer < l.L; ++layer)
-        for (const RecurrentPlan::Slice& slice : plan.slices) {
-            if (slice.units.width() == 0) continue;
-            const std::int64_t inFloats = sliceInFloats(l, plan, slice, layer);
-            std::uint64_t p =
-                PackedGemm::requiredBytes(engine, sliceForwardShape(l, plan, slice, layer), plan.gemmThreads);
-            if (slice.backward) p += PackedGemm::requiredBytes(engine, *slice.backward, plan.gemmThreads);
-            packed += p * std::uint64_t(l.D);
-            out += std::uint64_t(slice.outFloats + inFloats + slicePaddedHFloats(plan, slice)) *
-                   sizeof(float) * std::uint64_t(l.D);
-            if (inFloats > 0)
-                bias += std::uint64_t(sliceBiasFloats(l, plan, slice)) * sizeof(float) * std::uint64_t(l.D);
-            if (plan.stepInput && !plan.stackedInput)
-                input +=
-                    PackedGemm::requiredBytes(engine, stepInputShape(l, slice, layer), plan.gemmThreads) *
-                    std::uint64_t(l.D);
-        }
+    const auto bytesOf = [&](const PackedGemm::Shape& shape) {
+        return PackedGemm::requiredBytes(engine, shape, plan.gemmThreads);
+    };
+    std::uint64_t packed = 0, input = 0, floats = 0, bias = 0;
+    declarePackedProducts(l, plan, [&](const SliceProductsPlan& s) {
+        packed += bytesOf(s.forward) + (s.backward ? bytesOf(*s.backward) : 0);
+        input += s.input ? bytesOf(*s.input) : 0;
+        floats += std::uint64_t(s.outFloats + s.inFloats + s.paddedHFloats);
+        bias += std::uint64_t(s.biasFloats);
+    });
     m.addNamed("packed W_hh", BufferCategory::Weights, packed);
-    if (plan.stepInput && !plan.stackedInput) m.addNamed("packed W_ih", BufferCategory::Weights, input);
-    m.add(BufferCategory::Weights, bias);
-    m.add(BufferCategory::Workspace, out);
+    if (plan.input == InputProjection::EachStep) m.addNamed("packed W_ih", BufferCategory::Weights, input);
+    m.add(BufferCategory::Weights, bias * sizeof(float));
+    m.add(BufferCategory::Workspace, floats * sizeof(float));
     return m;
 }
 

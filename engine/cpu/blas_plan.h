@@ -14,14 +14,66 @@
 #include "engine/cpu/transposed_gemm.h"
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <vector>
 
 namespace rnnprof::cpu {
 
-// How cpu-blas runs the recurrence of one problem: the threads of a step (recurrentThreads) and the
-// recurrent products on packed W_hh of each team thread, the same for every (layer, direction).
-// Shared by the session, which creates them, and estimateMemory(), which sizes them.
+// How each step gets its input projection x_t * W_ih^T: one of the six ways of docs/cpu-blas.md
+// ("Input projection"), decided once per problem and dispatched once per layer.
+enum class InputProjection {
+    // One sgemm over all steps before the recurrence (training, --gemm openblas, or a layer whose
+    // products stay on sgemm).
+    AllSteps,
+    // Inference: the same on W_ih packed once, in prepare(), where sgemm packs W_ih on every call.
+    PackedAllSteps,
+    // Packed, one direction, on a team of one or over the units, where the projection of all steps
+    // would not stay in L2 (inputChunkSteps()): RecurrentPlan::inputSteps steps at a time, just
+    // before them; a team's threads each project a share (inputChunkShare()), then a barrier.
+    PackedChunks,
+    // Packed, one direction, on a team over the rows beyond the same L2 budget: each thread projects
+    // its own rows of each step just before it, on its own packed W_ih; no barrier.
+    PackedRows,
+    // Packed, one direction, a one-thread recurrence in a session of several threads: a second
+    // thread projects RecurrentPlan::inputSteps steps at a time beside it (steps_ahead.h), after the
+    // first inputAheadFirstSteps() that the recurrence's own thread projects.
+    PackedAhead,
+    // With packed products (not the fused step), one direction, from kMinStepInputBatch rows
+    // (kMinTeamStepInputBatch on a team in inference; training only on a team of one): each step
+    // projects its own input just before its recurrent product, on each team thread's slice of W_ih
+    // packed once, so that the gate pass reads it from L2 rather than from memory.
+    EachStep,
+};
+
+// How each step computes h_{t-1} * W_hh^T and the gate math: one of the six ways of
+// docs/cpu-blas.md ("Recurrent product").
+enum class RecurrentProduct {
+    Sgemm,         // sgemm on W_hh as it is, then the gate pass (--gemm openblas, reset-before GRU, ...)
+    PaddedCopy,    // training at batch 1 on one thread, W_hh's rows 4 KiB apart (hiddenRowsAlias()):
+                   // smallBatchGemm() on a copy of W_hh in rows kPaddedRowFloats longer, remade after SGD
+    Packed,        // each team thread's slice of W_hh packed once (RecurrentPlan::slices), then the gate pass
+    PackedPaddedH, // Packed on oneDNN's packed sgemm from kMinPaddedRows rows where h_{t-1}'s rows lie
+                   // 4 KiB apart: each thread copies them into padded rows first (slice lda)
+    Fused,         // inference: the fused step (fused_step.h), product and gate math in one pass
+    FusedStream,   // the fused step on FusedOrder::GateMajor blocks, every row in one pass
+};
+
+[[nodiscard]] constexpr bool isFused(RecurrentProduct p) {
+    return p == RecurrentProduct::Fused || p == RecurrentProduct::FusedStream;
+}
+[[nodiscard]] constexpr bool isPacked(RecurrentProduct p) {
+    return p == RecurrentProduct::Packed || p == RecurrentProduct::PackedPaddedH;
+}
+// Whether the input GEMMs over steps run on W_ih packed once in prepare() (inputGemmShapes());
+// EachStep packs W_ih per slice instead.
+[[nodiscard]] constexpr bool isPackedInput(InputProjection i) {
+    return i == InputProjection::PackedAllSteps || i == InputProjection::PackedChunks ||
+           i == InputProjection::PackedRows || i == InputProjection::PackedAhead;
+}
+
+// How cpu-blas runs the recurrence of one problem, the same for every (layer, direction): the
+// threads of a step, the two decisions above, and what they need.
 struct RecurrentPlan {
     // A team thread's products: on a team over the units, its slice of W_hh for every row; on a
     // team over the rows (training), all of W_hh for its rows (m = its row count, written in place).
@@ -32,63 +84,13 @@ struct RecurrentPlan {
         std::int64_t outFloats = 0;                // the dense result of a team thread (SliceProducts::out)
     };
     RecurrentThreads threads;
-    int gemmThreads = 1;       // the threads each packed product runs with
-    std::vector<Slice> slices; // one per team thread; empty: no packed products (sgemm or fused step)
-    bool fused = false;        // the fused step (fused_step.h) on each thread's units, or its rows of a
-                               // row-splitting team, instead
-    bool fusedStream = false;  // fused, on FusedOrder::GateMajor blocks, every row in one pass
-                               // (fusedStreamPays(); never a team that splits the rows)
-    // Packed products of one direction from kMinStepInputBatch rows (inference in a team of several
-    // threads: from kMinTeamStepInputBatch; training only in a team of one): each step projects
-    // its own input, x_t * (the slice's rows of W_ih)^T on W_ih packed once, just before its
-    // recurrent product, instead of one GEMM over all steps whose result the gate pass then reads
-    // back from memory. A team of one writes it to a one-step buffer; a team's threads to their
-    // slice's `in`, and their gate pass reads both products where they landed, in the slice's own
-    // layout.
-    bool stepInput = false;
-    // With stepInput, LSTM inference on a team over the units (or of one): each step's input and
-    // recurrent products are one GEMM, [x_t | h_{t-1}] [B, in + H] * (the slice's rows of
-    // [W_ih | W_hh])^T on both packed once (sliceForwardShape(): K = in + H), where that product runs
-    // on matmul's brgemm and each slice is at least 512 wide (blas_plan.cpp, stackedInputPays(): the
-    // measurements and why); each thread first copies both rows into its slice's `in`
-    // (sliceInFloats()). GRU's candidate needs its two products apart (n = act(xn + r * hn)).
-    bool stackedInput = false;
-    // Inference without stepInput: the input GEMM over all steps on W_ih packed once, in prepare(),
-    // where sgemm packs W_ih again on every call (a third of the GEMM at T*B = 20 rows).
-    bool inputPacked = false;
-    // With inputPacked on a team of one or a team that splits the units, one direction, where the
-    // projection of all T steps would not stay in L2 (inputChunkSteps()): the input GEMM runs over
-    // this many steps at a time, just before them, into a buffer of that many steps, so that the
-    // steps read their projection from L2 rather than from memory. A team's threads each project a
-    // share of the chunk's rows (inputChunkShare()) and wait at a barrier before its first step.
-    // 0: one GEMM over all steps.
-    std::int64_t inputChunk = 0;
-    // With inputPacked on a team that splits the rows, one direction, where the projection of all T
-    // steps would not stay in L2 (more than the budget of kInputChunkL2Divisor): each thread
-    // projects its own rows of each step's input just before its step, on its own W_ih packed once
-    // (m = its rows), into a one-step buffer. No barrier: a thread of such a team reads only its
-    // own rows.
-    bool inputRows = false;
-    // With inputPacked and the projection of all T steps at once (no inputChunk), one direction,
-    // where the recurrence runs on one thread (a team of one on single-threaded GEMMs) in a session
-    // of several threads: a second thread runs the input GEMM this many steps at a time while the
-    // recurrence runs, and each step waits until its chunk is written (StepTeam::runBeside(),
-    // steps_ahead.h), instead of the recurrence waiting for a GEMM over all steps first
-    // (inputAheadSteps()). 0: none.
-    std::int64_t inputAhead = 0;
-    // Training at batch 1 on one thread where W_hh's rows lie a multiple of 4 KiB apart
-    // (hiddenRowsAlias()): the forward product of each step runs smallBatchGemm() on a copy of W_hh
-    // whose rows are kPaddedRowFloats longer (paddedRowLd()), made in prepare() and after every SGD
-    // step (small_batch_gemm.h: why).
-    bool paddedWhh = false;
-    // Inference whose recurrent products run on oneDNN's packed sgemm (runsOnPackedSgemm()) over at
-    // least kMinPaddedRows rows of h_{t-1} that lie a multiple of 4 KiB apart (hiddenRowsAlias()):
-    // each team thread copies h_{t-1} into rows kPaddedRowFloats longer (paddedRowLd(); the slice's
-    // forward shape has that lda, and SliceProducts::paddedH holds them) just before its product,
-    // as oneDNN's own RNN pads its states' rows. (blas_plan.cpp: what it measured.)
-    bool paddedH = false;
+    int gemmThreads = 1; // the threads each packed product runs with
+    RecurrentProduct product = RecurrentProduct::Sgemm;
+    std::vector<Slice> slices; // isPacked(product): one per team thread; else empty
+    InputProjection input = InputProjection::AllSteps;
+    std::int64_t inputSteps = 0; // PackedChunks, PackedAhead: the steps of one chunk; else 0
 };
-// Floats added to every padded row (RecurrentPlan::paddedWhh, paddedH): one cache line.
+// Floats added to every padded row (RecurrentProduct::PaddedCopy, PackedPaddedH): one cache line.
 inline constexpr std::int64_t kPaddedRowFloats = 16;
 // The row stride of a padded copy of rows of `hidden` floats.
 [[nodiscard]] constexpr std::int64_t paddedRowLd(std::int64_t hidden) {
@@ -99,9 +101,9 @@ inline constexpr std::int64_t kPaddedRowFloats = 16;
     return hidden * std::int64_t(sizeof(float)) % 4096 == 0;
 }
 // The fewest rows of h_{t-1} whose packed-sgemm product reads them from padded rows
-// (RecurrentPlan::paddedH): at 32 rows the padded rows made that product slower.
+// (RecurrentProduct::PackedPaddedH): at 32 rows the padded rows made that product slower.
 inline constexpr std::int64_t kMinPaddedRows = 48;
-// The smallest batch whose recurrence projects each step's input (RecurrentPlan::stepInput), on a
+// The smallest batch whose recurrence projects each step's input (InputProjection::EachStep), on a
 // team of one and, in inference, on a team of several threads (whose gate pass then also skips two
 // copies).
 inline constexpr std::int64_t kMinStepInputBatch = 64;
@@ -111,24 +113,28 @@ inline constexpr std::int64_t kMinTeamStepInputBatch = 16;
 // beyond its L2; a smaller one stays there either way, and the repack after every SGD step does
 // not pay).
 inline constexpr std::int64_t kMinSmallBatchPackedSliceBytes = std::int64_t(1) << 20;
-// The input product of one team thread's slice in `layer` (RecurrentPlan::stepInput).
-[[nodiscard]] PackedGemm::Shape stepInputShape(const BlasLayout& l, const RecurrentPlan::Slice& slice,
-                                               int layer);
-// The forward product of one team thread's slice in `layer`: the slice's own, or with stackedInput
-// the one over [x_t | h_{t-1}] (K = lda = in + H).
-[[nodiscard]] PackedGemm::Shape sliceForwardShape(const BlasLayout& l, const RecurrentPlan& plan,
-                                                  const RecurrentPlan::Slice& slice, int layer);
-// Floats of a team thread's padded rows of h_{t-1} (RecurrentPlan::paddedH; else none).
-[[nodiscard]] std::int64_t slicePaddedHFloats(const RecurrentPlan& plan, const RecurrentPlan::Slice& slice);
-// Floats of a team thread's `in` in `layer`: with stepInput on a team of several threads its input
-// projection [B, G*w], with stackedInput the rows [x_t | h_{t-1}], [B, in + H]; else none.
-[[nodiscard]] std::int64_t sliceInFloats(const BlasLayout& l, const RecurrentPlan& plan,
-                                         const RecurrentPlan::Slice& slice, int layer);
-// The steps of the input projection the session holds at once: 1 with stepInput or inputRows,
-// inputChunk, or T.
+// What one team thread's slice of one (layer, direction) holds with packed products
+// (isPacked()): its packed products and the buffers beside them, each a float count.
+struct SliceProductsPlan {
+    int layer = 0, direction = 0, slice = 0;
+    PackedGemm::Shape forward; // the slice's recurrent product (lda padded with PackedPaddedH)
+    std::optional<PackedGemm::Shape> backward; // training
+    std::optional<PackedGemm::Shape> input;    // EachStep: x_t * (the slice's rows of W_ih)^T
+    std::int64_t outFloats = 0;                // a team thread's dense recurrent product [B, G*w]
+    std::int64_t inFloats = 0;                 // EachStep on a team: its input projection [B, G*w]
+    std::int64_t paddedHFloats = 0;            // PackedPaddedH: h_{t-1} in padded rows [m, lda]
+    std::int64_t biasFloats = 0;               // with inFloats: the slice's b_ih [G*w], then its b_hh [G*w]
+};
+// The one list of the packed products: called once per (layer, direction, slice of some width), in
+// that order. The session creates what it declares and counts what it got; packedProductsFootprint()
+// sums the same list's oneDNN sizes without creating anything.
+void declarePackedProducts(const BlasLayout& l, const RecurrentPlan& plan,
+                           const std::function<void(const SliceProductsPlan&)>& declare);
+// The steps of the input projection the session holds at once: 1 with EachStep or PackedRows,
+// the chunk's with PackedChunks, else T.
 [[nodiscard]] std::int64_t inputProjectionSteps(const BlasLayout& l, const RecurrentPlan& plan);
 // The input projection of all steps may take this share of one core's L2 (l2CacheBytes()) before it
-// runs in chunks of steps (RecurrentPlan::inputChunk), and a chunk takes at most that much, but at
+// runs in chunks of steps (InputProjection::PackedChunks), and a chunk takes at most that much, but at
 // least kMinInputChunkRows rows (batch rows times steps), so that its GEMM keeps a useful size; and
 // only where the steps make two such chunks at least (a short last chunk alone cost more than it
 // saved: LSTM H=512 B=16 T=20, chunks of 16 and 4 steps, within the noise to 5 % slower).
@@ -140,10 +146,10 @@ inline constexpr std::int64_t kMinInputChunkRows = 256;
 [[nodiscard]] std::int64_t inputChunkSteps(std::int64_t steps, std::int64_t batch, std::int64_t rowBytes,
                                            std::int64_t budgetBytes);
 // Rows [b0, b1) of `rows` rows of a chunk of the input projection that thread `index` of a team of
-// `count` projects (RecurrentPlan::inputChunk).
+// `count` projects (InputProjection::PackedChunks).
 [[nodiscard]] RowSlice inputChunkShare(std::int64_t rows, int index, int count);
 // The steps of one chunk of an input projection that runs beside a one-thread recurrence
-// (RecurrentPlan::inputAhead) at batch `batch` over `steps` steps, whose layer-0 input has
+// (InputProjection::PackedAhead) at batch `batch` over `steps` steps, whose layer-0 input has
 // `input` features and whose hidden state `hidden`: chunks of kInputAheadRows rows; 0 where the steps
 // hold fewer than the first steps (inputAheadFirstSteps()) and two chunks, or where the input is
 // more than kMaxInputAheadRatio times wider than the hidden state (the projection of a step on one thread
@@ -152,24 +158,24 @@ inline constexpr std::int64_t kInputAheadRows = 8;
 inline constexpr std::int64_t kMaxInputAheadRatio = 2;
 [[nodiscard]] std::int64_t inputAheadSteps(std::int64_t steps, std::int64_t batch, std::int64_t input,
                                            std::int64_t hidden);
-// The first steps of an input projection beside the recurrence (RecurrentPlan::inputAhead), which
+// The first steps of an input projection beside the recurrence (InputProjection::PackedAhead), which
 // the recurrence's own thread projects while the second thread projects the first chunk after
 // them: so the recurrence starts without waiting for a whole chunk.
 [[nodiscard]] std::int64_t inputAheadFirstSteps(std::int64_t chunk);
-// The input GEMMs of `layer` (RecurrentPlan::inputPacked): x[rows, in] * W_ih^T over all steps, or
-// over a chunk of inputChunk steps and, where T is no multiple of it, over the last, shorter one
-// (on a team of several threads each of the two once per thread, over its inputChunkShare(): the
-// full chunk's [0, team), then the last one's [team, 2 * team)), or with inputRows one per team
-// thread, over its rows of one step, or with inputAhead three: over the first steps, over a chunk
-// of inputAhead steps, and over the shorter last chunk (m = 0 where there is none). A share of no
-// rows has a shape of m = 0 and no product.
+// The input GEMMs of `layer` (isPackedInput()): x[rows, in] * W_ih^T over all steps, or
+// over a chunk of inputSteps steps (PackedChunks) and, where T is no multiple of it, over the last, shorter
+// one (on a team of several threads each of the two once per thread, over its inputChunkShare(): the full
+// chunk's [0, team), then the last one's [team, 2 * team)), or with PackedRows one per team thread, over its
+// rows of one step, or with PackedAhead three: over the first steps, over a chunk of inputSteps steps, and
+// over the shorter last chunk (m = 0 where there is none). A share of no rows has a shape of m = 0 and no
+// product.
 [[nodiscard]] std::vector<PackedGemm::Shape> inputGemmShapes(const BlasLayout& l, const RecurrentPlan& plan,
                                                              int layer);
-// The threads an input GEMM of `shape` runs with: one where a team thread runs it (inputRows, or
-// inputChunk on a team) or the thread beside the recurrence (inputAhead), else inputProjectionGemmThreads()
-// (recurrent_threads.h).
+// The threads an input GEMM of `shape` runs with: one where a team thread runs it (PackedRows, or
+// PackedChunks on a team) or the thread beside the recurrence (PackedAhead), else
+// inputProjectionGemmThreads() (recurrent_threads.h).
 [[nodiscard]] int inputGemmThreads(const RecurrentPlan& plan, const PackedGemm::Shape& shape, int threads);
-// The named part "packed W_ih" (weights) of RecurrentPlan::inputPacked; empty without it.
+// The named part "packed W_ih" (weights) of isPackedInput(); empty without it.
 [[nodiscard]] MemoryFootprint packedInputFootprint(const BlasLayout& l, const RecurrentPlan& plan,
                                                    int threads);
 // The largest batch that runs the fused step (inference, LSTM and reset-after GRU) at any hidden
@@ -181,7 +187,7 @@ inline constexpr std::int64_t kFusedMaxBatch = 4;
 [[nodiscard]] RecurrentThreads layoutStepThreads(const BlasLayout& l, int threads);
 [[nodiscard]] RecurrentPlan recurrentPlan(const BlasLayout& l, GemmProvider provider, int threads);
 // The floats of one team thread's transposed rows of h_{t-1} (FusedStepArgs::hByK) with
-// RecurrentPlan::fusedStream; 0 without.
+// RecurrentProduct::FusedStream; 0 without.
 [[nodiscard]] std::int64_t fusedStreamRowsFloats(const BlasLayout& l, const RecurrentPlan& plan);
 // Training whose steps run on one thread (recurrentThreads(): no team, no split) and whose GEMMs
 // over all steps (input projection, weight and input gradients) come to less than this many FLOPs
@@ -198,11 +204,6 @@ inline constexpr double kMinThreadedTrainingGemmFlops = 32e6;
 [[nodiscard]] UnitSlice fusedUnits(const BlasLayout& l, const RecurrentPlan& plan, int index);
 // Floats of fused copy `index` (one layer and direction).
 [[nodiscard]] Index fusedFloats(const BlasLayout& l, const RecurrentPlan& plan, int index);
-// The bias floats of a team thread's slice products that have their own input projection: the
-// slice's b_ih [G*w], then its b_hh [G*w], and with stackedInput a row of G*w zeros that the gate
-// pass reads as the input projection (the stacked product holds it already).
-[[nodiscard]] std::int64_t sliceBiasFloats(const BlasLayout& l, const RecurrentPlan& plan,
-                                           const RecurrentPlan::Slice& slice);
 // The named part "packed W_hh" (weights: the packed products', the fused step's or the padded copy)
 // and the team's dense results (workspace) of all layers.
 [[nodiscard]] MemoryFootprint packedProductsFootprint(const BlasLayout& l, const RecurrentPlan& plan);

@@ -65,13 +65,13 @@ BlasSession::BlasSession(const Problem& problem)
                                },
                                ref);
                        });
-    if (!m_plan.slices.empty()) {
+    if (isPacked(m_plan.product)) {
         createPackedProducts();
         packRecurrentWeights();
     }
-    if (m_plan.fused) packFusedSlices();
-    if (m_plan.paddedWhh) copyPaddedWhh();
-    if (m_plan.inputPacked) createPackedInputGemms();
+    if (isFused(m_plan.product)) packFusedSlices();
+    if (m_plan.product == RecurrentProduct::PaddedCopy) copyPaddedWhh();
+    if (isPackedInput(m_plan.input)) createPackedInputGemms();
     if (m_lay.training) createWeightGradientProducts();
 }
 
@@ -97,37 +97,24 @@ void BlasSession::createPackedProducts() {
     const int team = teamSize();
     const dnnl::engine engine = cpuEngine();
     m_products.resize(std::size_t(l.L * l.D * team));
-    std::uint64_t packed = 0, input = 0, out = 0, bias = 0;
-    for (int layer = 0; layer < l.L; ++layer)
-        for (int d = 0; d < l.D; ++d)
-            for (int i = 0; i < team; ++i) {
-                const RecurrentPlan::Slice& slice = m_plan.slices[std::size_t(i)];
-                if (slice.units.width() == 0) continue;
-                SliceProducts& p = m_products[std::size_t((layer * l.D + d) * team + i)];
-                p.forward.emplace(engine, sliceForwardShape(l, m_plan, slice, layer), m_plan.gemmThreads);
-                packed += p.forward->bytes();
-                if (slice.backward) {
-                    p.backward.emplace(engine, *slice.backward, m_plan.gemmThreads);
-                    packed += p.backward->bytes();
-                }
-                if (m_plan.stepInput && !m_plan.stackedInput) {
-                    p.input.emplace(engine, stepInputShape(l, slice, layer), m_plan.gemmThreads);
-                    input += p.input->bytes();
-                }
-                p.out.resize(std::size_t(slice.outFloats));
-                p.in.resize(std::size_t(sliceInFloats(l, m_plan, slice, layer)));
-                p.paddedH.resize(std::size_t(slicePaddedHFloats(m_plan, slice)));
-                out += (p.out.size() + p.in.size() + p.paddedH.size()) * sizeof(float);
-                if (!p.in.empty()) { // zero-initialised: stackedInput's row of zeros stays so
-                    p.bias.resize(std::size_t(sliceBiasFloats(l, m_plan, slice)));
-                    bias += p.bias.size() * sizeof(float);
-                }
-            }
+    std::uint64_t packed = 0, input = 0, floats = 0, bias = 0;
+    declarePackedProducts(l, m_plan, [&](const SliceProductsPlan& s) {
+        SliceProducts& p = m_products[std::size_t((s.layer * l.D + s.direction) * team + s.slice)];
+        packed += p.forward.emplace(engine, s.forward, m_plan.gemmThreads).bytes();
+        if (s.backward) packed += p.backward.emplace(engine, *s.backward, m_plan.gemmThreads).bytes();
+        if (s.input) input += p.input.emplace(engine, *s.input, m_plan.gemmThreads).bytes();
+        p.out.resize(std::size_t(s.outFloats));
+        p.in.resize(std::size_t(s.inFloats));
+        p.paddedH.resize(std::size_t(s.paddedHFloats));
+        p.bias.resize(std::size_t(s.biasFloats));
+        floats += p.out.size() + p.in.size() + p.paddedH.size();
+        bias += p.bias.size();
+    });
     m_memory.addNamed("packed W_hh", BufferCategory::Weights, packed);
-    if (m_plan.stepInput && !m_plan.stackedInput)
+    if (m_plan.input == InputProjection::EachStep)
         m_memory.addNamed("packed W_ih", BufferCategory::Weights, input);
-    m_memory.add(BufferCategory::Weights, bias);
-    m_memory.add(BufferCategory::Workspace, out);
+    m_memory.add(BufferCategory::Weights, bias * sizeof(float));
+    m_memory.add(BufferCategory::Workspace, floats * sizeof(float));
 }
 
 void BlasSession::createPackedInputGemms() {
@@ -158,22 +145,16 @@ void BlasSession::packRecurrentWeights() {
     StepTeam::run(m_provider, m_plan.threads, l.H, l.B, nullptr, [&](StepTeam& team) {
         team.guarded([&] {
             std::vector<float> rows; // the slice's rows of every gate, one after another
-            // The rows g*H + j of `weights` [G*H, cols] for j in the slice, every gate g, into `rows`
-            // (`ld` floats apart) from column `at`.
-            const auto copyGateRows = [&](const float* weights, std::int64_t cols, UnitSlice u,
-                                          std::int64_t ld, std::int64_t at) {
-                const std::int64_t w = u.width();
-                for (std::int64_t g = 0; g < l.G; ++g)
-                    for (std::int64_t j = 0; j < w; ++j)
-                        std::copy_n(weights + (g * l.H + u.j0 + j) * cols, cols,
-                                    rows.data() + (g * w + j) * ld + at);
-            };
-            // Packs (those rows of `weights`)^T.
+            // Packs (the rows g*H + j of `weights` [G*H, cols] for j in the slice, every gate g)^T.
             const auto packGateRows = [&](PackedGemm& product, const float* weights, std::int64_t cols,
                                           UnitSlice u) {
                 if (u.width() == l.H) return product.pack(weights, 1, cols);
-                rows.resize(std::size_t(l.G * u.width() * cols));
-                copyGateRows(weights, cols, u, cols, 0);
+                const std::int64_t w = u.width();
+                rows.resize(std::size_t(l.G * w * cols));
+                for (std::int64_t g = 0; g < l.G; ++g)
+                    for (std::int64_t j = 0; j < w; ++j)
+                        std::copy_n(weights + (g * l.H + u.j0 + j) * cols, cols,
+                                    rows.data() + (g * w + j) * cols);
                 product.pack(rows.data(), 1, cols);
             };
             // OpenMP may give the team fewer threads than planned: each then packs several slices.
@@ -187,15 +168,7 @@ void BlasSession::packRecurrentWeights() {
                         const std::int64_t in = l.layerInput(layer);
                         const UnitSlice u = m_plan.slices[std::size_t(i)].units;
                         const std::int64_t w = u.width();
-                        if (m_plan.stackedInput) { // (W_ih | W_hh)^T of the slice's gate rows
-                            const std::int64_t k = in + l.H;
-                            rows.resize(std::size_t(l.G * w * k));
-                            copyGateRows(weightsOf.wih + d * l.GH() * in, in, u, k, 0);
-                            copyGateRows(whh, l.H, u, k, in);
-                            p.forward->pack(rows.data(), 1, k);
-                        } else {
-                            packGateRows(*p.forward, whh, l.H, u);
-                        }
+                        packGateRows(*p.forward, whh, l.H, u);
                         if (p.input) packGateRows(*p.input, weightsOf.wih + d * l.GH() * in, in, u);
                         if (p.backward) p.backward->pack(whh + u.j0, l.H, 1);
                         if (!p.bias.empty())
@@ -235,7 +208,7 @@ void BlasSession::packFusedSlices() {
             }
     }
     m_memory.addNamed("packed W_hh", BufferCategory::Weights, floats * sizeof(float));
-    m_fusedHByK.resize(m_plan.fusedStream ? std::size_t(teamSize()) : 0);
+    m_fusedHByK.resize(m_plan.product == RecurrentProduct::FusedStream ? std::size_t(teamSize()) : 0);
     for (AlignedFloats& rows : m_fusedHByK) {
         rows.resize(std::size_t(fusedStreamRowsFloats(l, m_plan)));
         m_memory.add(BufferCategory::Workspace, rows.size() * sizeof(float));
@@ -371,12 +344,17 @@ BlasSession::StepAt BlasSession::stepAt(int layer, int d, int s) const {
 void BlasSession::forwardLayer(PhaseHook& hook, int layer) {
     const BlasLayout& l = m_lay;
     const Weights w = weights(layer);
-    if (m_plan.inputPacked && m_plan.inputChunk == 0 && !m_plan.inputRows && m_plan.inputAhead == 0) {
+    // The input projection of all steps runs here, before the recurrence; the others run within it
+    // (recurrentForward(): PackedChunks, PackedRows, EachStep) or beside it (PackedAhead).
+    switch (m_plan.input) {
+    case InputProjection::PackedAllSteps: {
         StepScope step(hook, kInputGemmStep);
         InputGemm& g = m_inputGemms[std::size_t(layer)].front();
         const OmpThreadCount count(g.threads);
         g.gemm->run(layerInput(layer), m_b.xp.data());
-    } else if (!m_plan.inputPacked && !m_plan.stepInput) { // otherwise the steps project their input
+        break;
+    }
+    case InputProjection::AllSteps: {
         StepScope step(hook, kInputGemmStep);
         gemm({.opA = Op::N,
               .opB = Op::T,
@@ -389,10 +367,17 @@ void BlasSession::forwardLayer(PhaseHook& hook, int layer) {
               .ldb = l.layerInput(layer),
               .c = m_b.xp.data(),
               .ldc = l.DGH()});
+        break;
+    }
+    case InputProjection::PackedChunks:
+    case InputProjection::PackedRows:
+    case InputProjection::PackedAhead:
+    case InputProjection::EachStep:
+        break;
     }
     {
         StepScope step(hook, kRecurrentStepsStep);
-        const int stopped = m_plan.inputAhead > 0
+        const int stopped = m_plan.input == InputProjection::PackedAhead
                                 ? recurrenceBesideInput(layer, w)
                                 : StepTeam::run(m_provider, m_plan.threads, l.H, l.B, stopToken(),
                                                 [&](StepTeam& team) { recurrentForward(team, layer, w); });
@@ -415,7 +400,7 @@ void BlasSession::forwardLayer(PhaseHook& hook, int layer) {
 }
 
 int BlasSession::recurrenceBesideInput(int layer, const Weights& w) {
-    const std::int64_t T = m_lay.T, chunk = m_plan.inputAhead, first = inputAheadFirstSteps(chunk),
+    const std::int64_t T = m_lay.T, chunk = m_plan.inputSteps, first = inputAheadFirstSteps(chunk),
                        rows = m_lay.B * m_lay.DGH();
     std::vector<InputGemm>& gemms = m_inputGemms[std::size_t(layer)]; // inputGemmShapes(): first, chunk, last
     StepsAhead ahead;
@@ -456,8 +441,9 @@ void BlasSession::recurrentForward(StepTeam& team, int layer, const Weights& w, 
     for (int s = 0; s < l.T; ++s) {
         if (team.stopBefore(s)) return;              // every thread at the same step
         if (ahead && !ahead->waitFor(s + 1)) return; // its projection failed: rethrown after
-        if (m_plan.inputChunk > 0 && s % m_plan.inputChunk == 0) inputChunkGemm(team, layer, s, w);
-        if (m_plan.inputRows) inputRowsGemm(team, layer, s, w);
+        if (m_plan.input == InputProjection::PackedChunks && s % m_plan.inputSteps == 0)
+            inputChunkGemm(team, layer, s, w);
+        if (m_plan.input == InputProjection::PackedRows) inputRowsGemm(team, layer, s, w);
         for (int d = 0; d < l.D; ++d)
             forwardStep(team, layer, d, s, w);
         if (resetBefore) { // the candidate's product needs r * h of every unit
@@ -507,7 +493,7 @@ void BlasSession::gateGemm(StepTeam& team, SliceProducts* packed, int gates, con
                             .ldb = ldw,
                             .c = hp + r.b0 * GH,
                             .ldc = GH};
-        if (m_plan.paddedWhh)
+        if (m_plan.product == RecurrentProduct::PaddedCopy)
             team.guarded([&] { smallBatchGemm(args); });
         else
             team.gemm(args);
@@ -545,7 +531,7 @@ void BlasSession::stepInputGemm(StepTeam& team, SliceProducts* packed, int layer
 
 void BlasSession::inputChunkGemm(StepTeam& team, int layer, std::int64_t t, const Weights& w) {
     std::vector<InputGemm>& gemms = m_inputGemms[std::size_t(layer)];
-    const bool last = t + m_plan.inputChunk > m_lay.T;
+    const bool last = t + m_plan.inputSteps > m_lay.T;
     if (m_plan.threads.team == 1) {
         InputGemm& g = last ? gemms.back() : gemms.front();
         const OmpThreadCount count(g.threads);
@@ -553,7 +539,7 @@ void BlasSession::inputChunkGemm(StepTeam& team, int layer, std::int64_t t, cons
         return;
     }
     // A team: this thread's share of the chunk's rows.
-    const std::int64_t rows = (last ? m_lay.T - t : m_plan.inputChunk) * m_lay.B;
+    const std::int64_t rows = (last ? m_lay.T - t : m_plan.inputSteps) * m_lay.B;
     const RowSlice share = inputChunkShare(rows, team.index(), team.size());
     InputGemm* planned = team.size() == m_plan.threads.team
                              ? &gemms[std::size_t((last ? team.size() : 0) + team.index())]
@@ -641,7 +627,7 @@ void BlasSession::forwardStep(StepTeam& team, int layer, int d, int s, const Wei
     float* hp = m_b.hp[d].data();
     const bool resetBefore = l.resetBefore();
     // The gate pass's inputs: both projections [B, G*H] with the team's units at columns g*H + j,
-    // or, for a team thread with its own input projection (stepInput), its slice products as they
+    // or, for a team thread with its own input projection (EachStep), its slice products as they
     // landed, [B, G*w] with unit j at column g*w + j - j0 (no copy into the shared buffers).
     struct GateInputs {
         CRows<float> xp, hp;
@@ -649,24 +635,8 @@ void BlasSession::forwardStep(StepTeam& team, int layer, int d, int s, const Wei
         std::int64_t gateStride, unitOffset; // units [u.j0, u.j1) are columns [j0, j1) - unitOffset
     } in{xp, crows(hp, GH), w.bih[d], w.bhh[d], H, 0};
     SliceProducts* packed = products(team, layer, d);
-    if (m_plan.stackedInput && packed) { // [x_t | h_{t-1}] into this thread's rows, one product over both
-        const std::int64_t width = l.layerInput(layer), k = width + H, gw = l.G * u.width();
-        const float* x = stepInputRows(layer, t);
-        float* a = packed->in.data();
-        for (std::int64_t b = 0; b < B; ++b) {
-            std::copy_n(x + b * width, width, a + b * k);
-            std::copy_n(hRec.p + b * hRec.ld, H, a + b * k + width);
-        }
-        float* product = packed->out.empty() ? hp : packed->out.data(); // a team of one: hp, [B, G*H]
-        team.gemm(*packed->forward, a, product);
-        // The input projection is in the product already: the gate pass adds a row of zeros instead.
-        in = {crows(packed->bias.data() + 2 * gw, 0),
-              crows(product, gw),
-              packed->bias.data(),
-              packed->bias.data() + gw,
-              u.width(),
-              u.j0};
-    } else if (m_plan.stepInput && packed && !packed->in.empty() && readsRowsAt(*packed, hRec.ld)) {
+    const bool eachStep = m_plan.input == InputProjection::EachStep;
+    if (eachStep && packed && !packed->in.empty() && readsRowsAt(*packed, hRec.ld)) {
         const std::int64_t gw = l.G * u.width();
         team.gemm(*packed->input, stepInputRows(layer, t), packed->in.data());
         team.gemm(*packed->forward, productRows(*packed, hRec.p, hRec.ld), packed->out.data());
@@ -677,7 +647,7 @@ void BlasSession::forwardStep(StepTeam& team, int layer, int d, int s, const Wei
               u.width(),
               u.j0};
     } else {
-        if (m_plan.stepInput) stepInputGemm(team, packed, layer, t, w);
+        if (eachStep) stepInputGemm(team, packed, layer, t, w);
         gateGemm(team, packed, resetBefore ? 2 : int(l.G), hRec.p, hRec.ld, w.whhStep[d], w.ldStep, hp);
     }
     const std::int64_t o = in.unitOffset; // the state views below are shifted with the units
@@ -1073,7 +1043,7 @@ void BlasSession::update(PhaseHook& hook) {
         StepScope pack(hook, "pack recurrent weights");
         packRecurrentWeights();
     }
-    if (m_plan.paddedWhh) {
+    if (m_plan.product == RecurrentProduct::PaddedCopy) {
         StepScope pack(hook, "pack recurrent weights");
         copyPaddedWhh();
     }
@@ -1111,6 +1081,23 @@ std::string BlasSession::inputGemmImplementation() const {
     return "none";
 }
 
+std::string BlasSession::whereInputIsProjected() const {
+    const std::string steps = std::to_string(m_plan.inputSteps);
+    switch (m_plan.input) {
+    case InputProjection::PackedRows:
+        return ", each team thread its rows of each step's, just before it";
+    case InputProjection::PackedAhead:
+        return ", the first " + std::to_string(inputAheadFirstSteps(m_plan.inputSteps)) +
+               " steps' on the recurrence's thread, then " + steps +
+               " steps at a time on a second thread, ahead of the recurrence";
+    case InputProjection::PackedChunks:
+        return m_plan.inputSteps == 1 ? ", each step's just before it"
+                                      : ", " + steps + " steps at a time, just before them";
+    default:
+        return {};
+    }
+}
+
 std::vector<std::string> BlasSession::notes() const {
     const RecurrentThreads& r = m_plan.threads;
     const int stepThreads = r.team > 1 ? r.team : r.singleTeam;
@@ -1127,17 +1114,17 @@ std::vector<std::string> BlasSession::notes() const {
                         ": training this small runs faster on one (its steps on one thread, its GEMMs over "
                         "all steps below " +
                         std::to_string(int(kMinThreadedTrainingGemmFlops / 1e6)) + " MFLOP an iteration)");
-    if (m_plan.fusedStream)
+    if (m_plan.product == RecurrentProduct::FusedStream)
         notes.push_back("recurrent steps fused (inference, W_hh streamed from beyond L2 once a step): W_hh "
                         "blocked by gate once, every batch row in one pass (" +
                         std::to_string(fusedStreamRows(m_lay.B)) +
                         " rows), one gate at a time, product and gate math in one pass");
-    else if (m_plan.fused)
+    else if (m_plan.product == RecurrentProduct::Fused)
         notes.push_back(std::string("recurrent steps fused (inference, ") +
                         (m_lay.B <= kFusedMaxBatch ? "batch <= " + std::to_string(kFusedMaxBatch)
                                                    : std::string("W_hh blocks in L1")) +
                         "): W_hh row-blocked once, product and gate math in one pass");
-    if (m_plan.paddedWhh)
+    if (m_plan.product == RecurrentProduct::PaddedCopy)
         notes.push_back("forward recurrent products (training, batch 1): own kernel on a copy of W_hh in "
                         "rows padded by " +
                         std::to_string(kPaddedRowFloats) +
@@ -1150,11 +1137,8 @@ std::vector<std::string> BlasSession::notes() const {
                     "recurrent GEMMs on W_hh packed once: " +
                     (p.forward->onPackedSgemm() ? std::string("oneDNN's packed sgemm")
                                                 : "oneDNN matmul (" + p.forward->implementation() + ")") +
-                    (p.input               ? ", each step's input projection on W_ih packed once"
-                     : m_plan.stackedInput ? ", each step's input projection in the same product, on "
-                                             "[W_ih | W_hh] packed once"
-                                           : "") +
-                    (m_plan.paddedH
+                    (p.input ? ", each step's input projection on W_ih packed once" : "") +
+                    (m_plan.product == RecurrentProduct::PackedPaddedH
                          ? ", h_{t-1} copied into rows padded by " + std::to_string(kPaddedRowFloats) +
                                " floats (its rows otherwise lie a multiple of 4 KiB apart)"
                          : ""));
@@ -1162,16 +1146,7 @@ std::vector<std::string> BlasSession::notes() const {
             }
     if (!m_inputGemms.empty())
         notes.push_back("input GEMM: oneDNN matmul on W_ih packed once (" + inputGemmImplementation() + ")" +
-                        (m_plan.inputRows ? ", each team thread its rows of each step's, just before it"
-                         : m_plan.inputAhead > 0
-                             ? ", the first " + std::to_string(inputAheadFirstSteps(m_plan.inputAhead)) +
-                                   " steps' on the recurrence's thread, then " +
-                                   std::to_string(m_plan.inputAhead) +
-                                   " steps at a time on a second thread, ahead of the recurrence"
-                         : m_plan.inputChunk == 1 ? ", each step's just before it"
-                         : m_plan.inputChunk > 1
-                             ? ", " + std::to_string(m_plan.inputChunk) + " steps at a time, just before them"
-                             : std::string()));
+                        whereInputIsProjected());
     for (const auto& layer : m_weightGradients)
         if (const auto product =
                 std::find_if(layer.begin(), layer.end(), [](const auto& p) { return p.has_value(); });

@@ -34,7 +34,7 @@ private:
         const float* whh[2] = {};   // [G*H, H]
         const float* bih[2] = {};   // [G*H] (zeros without bias)
         const float* bhh[2] = {};
-        // W_hh as the forward steps read it: the padded copy (RecurrentPlan::paddedWhh) or whh.
+        // W_hh as the forward steps read it: the padded copy (RecurrentProduct::PaddedCopy) or whh.
         const float* whhStep[2] = {};
         std::int64_t ldStep = 0;
     };
@@ -50,7 +50,7 @@ private:
         std::int64_t t, prev, next, slot;
     };
     [[nodiscard]] StepAt stepAt(int layer, int d, int s) const;
-    // An input GEMM on W_ih packed once (RecurrentPlan::inputPacked): x rows * W_ih^T.
+    // An input GEMM on W_ih packed once (isPackedInput()): x rows * W_ih^T.
     struct InputGemm {
         std::optional<PackedGemm> gemm; // none for a share of no rows
         int threads;                    // inputGemmThreads()
@@ -59,14 +59,14 @@ private:
     // slice of units [j0, j1) (width w): forward hRec[B, H] * (gate rows of the slice)^T -> [B, G*w],
     // backward (gate gradients)[B, GH] * W_hh[:, slice] -> [B, w]. `out` receives a result that
     // cannot land in place (a team of several threads): the step copies it to its columns, or with
-    // stepInput its gate pass reads it there.
+    // EachStep its gate pass reads it there.
     struct SliceProducts {
         std::optional<PackedGemm> forward, backward;
-        std::optional<PackedGemm> input; // RecurrentPlan::stepInput
+        std::optional<PackedGemm> input; // InputProjection::EachStep
         AlignedFloats out;
-        AlignedFloats in;      // stepInput in a team: input projection [B, G*w], read by the gate pass
+        AlignedFloats in;      // EachStep in a team: input projection [B, G*w], read by the gate pass
         AlignedFloats bias;    // with `in`: the slice's b_ih [G*w], then its b_hh [G*w]
-        AlignedFloats paddedH; // RecurrentPlan::paddedH: h_{t-1} [m, forward->shape().lda]
+        AlignedFloats paddedH; // RecurrentProduct::PackedPaddedH: h_{t-1} [m, forward->shape().lda]
     };
     // Whether the slice's forward product can read h_{t-1} from rows `ld` apart: its own stride, or
     // any through its padded rows.
@@ -86,7 +86,7 @@ private:
     // and cell kernel.
     [[nodiscard]] const AlignedFloats* fusedSlice(const StepTeam& team, int layer, int d) const;
     [[nodiscard]] FusedOrder fusedOrder() const {
-        return m_plan.fusedStream ? FusedOrder::GateMajor : FusedOrder::KMajor;
+        return m_plan.product == RecurrentProduct::FusedStream ? FusedOrder::GateMajor : FusedOrder::KMajor;
     }
     // W_hh of every (layer, direction) into m_paddedWhh (RecurrentPlan::paddedWhh): in prepare()
     // and after every SGD step.
@@ -95,11 +95,11 @@ private:
     [[nodiscard]] int teamSize() const { return m_plan.threads.team; }
     void forward(PhaseHook& hook);
     void forwardLayer(PhaseHook& hook, int layer);
-    // The recurrence of `layer`; with `ahead` (RecurrentPlan::inputAhead) each step first waits for
+    // The recurrence of `layer`; with `ahead` (InputProjection::PackedAhead) each step first waits for
     // its input projection.
     void recurrentForward(StepTeam& team, int layer, const Weights& w, StepsAhead* ahead = nullptr);
-    // RecurrentPlan::inputAhead: the recurrence of `layer` on this thread while a second one
-    // projects its input, inputAhead steps at a time, into m_b.xp. Returns like StepTeam::run().
+    // InputProjection::PackedAhead: the recurrence of `layer` on this thread while a second one
+    // projects its input, inputSteps steps at a time, into m_b.xp. Returns like StepTeam::run().
     int recurrenceBesideInput(int layer, const Weights& w);
     // Columns g*H + j (g < gates, j in the team's slice) of hp = hRec * W_hh^T (rows from `whh`,
     // `ldw` apart; a team of several threads reads W_hh itself, rows H apart, as the plan never
@@ -110,20 +110,23 @@ private:
     // [G*H, k]: the team's share of a gate product by sgemm, one call per gate.
     void teamGateColumns(StepTeam& team, int gates, const float* a, std::int64_t lda, std::int64_t k,
                          const float* weights, float* c) const;
-    // RecurrentPlan::stepInput (D = 1) where the step reads m_b.xp: the team's columns of step t's
+    // InputProjection::EachStep (D = 1) where the step reads m_b.xp: the team's columns of step t's
     // input projection, into it.
     void stepInputGemm(StepTeam& team, SliceProducts* packed, int layer, std::int64_t t, const Weights& w);
     // Row 0 of time step t of the layer's input (rows of layerInput(layer) floats).
     [[nodiscard]] const float* stepInputRows(int layer, std::int64_t t) const {
         return layerInput(layer) + t * m_lay.B * m_lay.layerInput(layer);
     }
-    // RecurrentPlan::inputChunk: the input projection of the chunk of steps from time step t on,
+    // InputProjection::PackedChunks: the input projection of the chunk of steps from time step t on,
     // into m_b.xp (the last chunk may be shorter); on a team, this thread's share of its rows, then
     // the barrier.
     void inputChunkGemm(StepTeam& team, int layer, std::int64_t t, const Weights& w);
     // The implementation of the input GEMMs (oneDNN's name), for the notes.
     [[nodiscard]] std::string inputGemmImplementation() const;
-    // RecurrentPlan::inputRows: this team thread's rows of time step t's input projection, into
+    // The input GEMM note's account of where the projection runs: ", 8 steps at a time, just
+    // before them", or "" for all steps at once.
+    [[nodiscard]] std::string whereInputIsProjected() const;
+    // InputProjection::PackedRows: this team thread's rows of time step t's input projection, into
     // m_b.xp.
     void inputRowsGemm(StepTeam& team, int layer, std::int64_t t, const Weights& w);
     // Rows [rows.b0, rows.b1) of the input projection whose input rows start at x, into the same
@@ -160,9 +163,9 @@ private:
     RecurrentPlan m_plan;
     std::vector<SliceProducts> m_products;  // [(layer * D + d) * team + thread], as m_plan says
     std::vector<AlignedFloats> m_fused;     // [(layer * D + d) * fusedCopies(m_plan) + copy]; if fused
-    std::vector<AlignedFloats> m_fusedHByK; // [team thread]: FusedStepArgs::hByK; if fusedStream
-    std::vector<AlignedFloats> m_paddedWhh; // [layer * D + d]; if paddedWhh
-    // [layer][i]: inputGemmShapes()'s products; only with m_plan.inputPacked
+    std::vector<AlignedFloats> m_fusedHByK; // [team thread]: FusedStepArgs::hByK; with FusedStream
+    std::vector<AlignedFloats> m_paddedWhh; // [layer * D + d]; with PaddedCopy
+    // [layer][i]: inputGemmShapes()'s products; only with isPackedInput(m_plan.input)
     std::vector<std::vector<InputGemm>> m_inputGemms;
     // Training: [layer][i] the product i of weightGradientShapes() on TransposedGemm, or none
     // (sgemm); the scratchpad they share.

@@ -34,7 +34,7 @@ using Index = std::int64_t;
 inline constexpr Index kDefaultL1DataBytes = 32 * 1024;
 [[nodiscard]] Index l1DataCacheBytes();
 // One core's L2 cache in bytes (sysconf), or kDefaultL2Bytes where the system reports none. Where
-// the input projection runs in chunks of steps depends on it (RecurrentPlan::inputChunk).
+// the input projection runs in chunks of steps depends on it (InputProjection::PackedChunks).
 inline constexpr Index kDefaultL2Bytes = 1024 * 1024;
 [[nodiscard]] Index l2CacheBytes();
 

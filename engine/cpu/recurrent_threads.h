@@ -117,7 +117,7 @@ inline constexpr double kMinAllStepsGemmFlops = 2e6;
     return allStepsGemmThreads(productFlops(m, n, k), threads);
 }
 
-// Inference's input projection of all steps (on W_ih packed once, RecurrentPlan::inputPacked) splits
+// Inference's input projection of all steps (on W_ih packed once, InputProjection::PackedAllSteps) splits
 // from a smaller GEMM on: it is the iteration's only fork before a recurrence that runs without
 // one, where the bound above was measured on training's several small GEMMs between serial phases
 // (which still lose with this one: LSTM H=64, B=1, T=20, two threads, every all-steps GEMM of at

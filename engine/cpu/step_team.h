@@ -63,7 +63,7 @@ public:
                    const StopToken* stop, Body&& body);
 
     // Runs body(team) on a team of one (single-threaded GEMMs, every unit and row) while beside()
-    // runs on a second thread of the same OpenMP region (RecurrentPlan::inputAhead: beside()
+    // runs on a second thread of the same OpenMP region (InputProjection::PackedAhead: beside()
     // projects the input and publishes its steps on `ahead`, the body waits for them). Where OpenMP
     // gives the region one thread, beside() runs first. A failure of beside() is published on
     // `ahead` (so the body stops waiting) and rethrown after both ended, before one of the body's;

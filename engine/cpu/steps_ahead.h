@@ -1,6 +1,6 @@
 #pragma once
 // How far a thread that runs the input projection beside a one-thread recurrence
-// (RecurrentPlan::inputAhead) has got: it publishes the steps whose projection is written, and the
+// (InputProjection::PackedAhead) has got: it publishes the steps whose projection is written, and the
 // recurrence waits for each step's before it reads it. A failure of the projection or the end of
 // the recurrence (done, stopped or failed) tells the other side to stop waiting or projecting.
 #include "engine/cpu/cache_aligned.h"

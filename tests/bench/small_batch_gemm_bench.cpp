@@ -1,7 +1,7 @@
 // The forward recurrent product of small-batch training on one thread, h[M, H] * W_hh^T (W_hh
 // [4H, H], LSTM's gates): cpu-blas's small-batch kernel (engine/cpu/small_batch_gemm.h) against
 // oneDNN's and OpenBLAS's sgemm on the same operands, with W_hh's rows H floats apart (as the
-// parameters hold them) and 16 floats further apart (cpu-blas's padded copy, RecurrentPlan::paddedWhh).
+// parameters hold them) and 16 floats further apart (cpu-blas's padded copy, RecurrentProduct::PaddedCopy).
 // The three run in rotating blocks of calls within one benchmark (as rnn_backends_bench's paired
 // benchmark does for whole sessions), because on a shared machine two benchmarks run seconds apart
 // see different memory bandwidth (W_hh is 16 MB at H = 1024: beyond L2, within L3). Reports each

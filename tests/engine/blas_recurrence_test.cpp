@@ -32,15 +32,28 @@ using cpu::kMinStepFlopsPerThread;
 using cpu::recurrentThreads;
 using cpu::RecurrentThreads;
 
-// Either way of projecting each step's input (RecurrentPlan::stepInput), and the stacked one.
+// Projecting each step's input (InputProjection::EachStep).
 constexpr const char* kStepInputNote = "each step's input projection";
-constexpr const char* kStackedInputNote =
-    "each step's input projection in the same product, on [W_ih | W_hh]";
 constexpr const char* kPackedInputNote = "input GEMM: oneDNN matmul on W_ih packed once";
 constexpr const char* kPaddedWhhNote = "copy of W_hh in rows padded by";
 constexpr const char* kPaddedHNote = "h_{t-1} copied into rows padded by";
 
 using test::hasNote;
+
+// How a plan projects the input: the chunk of PackedChunks or PackedAhead (0 for any other way),
+// PackedRows, or any projection on W_ih packed once in prepare().
+std::int64_t chunkOf(const cpu::RecurrentPlan& plan) {
+    return plan.input == cpu::InputProjection::PackedChunks ? plan.inputSteps : 0;
+}
+std::int64_t aheadOf(const cpu::RecurrentPlan& plan) {
+    return plan.input == cpu::InputProjection::PackedAhead ? plan.inputSteps : 0;
+}
+bool projectsRows(const cpu::RecurrentPlan& plan) {
+    return plan.input == cpu::InputProjection::PackedRows;
+}
+bool projectsOnPackedWih(const cpu::RecurrentPlan& plan) {
+    return cpu::isPackedInput(plan.input);
+}
 
 // Prepares cpu-blas for `p` and runs one iteration: the session, for its outputs, notes and memory.
 std::unique_ptr<Session> runBlasOnce(const Problem& p) {
@@ -386,7 +399,7 @@ TEST(RecurrentThreads, InferencesInputProjectionSplitsFromASmallerGemmThanTraini
 
     // In a plan: LSTM inference, I=160, H=64, B=1, T=20 on two threads runs its recurrence on a
     // team of one and its input GEMM (W_ih packed once, 1.6 MFLOP) on both threads, before the
-    // steps (an input more than twice the hidden size is not projected beside them: inputAhead).
+    // steps (an input more than twice the hidden size is not projected beside them: PackedAhead).
     Problem p;
     p.config.cell = CellType::Lstm;
     p.config.inputSize = 160;
@@ -395,9 +408,9 @@ TEST(RecurrentThreads, InferencesInputProjectionSplitsFromASmallerGemmThanTraini
     p.mode = Mode::Inference;
     const cpu::BlasLayout layout(p);
     const cpu::RecurrentPlan plan = cpu::recurrentPlan(layout, GemmProvider::OneDnn, 2);
-    ASSERT_TRUE(plan.inputPacked);
+    ASSERT_TRUE(projectsOnPackedWih(plan));
     EXPECT_EQ(plan.threads.team, 1);
-    EXPECT_EQ(plan.inputAhead, 0);
+    EXPECT_EQ(aheadOf(plan), 0);
     const auto shapes = cpu::inputGemmShapes(layout, plan, 0);
     ASSERT_EQ(shapes.size(), 1u);
     EXPECT_EQ(shapes[0].m, 20);
@@ -506,7 +519,7 @@ struct PaddedCase {
 class BlasPaddedWhhTest : public testing::TestWithParam<PaddedCase> {};
 
 // Training at batch 1 on one thread with H = 1024, whose rows of W_hh lie 4 KiB apart, runs each
-// step's forward product on a copy of W_hh in padded rows (RecurrentPlan::paddedWhh), made again
+// step's forward product on a copy of W_hh in padded rows (RecurrentProduct::PaddedCopy), made again
 // after every SGD step. The first run's gradients and the second run's output and loss must be the
 // reference's (on the parameters the first run left), which fails if the copy were wrong or not
 // refreshed. GRU with reset_before reads the candidate's rows of the copy on their own; two
@@ -602,13 +615,11 @@ TEST(BlasPaddedWhh, OnlyAtBatchOneOnOneThreadWithRowsFourKiBApart) {
 class BlasStepInputTest : public testing::TestWithParam<int> {};
 
 // Inference at a large batch projects each step's input just before its recurrent product, on
-// W_ih packed once per layer (RecurrentPlan::stepInput); a team's threads read their slice's
-// products where they landed. LSTM does it in the recurrent product itself, over [x_t | h_{t-1}]
-// (RecurrentPlan::stackedInput: K = 24 + 300 and 300 + 300 run on brgemm), GRU in a product of its
-// own. y, h_n and c_n must be the double reference's, on a team of one and of two. Two layers, so
-// that the second layer's input is the first layer's output; H = 300 keeps a block of W_hh out of
+// W_ih packed once per layer (InputProjection::EachStep); a team's threads read their slice's
+// products where they landed. y, h_n and c_n must be the double reference's, on a team of one and of two. Two
+// layers, so that the second layer's input is the first layer's output; H = 300 keeps a block of W_hh out of
 // L1 on every ISA, so that the fused step does not run instead, and splits into slices of 160 and
-// 140 units (LSTM: 640 and 560 wide, wide enough to stack); B = 65 is not a multiple of any kernel's
+// 140 units; B = 65 is not a multiple of any kernel's
 // rows.
 TEST_P(BlasStepInputTest, InferenceAtALargeBatchEqualsTheReference) {
     const int threads = GetParam();
@@ -621,23 +632,17 @@ TEST_P(BlasStepInputTest, InferenceAtALargeBatchEqualsTheReference) {
         expectInferenceEqualsTheReference(*session, p);
         const auto notes = session->notes();
         EXPECT_TRUE(hasNote(notes, kStepInputNote)) << "this problem is meant to project per step";
-        EXPECT_EQ(hasNote(notes, kStackedInputNote), cell == CellType::Lstm);
         if (threads > 1 && availableCpuCores() > 1) {
             EXPECT_TRUE(hasNote(notes, "units split across the team")) << "meant to run on a team of two";
         }
         // The input projection holds one step, not T: with OpenBLAS (no packed products, one GEMM
         // over all steps) the same problem's workspace is (T - 1) * B * G * H floats larger. A team
-        // of two also keeps each layer's slice products, B * G * H floats over the slices, and for
-        // GRU as much again of slice input projections; LSTM keeps instead each thread's copy of
-        // [x_t | h_{t-1}] in each layer, B * (24 + H) and B * (H + H) floats.
+        // of two also keeps each layer's slice products, B * G * H floats over the slices, and as
+        // much again of slice input projections.
         Problem allSteps = p;
         allSteps.options.gemm = GemmProvider::OpenBlas;
         const std::uint64_t B = std::uint64_t(p.shape.batch), H = 300, G = cell == CellType::Lstm ? 4 : 3;
-        std::uint64_t kept = threads > 1 ? 2 * B * G * H : 0;
-        if (cell == CellType::Lstm)
-            kept += std::uint64_t(threads) * B * ((24 + H) + (H + H));
-        else if (threads > 1)
-            kept += 2 * B * G * H;
+        const std::uint64_t kept = threads > 1 ? 2 * (2 * B * G * H) : 0;
         EXPECT_EQ(builtinBackends().find("cpu-blas")->prepare(allSteps)->memory().workspace -
                       session->memory().workspace,
                   (std::uint64_t(p.shape.seqLen - 1) * B * G * H - kept) * sizeof(float));
@@ -730,42 +735,8 @@ TEST(BlasStepInput, OnlyInferenceOnPackedProductsFromTheBatchBound) {
     }
 }
 
-// The stacked product (RecurrentPlan::stackedInput): LSTM inference that projects each step, where
-// the product over [x_t | h_{t-1}] runs on brgemm and each slice is at least 512 wide (I = 16, H =
-// 200 on one thread: K = 216, N = 800); not GRU, whose candidate needs its two products apart, not
-// training, not where the stacked product would go to the packed sgemm (H = 1024 on one thread: K =
-// 1040, N = 4096; measured slower there), and not on slices narrower than measured (H = 200 on a
-// team of two: 448 and 352 wide).
-TEST(BlasStepInput, StackedForLstmInferenceWhereItsProductRunsOnBrgemm) {
-    const Backend* blas = builtinBackends().find("cpu-blas");
-    ASSERT_NE(blas, nullptr);
-    const auto notes = [&](CellType cell, int hidden, Mode mode, int threads) {
-        Problem p;
-        p.config.cell = cell;
-        p.config.inputSize = 16;
-        p.config.hiddenSize = hidden;
-        p.shape = {.batch = int(cpu::kMinStepInputBatch), .seqLen = 3};
-        p.mode = mode;
-        p.options.threads = threads;
-        return blas->prepare(p)->notes();
-    };
-    EXPECT_TRUE(hasNote(notes(CellType::Lstm, 200, Mode::Inference, 1), kStackedInputNote));
-    for (const auto& [cell, hidden, mode, threads] : {std::tuple{CellType::Gru, 200, Mode::Inference, 1},
-                                                      std::tuple{CellType::Lstm, 200, Mode::Training, 1},
-                                                      std::tuple{CellType::Lstm, 200, Mode::Inference, 2}}) {
-        const auto n = notes(cell, hidden, mode, threads);
-        EXPECT_TRUE(hasNote(n, kStepInputNote)) << hidden << ": projects each step all the same";
-        EXPECT_FALSE(hasNote(n, kStackedInputNote)) << hidden << " on " << threads;
-    }
-    // LSTM H=1024 on one thread: the stacked product (64 rows, 4096 wide, 1040 deep) would run on the
-    // packed sgemm, so the two products stay; a oneDNN without it runs both on brgemm and stacks.
-    const auto wide = notes(CellType::Lstm, 1024, Mode::Inference, 1);
-    EXPECT_TRUE(hasNote(wide, kStepInputNote));
-    EXPECT_EQ(hasNote(wide, kStackedInputNote), !cpu::packedSgemmAvailable());
-}
-
 // Inference without the per-step projection runs its input GEMM over all steps on W_ih packed
-// once in prepare() (RecurrentPlan::inputPacked). The packed operand holds every direction's gate
+// once in prepare() (InputProjection::PackedAllSteps). The packed operand holds every direction's gate
 // rows: a bidirectional second layer reads both directions' outputs (in = 2H) and writes both
 // directions' projections side by side. y, h_n and c_n must be the double reference's, for the
 // fused step (B = 3) and the packed recurrent products (B = 17), LSTM and both GRU forms, on one
@@ -820,7 +791,7 @@ TEST(BlasPackedInput, OnlyInferenceOverAllStepsOnOneDnn) {
     EXPECT_TRUE(hasNote(blas->prepare(perStep)->notes(), kStepInputNote));
 }
 
-// The steps of one chunk of the input projection (RecurrentPlan::inputChunk), hand-derived with a
+// The steps of one chunk of the input projection (InputProjection::PackedChunks), hand-derived with a
 // budget of 1 MiB: GRU H=64 at B=256 projects 768 bytes a row, 192 KiB a step, so 20 steps (3.75
 // MiB) run 5 at a time. LSTM H=1024 at B=4 (64 KiB a step) would fit 16 steps, but a chunk keeps
 // 256 rows (64 steps): 200 steps make three of them, 100 steps fewer than two, so they run at once.
@@ -855,7 +826,7 @@ Problem chunkedInference(CellType cell, bool resetAfter, int hidden, int batch, 
 }
 
 // Inference on one thread whose input projection would not stay in L2 projects each chunk of steps
-// just before them (RecurrentPlan::inputChunk), the last chunk shorter, into a buffer of one chunk;
+// just before them (InputProjection::PackedChunks), the last chunk shorter, into a buffer of one chunk;
 // y, h_n and c_n must be the double reference's, for the fused step (H = 32, at any batch) and the
 // packed recurrent products (H = 200 at B = 16), LSTM and both GRU forms, over two layers (the
 // second projects the first one's output).
@@ -867,8 +838,8 @@ TEST(BlasInputChunks, InferenceInChunksOfStepsEqualsTheReference) {
                          << cell.name << ", H=" << hidden << ", B=" << batch << ", T=" << p.shape.seqLen);
             const cpu::BlasLayout layout(p);
             const cpu::RecurrentPlan plan = cpu::recurrentPlan(layout, GemmProvider::OneDnn, 1);
-            ASSERT_GT(plan.inputChunk, 0);
-            EXPECT_NE(p.shape.seqLen % plan.inputChunk, 0) << "the last chunk is meant to be shorter";
+            ASSERT_GT(chunkOf(plan), 0);
+            EXPECT_NE(p.shape.seqLen % chunkOf(plan), 0) << "the last chunk is meant to be shorter";
             const auto session = runBlasOnce(p);
             ASSERT_NE(session, nullptr);
             EXPECT_TRUE(hasNote(session->notes(), "steps at a time, just before them"));
@@ -877,7 +848,7 @@ TEST(BlasInputChunks, InferenceInChunksOfStepsEqualsTheReference) {
 }
 
 // The plan of `q` for `provider` on `threads` threads, and `q` made bidirectional or training:
-// what the rules for where the input is projected (inputChunk, inputAhead, inputRows) turn on.
+// what the rules for where the input is projected (PackedChunks, PackedAhead, PackedRows) turn on.
 cpu::RecurrentPlan planOf(const Problem& q, GemmProvider provider, int threads) {
     return cpu::recurrentPlan(cpu::BlasLayout(q), provider, threads);
 }
@@ -896,14 +867,14 @@ Problem trainingOf(Problem q) {
 // over the units whose threads project their slices' input each step).
 TEST(BlasInputChunks, OnlyInferenceOfOneDirectionOnATeamOfOne) {
     const Problem p = chunkedInference(CellType::Lstm, true, 200, 16);
-    EXPECT_GT(planOf(p, GemmProvider::OneDnn, 1).inputChunk, 0);
-    EXPECT_EQ(planOf(p, GemmProvider::OpenBlas, 1).inputChunk, 0);
-    EXPECT_EQ(planOf(p, GemmProvider::OneDnn, 2).inputChunk, 0);
-    EXPECT_EQ(planOf(bidirectionalOf(p), GemmProvider::OneDnn, 1).inputChunk, 0);
-    EXPECT_EQ(planOf(trainingOf(p), GemmProvider::OneDnn, 1).inputChunk, 0);
+    EXPECT_GT(chunkOf(planOf(p, GemmProvider::OneDnn, 1)), 0);
+    EXPECT_EQ(chunkOf(planOf(p, GemmProvider::OpenBlas, 1)), 0);
+    EXPECT_EQ(chunkOf(planOf(p, GemmProvider::OneDnn, 2)), 0);
+    EXPECT_EQ(chunkOf(planOf(bidirectionalOf(p), GemmProvider::OneDnn, 1)), 0);
+    EXPECT_EQ(chunkOf(planOf(trainingOf(p), GemmProvider::OneDnn, 1)), 0);
     Problem shortSequence = p;
     shortSequence.shape.seqLen = 2;
-    EXPECT_EQ(planOf(shortSequence, GemmProvider::OneDnn, 1).inputChunk, 0);
+    EXPECT_EQ(chunkOf(planOf(shortSequence, GemmProvider::OneDnn, 1)), 0);
 }
 
 // Inference with input 16 over three steps, for the products of large W_hh (the packed sgemm).
@@ -961,7 +932,7 @@ TEST(BlasPackedSgemm, LargeRecurrentProductsRunOnItAndEqualTheReference) {
 
 // Where those products read at least kMinPaddedRows rows of h_{t-1} that lie a multiple of 4 KiB
 // apart (H = 1024), each team thread copies them into rows 16 floats longer first
-// (RecurrentPlan::paddedH): on one thread at B = 48 (no step input projection: the recurrent product
+// (RecurrentProduct::PackedPaddedH): on one thread at B = 48 (no step input projection: the recurrent product
 // alone), at B = 64 with each step's input projection (GRU), and on a team of two at B = 48 (each
 // thread its own copy, beside the step input in its slice). y, h_n and c_n must be the double
 // reference's, which fails if a copy held the wrong rows or a stale step; the estimate must count
@@ -998,14 +969,16 @@ TEST(BlasPackedSgemm, OnlyRowsFourKiBApartFromFortyEightRowsAreCopiedIntoPaddedR
         return cpu::recurrentPlan(cpu::BlasLayout(p), GemmProvider::OneDnn, 1);
     };
     const cpu::RecurrentPlan padded = plan(1024, 48, Mode::Inference);
-    EXPECT_TRUE(padded.paddedH);
+    EXPECT_EQ(padded.product, cpu::RecurrentProduct::PackedPaddedH);
     ASSERT_EQ(padded.slices.size(), 1u);
     EXPECT_EQ(padded.slices.front().forward.lda, 1024 + 16);
-    EXPECT_TRUE(plan(2048, 256, Mode::Inference).paddedH);
-    EXPECT_FALSE(plan(1024, 32, Mode::Inference).paddedH) << "32 rows";
-    EXPECT_FALSE(plan(512, 64, Mode::Inference).paddedH) << "rows 2 KiB apart";
-    EXPECT_FALSE(plan(768, 64, Mode::Inference).paddedH) << "rows 3 KiB apart";
-    EXPECT_FALSE(plan(1024, 64, Mode::Training).paddedH) << "training";
+    EXPECT_EQ(plan(2048, 256, Mode::Inference).product, cpu::RecurrentProduct::PackedPaddedH);
+    EXPECT_NE(plan(1024, 32, Mode::Inference).product, cpu::RecurrentProduct::PackedPaddedH) << "32 rows";
+    EXPECT_NE(plan(512, 64, Mode::Inference).product, cpu::RecurrentProduct::PackedPaddedH)
+        << "rows 2 KiB apart";
+    EXPECT_NE(plan(768, 64, Mode::Inference).product, cpu::RecurrentProduct::PackedPaddedH)
+        << "rows 3 KiB apart";
+    EXPECT_NE(plan(1024, 64, Mode::Training).product, cpu::RecurrentProduct::PackedPaddedH) << "training";
     EXPECT_EQ(plan(1024, 32, Mode::Inference).slices.front().forward.lda, 1024);
 }
 
@@ -1026,7 +999,7 @@ std::unique_ptr<Session> runBlasOnceOnANarrowedTeam(const Problem& p) {
     return session;
 }
 
-// The chunks of an input projection beside a one-thread recurrence (RecurrentPlan::inputAhead),
+// The chunks of an input projection beside a one-thread recurrence (InputProjection::PackedAhead),
 // hand-derived: 8 rows, so 8 steps at B=1 and 4 at B=2, one step from B=8 on; the recurrence's
 // thread projects the first half chunk itself; the sequence must hold that and two chunks (at B=1:
 // 4 + 16 = 20 steps); an input more than twice as wide as the hidden state projects too slowly.
@@ -1061,7 +1034,7 @@ TEST(BlasInputAhead, InferenceWithTheProjectionBesideTheStepsEqualsTheReference)
         const cpu::BlasLayout layout(p);
         const cpu::RecurrentPlan plan = cpu::recurrentPlan(layout, GemmProvider::OneDnn, 2);
         ASSERT_EQ(plan.threads.team, 1);
-        ASSERT_EQ(plan.inputAhead, 8);
+        ASSERT_EQ(aheadOf(plan), 8);
         std::vector<std::int64_t> rows;
         for (const cpu::PackedGemm::Shape& shape : cpu::inputGemmShapes(layout, plan, 1))
             rows.push_back(shape.m);
@@ -1084,23 +1057,23 @@ TEST(BlasInputAhead, InferenceWithTheProjectionBesideTheStepsEqualsTheReference)
 TEST(BlasInputAhead, OnlyBesideAOneThreadRecurrenceOfInferenceInOneDirection) {
     Problem p = twoLayerInference(CellType::Lstm, 32, 13, 2);
     p.shape = {.batch = 1, .seqLen = 100};
-    EXPECT_EQ(planOf(p, GemmProvider::OneDnn, 2).inputAhead, 8);
-    EXPECT_EQ(planOf(p, GemmProvider::OneDnn, 1).inputAhead, 0);
-    EXPECT_EQ(planOf(p, GemmProvider::OpenBlas, 2).inputAhead, 0);
-    EXPECT_EQ(planOf(trainingOf(p), GemmProvider::OneDnn, 2).inputAhead, 0);
-    EXPECT_EQ(planOf(bidirectionalOf(p), GemmProvider::OneDnn, 2).inputAhead, 0);
+    EXPECT_EQ(aheadOf(planOf(p, GemmProvider::OneDnn, 2)), 8);
+    EXPECT_EQ(aheadOf(planOf(p, GemmProvider::OneDnn, 1)), 0);
+    EXPECT_EQ(aheadOf(planOf(p, GemmProvider::OpenBlas, 2)), 0);
+    EXPECT_EQ(aheadOf(planOf(trainingOf(p), GemmProvider::OneDnn, 2)), 0);
+    EXPECT_EQ(aheadOf(planOf(bidirectionalOf(p), GemmProvider::OneDnn, 2)), 0);
     Problem team = p;
     team.config.hiddenSize = 200;
     team.shape.batch = 8;
     ASSERT_EQ(planOf(team, GemmProvider::OneDnn, 2).threads.team, 2);
-    EXPECT_EQ(planOf(team, GemmProvider::OneDnn, 2).inputAhead, 0);
+    EXPECT_EQ(aheadOf(planOf(team, GemmProvider::OneDnn, 2)), 0);
     Problem chunked = p; // a projection of all steps of four times the L2 budget, 512 bytes a step
     chunked.shape.seqLen = int(4 * cpu::l2CacheBytes() / cpu::kInputChunkL2Divisor / 512);
-    ASSERT_GT(planOf(chunked, GemmProvider::OneDnn, 2).inputChunk, 0);
-    EXPECT_EQ(planOf(chunked, GemmProvider::OneDnn, 2).inputAhead, 0);
+    ASSERT_GT(chunkOf(planOf(chunked, GemmProvider::OneDnn, 2)), 0);
+    EXPECT_EQ(aheadOf(planOf(chunked, GemmProvider::OneDnn, 2)), 0);
     Problem wide = p;
     wide.config.inputSize = 65;
-    EXPECT_EQ(planOf(wide, GemmProvider::OneDnn, 2).inputAhead, 0);
+    EXPECT_EQ(aheadOf(planOf(wide, GemmProvider::OneDnn, 2)), 0);
 }
 
 // A team of two over the units (H = 200, B = 8: too few rows for each step to project its own
@@ -1120,13 +1093,13 @@ TEST(BlasInputChunks, ATeamOverTheUnitsProjectsEachChunkInShares) {
         const cpu::RecurrentPlan plan = cpu::recurrentPlan(layout, GemmProvider::OneDnn, 2);
         ASSERT_EQ(plan.threads.team, 2);
         ASSERT_FALSE(plan.threads.rows);
-        ASSERT_GT(plan.inputChunk, 0);
-        EXPECT_NE(p.shape.seqLen % plan.inputChunk, 0) << "the last chunk is meant to be shorter";
+        ASSERT_GT(chunkOf(plan), 0);
+        EXPECT_NE(p.shape.seqLen % chunkOf(plan), 0) << "the last chunk is meant to be shorter";
         // Two shares of the full chunk, then two of the last one, covering their rows.
         const auto shapes = cpu::inputGemmShapes(layout, plan, 0);
         ASSERT_EQ(shapes.size(), 4u);
-        EXPECT_EQ(shapes[0].m + shapes[1].m, plan.inputChunk * 8);
-        EXPECT_EQ(shapes[2].m + shapes[3].m, p.shape.seqLen % plan.inputChunk * 8);
+        EXPECT_EQ(shapes[0].m + shapes[1].m, chunkOf(plan) * 8);
+        EXPECT_EQ(shapes[2].m + shapes[3].m, p.shape.seqLen % chunkOf(plan) * 8);
         const auto session = runBlasOnce(p);
         ASSERT_NE(session, nullptr);
         EXPECT_TRUE(hasNote(session->notes(), "units split across the team"));
@@ -1240,7 +1213,7 @@ Problem rowTeamInference(CellType cell, std::int64_t extraSteps) {
 }
 
 // Where the input projection of all steps would not stay in L2, each thread of a team that splits
-// the rows projects its own rows of each step just before its step (RecurrentPlan::inputRows), on
+// the rows projects its own rows of each step just before its step (InputProjection::PackedRows), on
 // its own W_ih packed once, into a buffer of one step; where it fits, one GEMM over all steps runs
 // first. Either way y, h_n and c_n must be the double reference's (the second layer projects the
 // first's output), and the memory estimate must be the allocation.
@@ -1255,7 +1228,7 @@ TEST(BlasRowTeam, EachThreadProjectsItsRowsOfEachStepWhereTheProjectionLeavesL2)
                          << (cell == CellType::Lstm ? "LSTM" : "GRU") << ", T=" << p.shape.seqLen);
             const cpu::RecurrentPlan plan = cpu::recurrentPlan(cpu::BlasLayout(p), GemmProvider::OneDnn, 2);
             ASSERT_TRUE(plan.threads.rows);
-            EXPECT_EQ(plan.inputRows, extra > 0);
+            EXPECT_EQ(projectsRows(plan), extra > 0);
             const auto session = runBlasOnce(p);
             ASSERT_NE(session, nullptr);
             const auto notes = session->notes();
@@ -1275,14 +1248,14 @@ TEST(BlasRowTeam, EachThreadProjectsItsRowsOfEachStepWhereTheProjectionLeavesL2)
 // ends of the projection), not with OpenBLAS (no packed W_ih), not in training (no row team).
 TEST(BlasRowTeam, OnlyARowTeamOfOneDirectionProjectsRowsOfEachStep) {
     const Problem p = rowTeamInference(CellType::Lstm, 1);
-    EXPECT_TRUE(planOf(p, GemmProvider::OneDnn, 2).inputRows);
-    EXPECT_FALSE(planOf(p, GemmProvider::OneDnn, 1).inputRows);
-    EXPECT_FALSE(planOf(p, GemmProvider::OpenBlas, 2).inputRows);
-    EXPECT_FALSE(planOf(bidirectionalOf(p), GemmProvider::OneDnn, 2).inputRows);
-    EXPECT_FALSE(planOf(trainingOf(p), GemmProvider::OneDnn, 2).inputRows);
+    EXPECT_TRUE(projectsRows(planOf(p, GemmProvider::OneDnn, 2)));
+    EXPECT_FALSE(projectsRows(planOf(p, GemmProvider::OneDnn, 1)));
+    EXPECT_FALSE(projectsRows(planOf(p, GemmProvider::OpenBlas, 2)));
+    EXPECT_FALSE(projectsRows(planOf(bidirectionalOf(p), GemmProvider::OneDnn, 2)));
+    EXPECT_FALSE(projectsRows(planOf(trainingOf(p), GemmProvider::OneDnn, 2)));
     Problem units = p;
     units.config.hiddenSize = 700;
-    EXPECT_FALSE(planOf(units, GemmProvider::OneDnn, 2).inputRows);
+    EXPECT_FALSE(projectsRows(planOf(units, GemmProvider::OneDnn, 2)));
 }
 
 // OpenMP may give a team fewer threads than planned (here: the session runs inside an active
@@ -1292,7 +1265,7 @@ TEST(BlasRowTeam, OnlyARowTeamOfOneDirectionProjectsRowsOfEachStep) {
 TEST(BlasRowTeam, ATeamOpenMpNarrowedStillProjectsEveryRow) {
     if (availableCpuCores() < 2) GTEST_SKIP() << "one core: no team";
     const Problem p = rowTeamInference(CellType::Gru, 1);
-    ASSERT_TRUE(cpu::recurrentPlan(cpu::BlasLayout(p), GemmProvider::OneDnn, 2).inputRows);
+    ASSERT_TRUE(projectsRows(cpu::recurrentPlan(cpu::BlasLayout(p), GemmProvider::OneDnn, 2)));
     const auto session = runBlasOnceOnANarrowedTeam(p);
     ASSERT_NE(session, nullptr);
     expectInferenceEqualsTheReference(*session, p);

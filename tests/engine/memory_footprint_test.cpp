@@ -96,11 +96,11 @@ std::vector<Problem> problems() {
         for (int threads : {1, 2})
             out.push_back(sized(cell, 512, 1, {.batch = 1, .seqLen = 3}, Mode::Training, threads));
     // Training at batch 1 on one thread with W_hh's rows 4 KiB apart (H = 1024): the copy of W_hh
-    // in padded rows (RecurrentPlan::paddedWhh), per layer.
+    // in padded rows (RecurrentProduct::PaddedCopy), per layer.
     for (int layers : {1, 2})
         out.push_back(sized(CellType::Gru, 1024, layers, {.batch = 1, .seqLen = 2}, Mode::Training, 1));
-    // Inference on one thread whose input projection runs in chunks of steps (RecurrentPlan::
-    // inputChunk; 8 MiB for all steps at H=32 with the fused step, 7.5 MiB at H=300 on the packed
+    // Inference on one thread whose input projection runs in chunks of steps (InputProjection::
+    // PackedChunks; 8 MiB for all steps at H=32 with the fused step, 7.5 MiB at H=300 on the packed
     // products), the last chunk shorter: one packed W_ih per chunk length and a buffer of one chunk.
     for (CellType cell : {CellType::Lstm, CellType::Gru})
         for (int layers : {1, 2}) {
@@ -108,7 +108,7 @@ std::vector<Problem> problems() {
             out.push_back(sized(cell, 300, layers, {.batch = 16, .seqLen = 130}, Mode::Inference, 1));
         }
     // Inference at batch 5-16 whose slices of W_hh (16 MiB at H=1024, 8 on a team of two) stream
-    // from beyond L2: with AVX-512 the streamed fused step (RecurrentPlan::fusedStream), with each
+    // from beyond L2: with AVX-512 the streamed fused step (RecurrentProduct::FusedStream), with each
     // team thread's buffer of transposed rows of h (12 rows at B=9); otherwise the packed products.
     for (CellType cell : {CellType::Lstm, CellType::Gru})
         for (int layers : {1, 2})

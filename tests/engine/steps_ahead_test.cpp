@@ -1,5 +1,5 @@
 // StepTeam::runBeside() and StepsAhead: a one-thread recurrence with the input projection on a
-// second thread (RecurrentPlan::inputAhead). The recurrence must read only steps the other thread
+// second thread (InputProjection::PackedAhead). The recurrence must read only steps the other thread
 // published, stop where the token says (and let the other thread stop), and end with the other
 // thread's failure instead of waiting for steps that never come. Counted by steps and values,
 // never by time.
