@@ -332,7 +332,8 @@ int inputGemmThreads(const RecurrentPlan& plan, const PackedGemm::Shape& shape, 
     const bool teamThread = plan.input == InputProjection::PackedRows ||
                             plan.input == InputProjection::PackedAhead ||
                             (plan.input == InputProjection::PackedChunks && plan.threads.team > 1);
-    return teamThread ? 1 : inputProjectionGemmThreads(shape.m, shape.n, shape.k, threads);
+    return teamThread ? 1
+                      : allStepsGemmThreads(AllStepsGemm::InferenceInput, shape.m, shape.n, shape.k, threads);
 }
 
 MemoryFootprint packedInputFootprint(const BlasLayout& l, const RecurrentPlan& plan, int threads) {
@@ -445,7 +446,7 @@ std::vector<TransposedGemm::Shape> weightGradientShapes(const BlasLayout& l, int
 
 int weightGradientMatmulThreads(const TransposedGemm::Shape& shape, GemmProvider provider, int threads) {
     if (provider != GemmProvider::OneDnn || !transposedGemmPays(shape)) return 0;
-    return allStepsGemmThreads(shape.m, shape.n, shape.k, threads);
+    return allStepsGemmThreads(AllStepsGemm::Training, shape.m, shape.n, shape.k, threads);
 }
 
 std::int64_t weightGradientScratchpadFloats(const BlasLayout& l, GemmProvider provider, int threads) {

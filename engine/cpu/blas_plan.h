@@ -173,7 +173,7 @@ inline constexpr std::int64_t kMaxInputAheadRatio = 2;
                                                              int layer);
 // The threads an input GEMM of `shape` runs with: one where a team thread runs it (PackedRows, or
 // PackedChunks on a team) or the thread beside the recurrence (PackedAhead), else
-// inputProjectionGemmThreads() (recurrent_threads.h).
+// allStepsGemmThreads(AllStepsGemm::InferenceInput, ...) (recurrent_threads.h).
 [[nodiscard]] int inputGemmThreads(const RecurrentPlan& plan, const PackedGemm::Shape& shape, int threads);
 // The named part "packed W_ih" (weights) of isPackedInput(); empty without it.
 [[nodiscard]] MemoryFootprint packedInputFootprint(const BlasLayout& l, const RecurrentPlan& plan,

@@ -309,7 +309,8 @@ void BlasSession::stoppedInRecurrence(const char* pass, int layer, int step) con
 
 void BlasSession::gemm(const GemmArgs& args) const {
     // OpenBLAS keeps a small GEMM on one thread by itself; oneDNN's follow OpenMP's count.
-    if (m_provider == GemmProvider::OneDnn && allStepsGemmThreads(args.m, args.n, args.k, m_threads) == 1) {
+    if (m_provider == GemmProvider::OneDnn &&
+        allStepsGemmThreads(AllStepsGemm::Training, args.m, args.n, args.k, m_threads) == 1) {
         const OmpThreadCount one(1);
         sgemm(m_provider, args);
         return;

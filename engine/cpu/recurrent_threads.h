@@ -100,34 +100,30 @@ inline constexpr std::int64_t kMinTeamRows = 8;
     return int((batch + per - 1) / per);
 }
 
-// The threads of one all-steps GEMM of `flops` (input projection, weight and input gradients): all
-// of them, or one for a GEMM too small to pay for oneDNN's split (never some: step_team.h).
-// At 0.3-1.3 MFLOP (training H=64 B=1) two threads took 1.2-1.3x the time of one; a bound of 8 MFLOP
-// changed nothing beyond the noise, 32 MFLOP made several points 5-20 % slower. See docs/cpu-blas.md.
+// The threads of one GEMM over all steps: all of them, or one for a GEMM too small to pay for
+// oneDNN's split (never some: step_team.h). The one function that decides them, by two bounds:
+// - Training's GEMMs (input projection, weight and input gradients), kMinAllStepsGemmFlops: at
+//   0.3-1.3 MFLOP (training H=64 B=1) two threads took 1.2-1.3x the time of one; a bound of 8 MFLOP
+//   changed nothing beyond the noise, 32 MFLOP made several points 5-20 % slower.
+// - Inference's input projection, kMinInputProjectionGemmFlops: the iteration's only fork before a
+//   recurrence that runs without one (training's several small GEMMs between serial phases still
+//   lose with it: LSTM H=64, B=1, T=20, two threads, 1.3x the time). At batch 1 and H=32-64
+//   (0.66-1.3 MFLOP) LSTM inference on two threads took 0.8-0.86x its time under the training
+//   bound, GRU the same. Unmeasured on more cores.
+// See docs/cpu-blas.md.
+enum class AllStepsGemm { Training, InferenceInput };
 inline constexpr double kMinAllStepsGemmFlops = 2e6;
-[[nodiscard]] inline int allStepsGemmThreads(double flops, int threads) {
-    return flops < kMinAllStepsGemmFlops ? 1 : threads;
-}
+inline constexpr double kMinInputProjectionGemmFlops = 0.5e6;
 // The FLOPs of the product of an [m, k] and a [k, n] matrix.
 [[nodiscard]] inline double productFlops(std::int64_t m, std::int64_t n, std::int64_t k) {
     return 2.0 * double(m) * double(n) * double(k);
 }
-// allStepsGemmThreads() for the product of an [m, k] and a [k, n] matrix.
-[[nodiscard]] inline int allStepsGemmThreads(std::int64_t m, std::int64_t n, std::int64_t k, int threads) {
-    return allStepsGemmThreads(productFlops(m, n, k), threads);
-}
-
-// Inference's input projection of all steps (on W_ih packed once, InputProjection::PackedAllSteps) splits
-// from a smaller GEMM on: it is the iteration's only fork before a recurrence that runs without
-// one, where the bound above was measured on training's several small GEMMs between serial phases
-// (which still lose with this one: LSTM H=64, B=1, T=20, two threads, every all-steps GEMM of at
-// least 0.25 MFLOP split took 1.3x the time). At batch 1 and H=32-64 (0.66-1.3 MFLOP) LSTM
-// inference on two threads took 0.8-0.86x its time under kMinAllStepsGemmFlops, GRU the same.
-// Unmeasured on more cores. See docs/cpu-blas.md.
-inline constexpr double kMinInputProjectionGemmFlops = 0.5e6;
-[[nodiscard]] inline int inputProjectionGemmThreads(std::int64_t m, std::int64_t n, std::int64_t k,
-                                                    int threads) {
-    return productFlops(m, n, k) < kMinInputProjectionGemmFlops ? 1 : threads;
+// For the product of an [m, k] and a [k, n] matrix.
+[[nodiscard]] inline int allStepsGemmThreads(AllStepsGemm gemm, std::int64_t m, std::int64_t n,
+                                             std::int64_t k, int threads) {
+    const double bound =
+        gemm == AllStepsGemm::Training ? kMinAllStepsGemmFlops : kMinInputProjectionGemmFlops;
+    return productFlops(m, n, k) < bound ? 1 : threads;
 }
 
 } // namespace rnnprof::cpu

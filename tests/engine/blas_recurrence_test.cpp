@@ -373,29 +373,27 @@ TEST(RecurrentThreads, TrainingSplitsALargeStepOnlyInItsGemms) {
 }
 
 TEST(RecurrentThreads, AnAllStepsGemmRunsOnOneThreadOrOnAll) {
-    for (int threads : {1, 2, 16})
-        for (double flops : {1e3, 1e6, 1.99e6, 2e6, 1e8, 1e11}) {
-            const int n = cpu::allStepsGemmThreads(flops, threads);
-            EXPECT_TRUE(n == 1 || n == threads) << flops << " FLOP, " << threads << " threads: " << n;
-        }
-    // Input projection of LSTM H=64 at B=1, T=20 (I=128): 1.3 MFLOP, less than a fork/join pays for.
-    EXPECT_EQ(cpu::allStepsGemmThreads(2.0 * 20 * 256 * 128, 16), 1);
-    // The same at B=64: 84 MFLOP.
-    EXPECT_EQ(cpu::allStepsGemmThreads(2.0 * 20 * 64 * 256 * 128, 16), 16);
+    using cpu::AllStepsGemm;
+    for (AllStepsGemm gemm : {AllStepsGemm::Training, AllStepsGemm::InferenceInput})
+        for (int threads : {1, 2, 16})
+            for (std::int64_t m : {1, 20, 100, 2000, 20000}) {
+                const int n = cpu::allStepsGemmThreads(gemm, m, 256, 128, threads);
+                EXPECT_TRUE(n == 1 || n == threads) << m << " rows, " << threads << " threads: " << n;
+            }
+    // Training's input projection of LSTM H=64 at B=1, T=20 (I=128): 1.3 MFLOP, less than a
+    // fork/join pays for; at B=64, 84 MFLOP.
+    EXPECT_EQ(cpu::allStepsGemmThreads(AllStepsGemm::Training, 20, 4 * 64, 128, 16), 1);
+    EXPECT_EQ(cpu::allStepsGemmThreads(AllStepsGemm::Training, 20 * 64, 4 * 64, 128, 16), 16);
 }
 
 // Inference's input projection of all steps is the one fork of an iteration whose recurrence runs
 // on one thread, and splits from 0.5 MFLOP: LSTM H=64 at B=1, T=20 (I=128, 1.3 MFLOP) on every
 // thread, where training's all-steps GEMMs of that size stay on one; GRU H=16 (0.25 MFLOP) on one.
 TEST(RecurrentThreads, InferencesInputProjectionSplitsFromASmallerGemmThanTrainingsGemms) {
-    for (int threads : {1, 2, 16})
-        for (std::int64_t m : {1, 20, 100, 2000}) {
-            const int n = cpu::inputProjectionGemmThreads(m, 256, 128, threads);
-            EXPECT_TRUE(n == 1 || n == threads) << m << " rows, " << threads << " threads: " << n;
-        }
-    EXPECT_EQ(cpu::inputProjectionGemmThreads(20, 4 * 64, 128, 16), 16);
-    EXPECT_EQ(cpu::allStepsGemmThreads(20, 4 * 64, 128, 16), 1);
-    EXPECT_EQ(cpu::inputProjectionGemmThreads(20, 3 * 16, 128, 16), 1);
+    using cpu::AllStepsGemm;
+    EXPECT_EQ(cpu::allStepsGemmThreads(AllStepsGemm::InferenceInput, 20, 4 * 64, 128, 16), 16);
+    EXPECT_EQ(cpu::allStepsGemmThreads(AllStepsGemm::Training, 20, 4 * 64, 128, 16), 1);
+    EXPECT_EQ(cpu::allStepsGemmThreads(AllStepsGemm::InferenceInput, 20, 3 * 16, 128, 16), 1);
 
     // In a plan: LSTM inference, I=160, H=64, B=1, T=20 on two threads runs its recurrence on a
     // team of one and its input GEMM (W_ih packed once, 1.6 MFLOP) on both threads, before the
