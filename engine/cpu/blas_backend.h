@@ -1,14 +1,11 @@
 #pragma once
-// "cpu-blas": the fast CPU path. Per layer: the input projection (one GEMM over all steps, at
-// large batch one per step, or in chunks of steps where all of it would leave L2), then the recurrence step
-// by step: a product per step on W_hh (a oneDNN matmul on W_hh packed once, again after every SGD step in
-// training, where blas_plan.h allows it; else sgemm) and one fused gate pass (engine/kernels/step_kernels.h);
-// or, in inference (LSTM, reset-after GRU, oneDNN as provider) at batch <= kFusedMaxBatch, where a block of
-// W_hh fits in L1, or (AVX-512) at batch <= kFusedStreamMaxBatch where a slice of W_hh streams from beyond
-// L2, the fused step that does both in one pass (fused_step.h). Steps run on a team where the
-// work pays for one (recurrent_threads.h). In training, weight gradients are GEMMs over all steps (dW_ih one
-// a layer, dW_hh one a direction) and input gradients one GEMM. GEMMs go to oneDNN (matmul, sgemm) or
-// OpenBLAS, by option; blas_plan.h decides which runs where.
+// "cpu-blas": the fast CPU path. Per layer: the input projection x * W_ih^T (over all steps, per step, or in
+// chunks of steps), then step by step a product on W_hh (a oneDNN matmul on W_hh packed once, and again after
+// every SGD step in training, where blas_plan.h allows it; else sgemm) and one fused gate pass
+// (engine/kernels/step_kernels.h), or, in inference, the fused step that does both in one pass
+// (fused_step.h). Steps run on a team where the work pays for one (recurrent_threads.h). Training adds the
+// weight gradients (GEMMs over all steps) and one input-gradient GEMM. GEMMs go to oneDNN or OpenBLAS, by
+// option; blas_plan.h decides which runs where, and docs/cpu-blas.md explains each rule.
 #include "engine/backend.h"
 
 namespace rnnprof {

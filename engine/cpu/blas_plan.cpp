@@ -40,15 +40,10 @@ std::int64_t projectionL2BudgetBytes() {
     return l2CacheBytes() / kInputChunkL2Divisor;
 }
 
-// Training on a team that splits the batch rows (rowTeamThreads()): each thread runs the forward
-// and backward steps of its rows on its own packed copies of all of W_hh (forward and backward
-// products), so both copies must stay in its L2, here within half of it (LSTM up to H=181, GRU
-// H=209 at 2 MiB). Its threads then read nothing that another thread wrote in the recurrence,
-// where a team over the units exchanges h and the gate gradients of every step, and a team of one
-// forks and joins its GEMMs' threads every step. 1: no such team. RNNPROF_STEP_TEAM=rows drops the
-// L2 bound (for measuring it), a forced team or split forbids the rows. The L2 bound is where the
-// rows stop paying: within it they took 0.43x the GEMM split's time (LSTM H=64 B=64, 16 threads),
-// beyond it up to 1.14x the rule's plan on two threads and 2.2x on 16. See docs/cpu-blas.md.
+// Training on a team that splits the batch rows (rowTeamThreads()): each thread runs the forward and backward
+// steps of its rows on its own packed copies of all of W_hh, so both copies must fit in half its L2 (LSTM up
+// to H=181 at 2 MiB). Its threads then read nothing that another wrote in the recurrence. 1: no such team.
+// RNNPROF_STEP_TEAM=rows drops the L2 bound, a forced team or split forbids the rows. See docs/cpu-blas.md.
 int trainingRowTeam(const BlasLayout& l, int threads) {
     const ForcedStepTeam& forced = forcedStepTeam();
     if (!l.training || forced.team != 0) return 1;
@@ -57,12 +52,10 @@ int trainingRowTeam(const BlasLayout& l, int threads) {
     return rowTeamThreads(stepFlops(l), l.B, threads, true);
 }
 
-// The chunk of InputProjection::PackedChunks for a plan projecting all steps on packed W_ih, 0
-// where it does not apply; not on a team that splits the rows (PackedRows instead: its threads read
-// only their own rows). A projection of all steps beyond the L2
-// budget goes through memory before the steps read it back; in chunks of steps it stays in L2 (GRU
-// H=64 B=256 T=100, one thread: 0.82x the time). Chunks of 1 to 21 steps took the same time, so the
-// budget is not fine-tuned. See docs/cpu-blas.md.
+// The chunk of InputProjection::PackedChunks for a plan projecting all steps on packed W_ih, 0 where it does
+// not apply; not on a team that splits the rows (PackedRows instead: its threads read only their own rows).
+// A projection of all steps beyond the L2 budget goes through memory before the steps read it back; in chunks
+// of steps it stays in L2. See docs/cpu-blas.md.
 std::int64_t inputChunkFor(const BlasLayout& l, const RecurrentPlan& plan) {
     if (plan.input != InputProjection::PackedAllSteps || l.D != 1 || plan.threads.rows) return 0;
     return inputChunkSteps(l.T, l.B, projectionRowBytes(l), projectionL2BudgetBytes());
@@ -80,13 +73,11 @@ bool inputRowsFor(const BlasLayout& l, const RecurrentPlan& plan) {
     return l.T * l.B * projectionRowBytes(l) > projectionL2BudgetBytes();
 }
 
-// The chunk of InputProjection::PackedAhead for a plan projecting all steps on packed W_ih, 0 where
-// it does not apply (to be asked after PackedChunks and PackedRows). Where the recurrence runs on one
-// thread, the session's other threads would only run the input GEMM over all steps before it (at
-// batch 1 and H=64 a third of an LSTM iteration). Projecting later steps beside the recurrence took
-// 0.7-0.8x the step time at T=100; every chunk on the second thread gained nothing at T=20 (the
-// recurrence waited for the first), hence inputAheadFirstSteps(). Chunks of 4 or 16 rows were slower
-// than kInputAheadRows. See docs/cpu-blas.md.
+// The chunk of InputProjection::PackedAhead for a plan projecting all steps on packed W_ih, 0 where it does
+// not apply (to be asked after PackedChunks and PackedRows). Where the recurrence runs on one thread, the
+// other threads would only run the input GEMM over all steps before it; instead a second thread projects the
+// later steps beside the recurrence, whose own thread projects the first ones (inputAheadFirstSteps()) so
+// that it starts without waiting for a whole chunk. See docs/cpu-blas.md.
 std::int64_t inputAheadFor(const BlasLayout& l, const RecurrentPlan& plan, int threads) {
     if (plan.input != InputProjection::PackedAllSteps || l.D != 1 || threads < 2 || plan.threads.team != 1 ||
         plan.threads.singleTeam != 1)
@@ -126,12 +117,10 @@ RecurrentPlan productsPlan(const BlasLayout& l, GemmProvider provider, int threa
         fusedCell && l.B > kFusedMaxBatch &&
         fusedStreamPays(kernelIsa(), l.B, sliceWhhBytes(l, plan.threads.team), l2CacheBytes());
     const bool fusable = fusedCell && (fusedStepPays(l) || streamed);
-    // Where the rows allow a team at least as large as the units do, the fused step runs on a team
-    // that splits the rows instead (recurrent_threads.h: rowTeamThreads()): its threads read only
-    // the state they wrote themselves, where a team over the units reads every unit of h_{t-1},
-    // half of it from the other core: on a team of two, 0.8-0.93x the time of a team over the units.
-    // Training takes a team over the rows on the same terms (trainingRowTeam()): 0.77-0.98x the time
-    // of the GEMM split or of a team over the units. See docs/cpu-blas.md.
+    // Where the rows allow a team at least as large as the units do, the fused step runs on a team that
+    // splits the rows instead (recurrent_threads.h: rowTeamThreads()): its threads read only the state they
+    // wrote, where a team over the units reads every unit of h_{t-1}, half of it from the other core.
+    // Training takes a team over the rows on its own terms (trainingRowTeam()). See docs/cpu-blas.md.
     const int rowTeam = l.training ? trainingRowTeam(l, available)
                         : fusable && !streamed && forcedStepTeam().team == 0
                             ? rowTeamThreads(stepFlops(l), l.B, available, false)
@@ -159,15 +148,10 @@ RecurrentPlan productsPlan(const BlasLayout& l, GemmProvider provider, int threa
     // keep one row stride for the whole sequence (the reset-before GRU's products read strided
     // column blocks, and a bidirectional inference reads h0 and y with different strides).
     if (!(l.lstm || l.resetAfter) || !(l.training || l.D == 1)) return plan;
-    // Training repacks after every SGD step, and on a team of one at batch 1 the backward product
-    // (K = GH) gains nothing from packing: measured on the 2-core machine (1 thread, LSTM
-    // H=256/512, T=20 and 100), training with packed products took 1.02-1.25x the time with sgemm
-    // at B=1 and 0.93-0.96x at B=4; inference 0.77-0.9x at B=4 and within 7 % at B=1, H <= 256.
-    // A team's threads pack their slices in parallel and then read them from their own caches,
-    // where sgemm reads its slice in place: for the backward product a column block of W_hh, half
-    // of every row at two threads. That pays from a slice of 1 MiB on (kMinSmallBatchPackedSliceBytes):
-    // on a team of two at B=1, 0.6-0.87x sgemm's time with slices of 1.5-2 MiB, 1.0-1.2x with 0.5 MiB.
-    // See docs/cpu-blas.md.
+    // Training below batch 4 keeps sgemm on a team of one or where a thread's slice of W_hh stays below
+    // kMinSmallBatchPackedSliceBytes: the repack after every SGD step and the backward product (K = GH) gain
+    // nothing there. A larger slice, which sgemm would read in place from beyond L2, pays for each thread
+    // packing it into its own cache. See docs/cpu-blas.md.
     if (smallBatchTeamOnSgemm(l, team)) return plan;
     // A team over the units: a slice of W_hh per thread, on every row; over the rows (training): all
     // of W_hh per thread, on its rows, written in place.
@@ -184,21 +168,12 @@ RecurrentPlan productsPlan(const BlasLayout& l, GemmProvider provider, int threa
                 .m = m, .n = w, .k = l.GH(), .lda = l.lstm ? l.DGH() : l.GH(), .repacked = true};
         if (team > 1 && !rows) slice.outFloats = l.B * l.G * w;
     }
-    // Inference: with the input projection of all T steps done first, the gate pass reads each
-    // step's back from memory (at B = 256, H = 256 on one thread the gate pass took a fifth of the
-    // step, most of it waiting on those loads). Projecting each step's input just before its
-    // recurrent product keeps it in L2. Measured on the 2-core machine, one thread, medians of two
-    // runs, cpu-blas / cpu-onednn: at B = 64 and 256 (H = 256-1024, T = 20 and 100) from 0.98-1.35
-    // to 0.89-1.13 (LSTM H=256 B=256 T=100: 1.35 -> 1.07, H=512 B=256 T=20: 1.12 -> 1.03); at B = 16
-    // the all-steps GEMM's larger M paid more (LSTM H=512: 1.07 -> 1.14). A team's threads also
-    // read their slice products in place, and there it paid from B = 16: 2 threads (a team of
-    // two), B = 16, two runs: H = 256 from 0.97-1.11 to 0.87-0.99, H = 512 and 1024 unchanged
-    // (0.77-1.09 both); B = 64 and 256 from 0.92-1.33 to 0.79-1.16.
-    // Training on a team of one too (one thread, B = 64 and 256, H = 64-1024, two runs: geometric
-    // mean of the step time 0.98x, points above cpu-onednn's time 15 -> 12 of 32; and no T-step
-    // input buffer); a team's slice layout does not fit the gates training keeps, so not there.
-    // One direction only: the one-step buffer is a dense [B, G*H] product, while a bidirectional
-    // layer's directions share the rows of the input projection (and of the gates training keeps).
+    // Inference with the input projection of all T steps done first reads each step's back from memory in the
+    // gate pass; projecting each step's input just before its recurrent product keeps it in L2, and a team's
+    // threads read their slice products in place. It pays from kMinStepInputBatch rows,
+    // kMinTeamStepInputBatch on a team. Training only on a team of one (a team's slice layout does not fit
+    // the gates training keeps); one direction only (a bidirectional layer's directions share the rows of the
+    // projection). See docs/cpu-blas.md.
     if (l.D == 1 && (!l.training || team == 1) &&
         l.B >= (team > 1 ? kMinTeamStepInputBatch : kMinStepInputBatch))
         plan.input = InputProjection::EachStep;

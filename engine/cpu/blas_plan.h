@@ -148,12 +148,11 @@ inline constexpr std::int64_t kMinInputChunkRows = 256;
 // Rows [b0, b1) of `rows` rows of a chunk of the input projection that thread `index` of a team of
 // `count` projects (InputProjection::PackedChunks).
 [[nodiscard]] RowSlice inputChunkShare(std::int64_t rows, int index, int count);
-// The steps of one chunk of an input projection that runs beside a one-thread recurrence
-// (InputProjection::PackedAhead) at batch `batch` over `steps` steps, whose layer-0 input has
-// `input` features and whose hidden state `hidden`: chunks of kInputAheadRows rows; 0 where the steps
-// hold fewer than the first steps (inputAheadFirstSteps()) and two chunks, or where the input is
-// more than kMaxInputAheadRatio times wider than the hidden state (the projection of a step on one thread
-// would then take longer than its recurrence, which would wait for it).
+// The steps of one chunk of an input projection beside a one-thread recurrence (InputProjection::PackedAhead)
+// at batch `batch` over `steps` steps, with a layer-0 input of `input` features and `hidden` units: chunks of
+// kInputAheadRows rows; 0 where the steps hold fewer than the first steps (inputAheadFirstSteps()) and two
+// chunks, or where `input` exceeds kMaxInputAheadRatio times `hidden` (one thread's projection of a step
+// would then take longer than the step's recurrence, which would wait for it).
 inline constexpr std::int64_t kInputAheadRows = 8;
 inline constexpr std::int64_t kMaxInputAheadRatio = 2;
 [[nodiscard]] std::int64_t inputAheadSteps(std::int64_t steps, std::int64_t batch, std::int64_t input,
@@ -162,13 +161,12 @@ inline constexpr std::int64_t kMaxInputAheadRatio = 2;
 // the recurrence's own thread projects while the second thread projects the first chunk after
 // them: so the recurrence starts without waiting for a whole chunk.
 [[nodiscard]] std::int64_t inputAheadFirstSteps(std::int64_t chunk);
-// The input GEMMs of `layer` (isPackedInput()): x[rows, in] * W_ih^T over all steps, or
-// over a chunk of inputSteps steps (PackedChunks) and, where T is no multiple of it, over the last, shorter
-// one (on a team of several threads each of the two once per thread, over its inputChunkShare(): the full
-// chunk's [0, team), then the last one's [team, 2 * team)), or with PackedRows one per team thread, over its
-// rows of one step, or with PackedAhead three: over the first steps, over a chunk of inputSteps steps, and
-// over the shorter last chunk (m = 0 where there is none). A share of no rows has a shape of m = 0 and no
-// product.
+// The input GEMMs of `layer` (isPackedInput()), x[rows, in] * W_ih^T: one over all steps; with PackedChunks
+// one over a chunk of inputSteps steps and, where T is no multiple of it, one over the shorter last chunk (on
+// a team, each once per thread over its inputChunkShare(): the full chunk's [0, team), the last one's [team,
+// 2 * team)); with PackedRows one per team thread over its rows of one step; with PackedAhead three: the
+// first steps, a chunk of inputSteps steps, the shorter last chunk. m = 0 (no product): a share of no rows,
+// or no last chunk.
 [[nodiscard]] std::vector<PackedGemm::Shape> inputGemmShapes(const BlasLayout& l, const RecurrentPlan& plan,
                                                              int layer);
 // The threads an input GEMM of `shape` runs with: one where a team thread runs it (PackedRows, or

@@ -134,11 +134,10 @@ inline void prefetchAhead(const float* p, Index floats) {
 }
 
 // acc[r][g] = sum over k of hByK[k * R + r] * (gate g's weights of this block at k), for a
-// FusedOrder::GateMajor block: one gate at a time, so that the R accumulators of the gate stay in
-// registers, each weight vector is loaded once for all R rows, and every row's h at k is one
-// broadcast from a fixed offset. k unrolled by two: 8-15 % faster at 16 rows (LSTM H=512 and 1024,
-// B=16, one thread), where one weight load a k left the FMAs waiting. (Two gates a pass at 8 rows,
-// for fewer loads per FMA, measured the same: W_hh's stream from L3 bounds those steps.)
+// FusedOrder::GateMajor block: one gate at a time, so that the gate's R accumulators stay in registers, each
+// weight vector is loaded once for all R rows, and every row's h at k is one broadcast from a fixed offset. k
+// is unrolled by two, as one weight load a k left the FMAs waiting (8-15 % faster at 16 rows). Two gates a
+// pass at 8 rows, for fewer loads per FMA, gained nothing: W_hh's stream from L3 bounds those steps.
 template <int G, int R>
 inline void blockProductsByGate(const float* w, Index hidden, const float* hByK, Vec (&acc)[R][G]) {
 #pragma GCC unroll 1

@@ -1,10 +1,9 @@
 #pragma once
-// Conversions between the canonical (PyTorch) parameter layout and oneDNN's RNN layouts, for one
-// layer and direction at a time. oneDNN's gates: LSTM i,f,g,o (the canonical order); GRU u,r,o,
-// i.e. canonical z,r,n. Its bias has one vector per gate, so a gate's b_ih + b_hh becomes one
-// vector; the linear-before-reset GRU (reset_after=true) keeps a fourth vector b_hn inside r*(...)
-// and puts only b_in in the candidate's own vector. Pure functions on plain float arrays, used by
-// the cpu-onednn session; not a general oneDNN adapter.
+// Conversions between the canonical (PyTorch) parameter layout and oneDNN's RNN layouts, one layer and
+// direction at a time. oneDNN's gates: LSTM i,f,g,o (the canonical order); GRU u,r,o, i.e. canonical z,r,n.
+// Its bias has one vector per gate, so a gate's b_ih + b_hh becomes one vector; the linear-before-reset GRU
+// (reset_after=true) keeps a fourth vector b_hn inside r*(...) and puts only b_in in the candidate's own
+// vector. Pure functions on plain float arrays, used by the cpu-onednn session; not a general oneDNN adapter.
 #include "engine/config.h"
 
 #include <array>

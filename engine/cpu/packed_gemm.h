@@ -1,16 +1,12 @@
 #pragma once
-// A GEMM whose right operand stays the same for many calls (a recurrent weight matrix, used once
-// per time step): oneDNN's matmul primitive with the weights reordered once, by pack(), into the
-// blocked layout its brgemm kernel prefers. sgemm (OpenBLAS's or dnnl_sgemm) instead repacks the
-// weights on every call, which dominates a step at small batch (docs/cpu-blas.md, "Packed W_hh via
-// oneDNN matmul": 0.6-0.9x dnnl_sgemm's time at B = 1..64, K = 256 and 512). oneDNN rather than OpenBLAS
-// because oneDNN picks its kernels by its own CPU detection, while a DYNAMIC_ARCH OpenBLAS that does not know
-// the CPU falls back to SSE3 kernels.
+// A GEMM whose right operand stays the same for many calls (a recurrent weight matrix, used once per step):
+// oneDNN's matmul primitive with the weights reordered once, by pack(), into the blocked layout its brgemm
+// kernel prefers, where sgemm repacks them on every call, which dominates a step at small batch. oneDNN
+// rather than OpenBLAS, as it picks its kernels by its own CPU detection. See docs/cpu-blas.md.
 //   c[m, n] (row stride n) = a[m, k] (row stride lda) * W[k, n]
-// Only a dense c and a dense a (lda = k) reach brgemm; other strides still work, through oneDNN's
-// gemm-based matmul. Where packedSgemmPays() (large weights, enough rows) and the library exports
-// it, the product runs on oneDNN's packed sgemm instead (onednn_packed_sgemm.h), the GEMM of
-// oneDNN's own RNN primitive. Not for weights that change without a new pack().
+// Only a dense c and a dense a (lda = k) reach brgemm; other strides run on oneDNN's gemm-based matmul. Where
+// packedSgemmPays() and the library exports it, the product runs on oneDNN's packed sgemm instead
+// (onednn_packed_sgemm.h). Not for weights that change without a new pack().
 #include <oneapi/dnnl/dnnl.hpp>
 
 #include "engine/cpu/cache_aligned.h"
@@ -80,12 +76,10 @@ private:
     std::unordered_map<int, dnnl::memory> m_args;
 };
 
-// Whether a product of `shape` runs on oneDNN's packed sgemm rather than on matmul's brgemm (where
-// the library has it: packedSgemmAvailable()): weights at least kPackedSgemmMinDepth deep and
-// kPackedSgemmMinColumns wide, at least kPackedSgemmMinRows rows, and packed once. There it took
-// 0.88-0.99x brgemm's time at K = 1024 and sped up whole iterations at K = 512; at M = 16 or K = 128
-// it took as long or up to 1.15x, and repacked after every SGD step (training) 1.12x.
-// See docs/cpu-blas.md.
+// Whether a product of `shape` runs on oneDNN's packed sgemm rather than on matmul's brgemm (where the
+// library has it: packedSgemmAvailable()): weights at least kPackedSgemmMinDepth deep and
+// kPackedSgemmMinColumns wide, at least kPackedSgemmMinRows rows, and packed once. Below these bounds, or
+// repacked after every SGD step (training), brgemm was as fast or faster. See docs/cpu-blas.md.
 inline constexpr std::int64_t kPackedSgemmMinRows = 32;
 inline constexpr std::int64_t kPackedSgemmMinDepth = 512;
 inline constexpr std::int64_t kPackedSgemmMinColumns = 1536;
@@ -96,21 +90,11 @@ inline constexpr std::int64_t kPackedSgemmMinColumns = 1536;
 // Whether a PackedGemm of `shape` runs on the packed sgemm: it pays and this process's oneDNN has it.
 [[nodiscard]] bool runsOnPackedSgemm(const PackedGemm::Shape& shape);
 
-// How many products on column chunks of W a PackedGemm of `shape` on `threads` threads runs, on a
-// core with `l2Bytes` of L2: on one thread (a team thread's own product; on more, every chunk would
-// be a parallel region of its own: GRU training H=512 B=4 on two threads took 142-146 -> 215-217 us
-// a step), where W is larger than L2 but at most kChunkedMaxL2s times it, and the rows few enough
-// that streaming W bounds the product (at most kChunkedMaxRows), chunks of at most half an L2, which it
-// runs first to last on one call and last to first on the next. So each call starts with the
-// chunks the one before ended with, which are still in L2 (one product over all of W, the same
-// way every time, finds none of it there: the fused step's turning back, fused_step.h). Else 1.
-// Measured on the 2-core Xeon (2 MiB L2; one thread, 100 calls with the rows' own few KiB between
-// them, medians of 5, two passes, µs a call, one product -> chunks turning back): W of 4 MiB (K =
-// 512, N = 2048) in 4 chunks 161-162 -> 122-123 at M = 1, 164-165 -> 135-138 at M = 4, 291-294 ->
-// 277-288 at M = 16; in 2 chunks (of 2 MiB) 163 -> 138-139 at M = 1; W of 12 MiB (K = 1024, N = 3072,
-// 12 chunks) 485-487 -> 457-464 at M = 1 and 480-483 -> 476-477 at M = 4; 16 MiB in 16 chunks 640-651
-// -> 635-637. Each chunk is a call of its own (the chunks first to last every time: 2-6 % slower than
-// one product), so beyond a few L2s the calls cost what the reuse saves.
+// How many products on column chunks of W a PackedGemm of `shape` on `threads` threads runs, on a core with
+// `l2Bytes` of L2: on one thread, where W is larger than L2 but at most kChunkedMaxL2s times it and the rows
+// are few enough (at most kChunkedMaxRows) that streaming W bounds the product, chunks of at most half an L2,
+// run first to last on one call and last to first on the next, so that each call starts on the chunks still
+// in L2 (as the fused step turns back, fused_step.h). Else 1. See docs/cpu-blas.md.
 inline constexpr std::int64_t kChunkedMaxRows = 4;
 inline constexpr std::int64_t kChunkedMaxL2s = 3;
 [[nodiscard]] int columnChunks(const PackedGemm::Shape& shape, int threads, std::int64_t l2Bytes);

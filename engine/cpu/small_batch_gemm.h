@@ -1,15 +1,11 @@
 #pragma once
-// c = a * b^T for a of 1-4 rows and b row-major (the forward recurrent product h * W_hh^T of a
-// step at batch 1-4): every row j of b is streamed once, with every row r of a, into one
-// accumulator vector per (r, j); kLanes such accumulators are reduced together at the end of their
-// rows by a tree of shuffles. cpu-blas runs it on its copy of W_hh in padded rows
-// (RecurrentProduct::PaddedCopy): general sgemm reads W_hh in place, and where its rows lie a multiple
-// of 4 KiB apart (H = 1024), the rows it streams side by side map to the same L1 sets and evict
-// each other's lines. Measured on the 2-core Zen 4 (small_batch_gemm_bench, M = 1, H = 1024, paired,
-// us a product): this kernel 598-743 on rows 4 KiB apart, 310-327 on rows 16 floats longer, where
-// oneDNN's sgemm took 405-735 and 445-469, OpenBLAS's 357-634 and 376-401.
-// Compiled once per vector ISA (small_batch_gemm_impl.h, included by each kernel_runner_<isa>.cpp)
-// and chosen by kernelIsa(), like the step kernels: plain types only here.
+// c = a * b^T for a of 1-4 rows and b row-major (the forward recurrent product h * W_hh^T of a step at batch
+// 1-4): every row j of b is streamed once, with every row r of a, into one accumulator vector per (r, j);
+// kLanes such accumulators are reduced together at the end of their rows by a tree of shuffles. cpu-blas runs
+// it on its copy of W_hh in padded rows (RecurrentProduct::PaddedCopy): sgemm reads W_hh in place, and where
+// its rows lie a multiple of 4 KiB apart (H = 1024) the rows it streams side by side evict each other in L1.
+// Compiled once per vector ISA (small_batch_gemm_impl.h, included by each kernel_runner_<isa>.cpp) and chosen
+// by kernelIsa(), like the step kernels: plain types only here. See docs/cpu-blas.md.
 #include "engine/cpu/gemm.h"
 #include "engine/cpu/kernel_runner.h"
 

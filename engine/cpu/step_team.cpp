@@ -34,12 +34,11 @@ RecurrentThreads recurrentThreads(double stepFlops, std::int64_t units, int thre
     const std::int64_t share = unitSlice(units, 0, fit).width();
     const int byUnits = fit > 1 ? int((units + share - 1) / share) : 1;
     RecurrentThreads r;
-    // A team when the units allow at least two and each gets a small share (kMaxTeamShareFlops),
-    // or, in inference, when it can use every thread the work pays for. Else, with work for
-    // several threads and a step large enough to split (kMinSplitStepFlops), oneDNN's GEMM splits
-    // the rows of the one product on every thread (never on some: a region narrower than
-    // OpenMP's pool ends the pool's surplus threads, and the next full-width one starts them
-    // again, step_team.h).
+    // A team when the units allow at least two and each gets a small share (kMaxTeamShareFlops), or, in
+    // inference, when it can use every thread the work pays for. Else, with work for several threads and a
+    // step large enough to split (kMinSplitStepFlops), oneDNN's GEMM splits the rows of the one product on
+    // every thread (never on some: a narrower region ends the pool's surplus threads, and the next wide one
+    // starts them again, step_team.h).
     const bool takesEveryThread = fit == byWork && !training;
     if (byUnits > 1 && (takesEveryThread || stepFlops / byUnits <= kMaxTeamShareFlops))
         r.team = byUnits;

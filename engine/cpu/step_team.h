@@ -1,16 +1,12 @@
 #pragma once
-// The thread team of cpu-blas's recurrence. Each thread owns a contiguous slice of the hidden
-// units for the whole sequence: it computes its slice's recurrent GEMM columns (single-threaded,
-// on its own packed copy of its slice of W_hh where the session has one, else sgemm; either way
-// the slice stays in its core's cache) and runs the cell kernel on its units; a barrier per step
-// (team_barrier.h; two for reset-before GRU) makes the new state visible before the next step's
-// GEMM. Compared with a multi-threaded GEMM per step this saves a fork/join per step, which
-// dominates at small batch.
-// With one thread the team is the calling thread and owns every unit. A team may split the batch
-// rows instead (RecurrentThreads::rows: inference's fused step, and training of a small layer):
-// each thread then owns every unit of its rows and reads no other thread's data in the recurrence
-// (a row's state, gate gradients and recurrent gradient depend on that row alone); inference's
-// threads share one packed copy of W_hh, training's each pack their own. How many threads:
+// The thread team of cpu-blas's recurrence. Each thread owns a contiguous slice of the hidden units for the
+// whole sequence: it computes its slice's recurrent GEMM columns single-threaded (on its own packed copy of
+// its slice of W_hh, else sgemm; either way the slice stays in its core's cache) and runs the cell kernel on
+// its units; a barrier per step (team_barrier.h; two for reset-before GRU) publishes the new state before the
+// next step's GEMM. This saves the fork/join per step of a multi-threaded GEMM, which dominates at small
+// batch. A team of one is the calling thread. A team may split the batch rows instead
+// (RecurrentThreads::rows): each thread owns every unit of its rows and reads no other thread's data;
+// inference's threads share one packed copy of W_hh, training's each pack their own. How many threads:
 // recurrent_threads.h.
 #include "engine/cpu/gemm.h"
 #include "engine/cpu/onednn_support.h"
@@ -62,25 +58,22 @@ public:
     static int run(GemmProvider provider, RecurrentThreads threads, std::int64_t units, std::int64_t batch,
                    const StopToken* stop, Body&& body);
 
-    // Runs body(team) on a team of one (single-threaded GEMMs, every unit and row) while beside()
-    // runs on a second thread of the same OpenMP region (InputProjection::PackedAhead: beside()
-    // projects the input and publishes its steps on `ahead`, the body waits for them). Where OpenMP
-    // gives the region one thread, beside() runs first. A failure of beside() is published on
-    // `ahead` (so the body stops waiting) and rethrown after both ended, before one of the body's;
-    // the body's end is published too (so beside() may stop early). Returns like run().
+    // Runs body(team) on a team of one (single-threaded GEMMs, every unit and row) while beside() runs on a
+    // second thread of the same OpenMP region (InputProjection::PackedAhead: beside() projects the input and
+    // publishes its steps on `ahead`, which the body waits for); with one thread in the region, beside() runs
+    // first. A failure of beside() is published on `ahead` (so the body stops waiting) and rethrown after
+    // both ended, before one of the body's; the body's end is published too (so beside() may stop early).
+    // Returns like run().
     template <class Body, class Beside>
     static int runBeside(GemmProvider provider, std::int64_t units, std::int64_t batch, const StopToken* stop,
                          StepsAhead& ahead, Body&& body, Beside&& beside);
 
-    // Whether the team stops before its step `step` (0, 1, 2, ... in the order it runs them)
-    // because a stop was requested. Every thread gets the same answer at the same step, so all
-    // leave the loop together and no barrier waits for a thread that left: only thread 0 reads the
-    // token and publishes "stop before my next step"; the barrier that ends a step makes that
-    // visible to all before the next call. So call it on every thread at the start of each step,
-    // with a barrier in every step. A team of one stops at the step where it sees the request. A
-    // team over the rows, whose barrier() waits for nobody, stops each thread at the first step it
-    // starts after thread 0 published its step; none waits for another, so none waits for one
-    // that left.
+    // Whether the team stops before its step `step` (0, 1, 2, ... in the order it runs them) because a stop
+    // was requested. Call it on every thread at the start of each step, with a barrier in every step: thread
+    // 0 alone reads the token and publishes "stop before my next step", which the step's barrier shows to
+    // all, so all leave at the same step and no barrier waits for one that left. A team of one stops where it
+    // sees the request; a team over the rows (no barrier) stops each thread at its first step after thread 0
+    // published.
     [[nodiscard]] bool stopBefore(int step) noexcept;
 
     [[nodiscard]] const UnitSlice& slice() const { return m_slice; }

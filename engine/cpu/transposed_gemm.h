@@ -1,10 +1,8 @@
 #pragma once
-// c = a^T * b for a weight gradient over all time steps (dW_ih = dXP^T * layer input, dW_hh =
-// (gate gradients)^T * recurrent input) by oneDNN's matmul primitive, which reads a through its
-// transposed view with its brgemm kernel. dnnl_sgemm ('T', 'N') is slow on these shapes where a's
-// rows lie a multiple of 2 KiB apart (gate gradients of 4H floats, LSTM H = 128..1024, or 3H at
-// H = 512, 1024) and c is at most 512 columns wide: transposedGemmPays() holds the measurements.
-// Created once per session for its shape (the step count and batch fix k = T * B).
+// c = a^T * b for a weight gradient over all time steps (dW_ih = dXP^T * layer input, dW_hh = (gate
+// gradients)^T * recurrent input) by oneDNN's matmul primitive, which reads a through its transposed view
+// with its brgemm kernel. dnnl_sgemm ('T', 'N') is slow on these shapes where a's rows lie a multiple of 2
+// KiB apart and c is narrow: transposedGemmPays(). Created once per session for its shape (k = T * B).
 //   c[m, n] (row stride ldc) = sum over kk of a[kk, m] (row stride lda) * b[kk, n] (row stride ldb)
 #include <oneapi/dnnl/dnnl.hpp>
 
@@ -44,12 +42,11 @@ private:
     std::unordered_map<int, dnnl::memory> m_args;
 };
 
-// Whether the weight gradient of this shape runs on TransposedGemm rather than dnnl_sgemm: where
-// a's row stride is a multiple of 512 floats, m at least 1024, c at most 512 columns wide and k
-// at least 1024. Such strides alias in the cache: there the matmul took 0.6-0.95x the time of
-// dnnl_sgemm ('T', 'N'), less the larger k, and a whole weight gradient 0.63-0.97x from k = 1280 at
-// m >= 1024. Rows not 2 KiB apart, n = 1024 (where sgemm already runs near a core's peak) or a small
-// k (the matmul's fixed cost) took as long or up to 1.5x. See docs/cpu-blas.md.
+// Whether the weight gradient of this shape runs on TransposedGemm rather than dnnl_sgemm: where a's row
+// stride is a multiple of 512 floats, m at least 1024, c at most 512 columns wide and k at least 1024. Such
+// strides alias in the cache and slow dnnl_sgemm ('T', 'N'); with other strides, a wide c (where sgemm
+// already runs near a core's peak) or a small k (the matmul's fixed cost) sgemm was as fast or faster. See
+// docs/cpu-blas.md.
 [[nodiscard]] bool transposedGemmPays(const TransposedGemm::Shape& shape);
 
 } // namespace rnnprof::cpu
