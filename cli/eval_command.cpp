@@ -2,6 +2,7 @@
 
 #include "cli/cli_common.h"
 #include "cli/model_options.h"
+#include "cli/output_files.h"
 #include "cli/path_arguments.h"
 #include "engine/backend.h"
 #include "engine/error.h"
@@ -336,8 +337,32 @@ std::string joinProblems(const std::vector<std::string>& problems) {
     return text;
 }
 
+// Every file eval may write into --out (a run writes some of them, never another).
+std::vector<std::string> possibleOutputNames(const EvalRequest& r) {
+    std::vector<std::string> names{"output.npy",     "h_n.npy",     "c_n.npy",
+                                   "grad_input.npy", "grad_h0.npy", "grad_c0.npy"};
+    const ParamLayout layout(r.config);
+    for (const ParamSpec& spec : layout.specs())
+        names.push_back("grad_" + spec.name + ".npy");
+    return names;
+}
+
+// Every file eval reads, with its flag.
+std::vector<NamedPath> inputsOf(const EvalRequest& r) {
+    std::vector<NamedPath> inputs{{"--input", r.input},     {"--h0", r.h0},
+                                  {"--c0", r.c0},           {"--grad-output", r.gradOutput},
+                                  {"--grad-h-n", r.gradHN}, {"--grad-c-n", r.gradCN}};
+    const ParamLayout layout(r.config);
+    for (const ParamSpec& spec : layout.specs())
+        inputs.push_back({"--weights", weightPath(r, spec)});
+    return inputs;
+}
+
 int run(const EvalRequest& r) {
     checkOutputFolder(r.outDir); // fail before the work, not after it
+    std::vector<std::string> problems;
+    checkFolderOutputs({"--out", r.outDir}, possibleOutputNames(r), inputsOf(r), problems);
+    if (!problems.empty()) throw Error(ErrorKind::InvalidInput, joinProblems(problems));
     const std::vector<EvalFile> files = evaluate(r);
     StagedFiles staged(r.outDir);
     for (const EvalFile& f : files)

@@ -3,6 +3,7 @@
 #include <QCommandLineOption>
 #include <QCommandLineParser>
 #include <QStringList>
+#include <algorithm>
 
 #include <limits>
 #include <optional>
@@ -97,7 +98,11 @@ public:
         return false;
     }
 
-    void problem(std::string message) { m_problems.push_back(std::move(message)); }
+    // Once: a repeated flag may be named already (refuseRepeatedFlags()).
+    void problem(std::string message) {
+        if (std::find(m_problems.begin(), m_problems.end(), message) == m_problems.end())
+            m_problems.push_back(std::move(message));
+    }
 
 private:
     const QCommandLineParser& m_parser;

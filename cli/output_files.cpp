@@ -69,11 +69,24 @@ bool checkWritableFolder(const NamedPath& out, std::vector<std::string>& problem
 
 } // namespace
 
+fs::path resolvedPath(const std::string& path) {
+    std::error_code ec;
+    fs::path p = fs::absolute(path, ec);
+    if (ec) return path;
+    // A chain of links ends within 40 hops (the kernel's own limit); a longer one is a loop.
+    for (int hop = 0; hop < 40; ++hop) {
+        const fs::path folder = fs::weakly_canonical(p.parent_path(), ec);
+        const fs::path leaf = (ec ? p.parent_path() : folder) / p.filename();
+        if (!fs::is_symlink(leaf, ec)) return fs::weakly_canonical(leaf, ec).lexically_normal();
+        const fs::path target = fs::read_symlink(leaf, ec);
+        if (ec) return leaf;
+        p = target.is_absolute() ? target : leaf.parent_path() / target;
+    }
+    return p.lexically_normal();
+}
+
 bool sameFile(const std::string& a, const std::string& b) {
-    std::error_code ea, eb;
-    const fs::path ca = fs::weakly_canonical(fs::absolute(a), ea);
-    const fs::path cb = fs::weakly_canonical(fs::absolute(b), eb);
-    if (!ea && !eb && ca == cb) return true;
+    if (resolvedPath(a) == resolvedPath(b)) return true;
     struct stat sa {
     }, sb{};
     return ::stat(a.c_str(), &sa) == 0 && ::stat(b.c_str(), &sb) == 0 && sa.st_dev == sb.st_dev &&
@@ -99,6 +112,17 @@ void checkOutputFiles(const std::vector<NamedPath>& outputs, const std::vector<N
             if (!in.path.empty() && sameFile(usable[i]->path, in.path))
                 problems.push_back(named(*usable[i]) + " is the file given to " + named(in) +
                                    ", which this command reads: give the output another file");
+    }
+}
+
+void checkFolderOutputs(const NamedPath& dir, const std::vector<std::string>& names,
+                        const std::vector<NamedPath>& inputs, std::vector<std::string>& problems) {
+    for (const std::string& name : names) {
+        const std::string path = (fs::path(dir.path) / name).string();
+        for (const NamedPath& in : inputs)
+            if (!in.path.empty() && sameFile(path, in.path))
+                problems.push_back(named(dir) + " would replace " + named(in) + " (as " + name +
+                                   "), which this command reads: give the output another folder");
     }
 }
 

@@ -2,6 +2,7 @@
 // The files one command writes, checked before anything runs: each in a folder that exists and
 // is writable, no two of them the same file, none of them a file the command reads. Without the
 // check `--out r.json --csv r.json` measured for an hour and kept only the CSV.
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -17,8 +18,13 @@ struct NamedPath {
     bool regularFile = false;    // a regular file or none: not a device, pipe or socket
 };
 
-// Whether `a` and `b` name the same file: the same canonical path (symbolic links, "." and ".."
-// resolved as far as the path exists), or, when both exist, the same device and inode (hard links).
+// `path` absolute, with "." and ".." and every symbolic link resolved: also a link to a path that
+// does not exist yet (`ln -s r.json r.csv` before r.json exists names r.json), which
+// std::filesystem::weakly_canonical leaves as it is.
+[[nodiscard]] std::filesystem::path resolvedPath(const std::string& path);
+
+// Whether `a` and `b` name the same file: the same resolvedPath(), or, when both exist, the same
+// device and inode (hard links).
 [[nodiscard]] bool sameFile(const std::string& a, const std::string& b);
 
 // Appends one problem per output in a folder that does not exist or cannot be written, per pair of
@@ -28,5 +34,10 @@ struct NamedPath {
 // output folder must be a writable folder, or missing in an existing, writable one.
 void checkOutputFiles(const std::vector<NamedPath>& outputs, const std::vector<NamedPath>& inputs,
                       std::vector<std::string>& problems);
+
+// Appends one problem per input that a command writing the files `names` into the folder `dir`
+// would replace (compared as sameFile() does), naming both.
+void checkFolderOutputs(const NamedPath& dir, const std::vector<std::string>& names,
+                        const std::vector<NamedPath>& inputs, std::vector<std::string>& problems);
 
 } // namespace rnnprof::cli

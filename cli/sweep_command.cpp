@@ -15,6 +15,7 @@
 
 #include <QCoreApplication>
 
+#include <algorithm>
 #include <atomic>
 #include <csignal>
 #include <cstdio>
@@ -26,43 +27,72 @@
 namespace rnnprof::cli {
 namespace {
 
-constexpr int kExitStopped = 130;
-
 std::atomic<StopToken*> g_stop{nullptr};
 std::atomic<bool> g_stderrIsTty{false};
 
+// The signals that stop a sweep as Ctrl-C does: Ctrl-C itself, SIGTERM (what Slurm and Kubernetes
+// send at a time limit or preemption, and `kill`'s default) and SIGHUP (a closed terminal or ssh
+// session). Each saves what was measured and exits with 128 + the signal's number.
+struct StopSignal {
+    int number;
+    const char* name; // also the reason recorded in the results file ("stopped_by")
+};
+constexpr StopSignal kStopSignals[] = {{SIGINT, "SIGINT"}, {SIGTERM, "SIGTERM"}, {SIGHUP, "SIGHUP"}};
+std::atomic<int> g_signalled{0}; // the first stop signal received, 0 before
+
 // Said at once, from the handler (write() is async-signal-safe): the stop itself may take until
 // the session's next check inside the run, or the end of a GPU run.
-constexpr char kStopping[] = "rnnprof sweep: stopping: the run in progress is abandoned (a GPU run finishes "
-                             "first), the runs measured so far are saved; Ctrl-C again quits at once (the "
-                             "journal keeps the finished points)\n";
+constexpr char kStoppingBefore[] = "rnnprof sweep: stopping (";
+constexpr char kStopping[] = "): the run in progress is abandoned (a GPU run finishes first), the runs "
+                             "measured so far are saved; the same signal again quits at once "
+                             "(the journal keeps the finished points)\n";
 
-extern "C" void onInterrupt(int) {
-    if (StopToken* stop = g_stop.load()) stop->requestStop();
-    std::signal(SIGINT, SIG_DFL); // a second Ctrl-C ends the process; the journal stays valid
-    if (g_stderrIsTty.load())     // below the progress line, which stays as it was
-        if (::write(STDERR_FILENO, "\n", 1) < 0) return;
-    if (::write(STDERR_FILENO, kStopping, sizeof kStopping - 1) < 0) return;
+void writeToStderr(const char* text, std::size_t length) {
+    if (::write(STDERR_FILENO, text, length) < 0) return; // nothing better to do in a handler
 }
 
-// Installs the Ctrl-C handler for the lifetime of a sweep.
-class InterruptGuard {
+extern "C" void onStopSignal(int number) {
+    const char* name = "a signal";
+    for (const StopSignal& s : kStopSignals)
+        if (s.number == number) name = s.name;
+    int none = 0;
+    g_signalled.compare_exchange_strong(none, number);
+    if (StopToken* stop = g_stop.load()) stop->requestStop(name);
+    std::signal(number, SIG_DFL); // the same signal again ends the process; the journal stays valid
+    if (g_stderrIsTty.load()) writeToStderr("\n", 1); // below the progress line, which stays as it was
+    writeToStderr(kStoppingBefore, sizeof kStoppingBefore - 1);
+    writeToStderr(name, std::strlen(name));
+    writeToStderr(kStopping, sizeof kStopping - 1);
+}
+
+// Installs the stop-signal handlers for the lifetime of a sweep.
+class StopSignalGuard {
 public:
-    explicit InterruptGuard(StopToken& stop) {
+    explicit StopSignalGuard(StopToken& stop) {
         g_stderrIsTty.store(::isatty(STDERR_FILENO) == 1);
+        g_signalled.store(0);
         g_stop.store(&stop);
-        m_previous = std::signal(SIGINT, onInterrupt);
+        for (std::size_t i = 0; i < std::size(kStopSignals); ++i)
+            m_previous[i] = std::signal(kStopSignals[i].number, onStopSignal);
     }
-    ~InterruptGuard() {
-        std::signal(SIGINT, m_previous == SIG_ERR ? SIG_DFL : m_previous);
+    ~StopSignalGuard() {
+        for (std::size_t i = 0; i < std::size(kStopSignals); ++i)
+            std::signal(kStopSignals[i].number, m_previous[i] == SIG_ERR ? SIG_DFL : m_previous[i]);
         g_stop.store(nullptr);
     }
-    InterruptGuard(const InterruptGuard&) = delete;
-    InterruptGuard& operator=(const InterruptGuard&) = delete;
+    StopSignalGuard(const StopSignalGuard&) = delete;
+    StopSignalGuard& operator=(const StopSignalGuard&) = delete;
 
 private:
-    void (*m_previous)(int) = SIG_DFL;
+    void (*m_previous[std::size(kStopSignals)])(int) = {};
 };
+
+// The exit status of a sweep stopped early: 128 + the signal that stopped it, as a shell reports a
+// process the signal ended (130 for Ctrl-C); 130 when it stopped for another reason.
+int stoppedExitStatus() {
+    const int signalled = g_signalled.load();
+    return 128 + (signalled != 0 ? signalled : SIGINT);
+}
 
 void listPresets() {
     std::size_t width = 0;
@@ -99,7 +129,7 @@ private:
 
 int runRequest(const SweepRequest& req) {
     StopToken stop;
-    InterruptGuard guard(stop);
+    StopSignalGuard guard(stop);
     std::unique_ptr<KernelTracer> tracer = makeKernelTracer(); // on this (the engine) thread
     ProgressPrinter progress(req.quiet);
 
@@ -120,7 +150,7 @@ int runRequest(const SweepRequest& req) {
             std::fprintf(stderr,
                          "rnnprof sweep: resuming the earlier run in %s: %zu points kept, only the "
                          "missing ones are measured\n",
-                         session->journalPath().c_str(), kept);
+                         session->resumedFrom().c_str(), kept);
     } catch (const JournalLeftOver& e) {
         printError("sweep", std::string(e.what()) +
                                 ". Give --resume to keep its points and measure only the rest, or delete " +
@@ -171,10 +201,20 @@ int runRequest(const SweepRequest& req) {
         return kExitFailure;
     }
     std::fprintf(stderr, "rnnprof sweep: wrote %s\n", req.outPath.c_str());
+    const bool anyMeasured = std::any_of(result.points.begin(), result.points.end(),
+                                         [](const PointResult& p) { return p.measured(); });
+    if (result.complete && !anyMeasured && !result.points.empty()) {
+        printError("sweep",
+                   "nothing was measured: every point was unavailable, ineligible, too large or failed "
+                   "(the summary above and " +
+                       req.outPath + " give each point's reason)");
+        return kExitFailure;
+    }
     if (!result.complete) {
-        std::fprintf(stderr, "rnnprof sweep: stopped early; %zu points were measured and saved\n",
+        std::fprintf(stderr, "rnnprof sweep: stopped early%s; %zu points were measured and saved\n",
+                     result.stoppedBy.empty() ? "" : (" by " + result.stoppedBy).c_str(),
                      result.points.size());
-        return kExitStopped;
+        return stoppedExitStatus();
     }
     return kExitOk;
 }

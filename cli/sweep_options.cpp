@@ -34,9 +34,11 @@ const char* const kDescription =
     "with warm-up and repeated measured runs per point. Start from a preset (--preset, see\n"
     "--list-presets) or a config file (--config, the preset format), then override with flags.\n"
     "Progress goes to stderr, a summary table to stdout. Each finished point is appended to a journal\n"
-    "(<out>.journal) so that a crash loses nothing, and --resume continues a killed sweep from it; Ctrl-C\n"
-    "abandons the run in progress and writes what was measured. Exit status: 0 done, 1 failed (files),\n"
-    "2 bad command line (or an output in use or left by an earlier run), 130 stopped by Ctrl-C.";
+    "(<out>.journal) so that a crash loses nothing, and --resume continues a killed sweep from it; Ctrl-C,\n"
+    "SIGTERM (a scheduler's time limit or preemption) and SIGHUP abandon the run in progress and write\n"
+    "what was measured. Exit status: 0 done, 1 failed (files, or no point could be measured), 2 bad\n"
+    "command line (or an output in use or left by an earlier run), 128+N stopped by signal N (130\n"
+    "Ctrl-C, 143 SIGTERM, 129 SIGHUP).";
 
 bool parseDouble(const std::string& text, double& out) {
     std::istringstream in(text);
@@ -130,7 +132,19 @@ bool parseFlags(QCommandLineParser& parser, const QStringList& args, const QComm
     if (!takesFiles && !parser.positionalArguments().isEmpty())
         problems.push_back("unexpected argument '" + parser.positionalArguments().front().toStdString() +
                            "' (flags start with --; see --help)");
+    refuseRepeatedFlags(parser, problems);
     return true;
+}
+
+void refuseRepeatedFlags(const QCommandLineParser& parser, std::vector<std::string>& problems) {
+    QStringList named;
+    for (const QString& name : parser.optionNames()) {
+        const auto times = parser.values(name).size(); // a switch (--quiet) has none: given twice, no harm
+        if (times < 2 || named.contains(name)) continue;
+        named << name;
+        problems.push_back("--" + name.toStdString() + " is given " + std::to_string(times) +
+                           " times; give it once");
+    }
 }
 
 std::vector<int> parseIntList(const std::string& flag, const std::string& text, int max,

@@ -59,6 +59,10 @@ void readIntFlag(const QCommandLineParser& parser, const char* name, int lo, int
 // A command's parser with its description, long options after a single dash, and -h/--help, which
 // it returns for parseFlags().
 [[nodiscard]] QCommandLineOption setUpParser(QCommandLineParser& parser, const char* description);
+// Appends "--batch is given 2 times; give it once" per flag with a value given more than once: its
+// last value would otherwise win without a word. parseFlags() calls it; commands that parse by themselves
+// too.
+void refuseRepeatedFlags(const QCommandLineParser& parser, std::vector<std::string>& problems);
 // The start every command's flag parsing shares: parses `args`, and returns false when the command
 // stops here — a parse error (appended to `problems`) or --help (`helpAsked`, its text in
 // `helpText`). A positional argument is appended as a problem unless `takesFiles` (merge's inputs):

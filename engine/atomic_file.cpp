@@ -78,17 +78,19 @@ std::string writeTemporaryBeside(const std::string& target, std::string_view byt
 
 } // namespace
 
-void writeFileAtomically(const std::string& path, std::string_view bytes) {
+void writeFileAtomically(const std::string& path, std::string_view bytes, LinkAtPath link) {
     // Renaming over a device or pipe would replace it: as root, `--out /dev/null` would turn the
-    // system's /dev/null into a regular file. Special files are written through instead.
+    // system's /dev/null into a regular file. Special files are written through instead (with
+    // Replace only one that is there itself, not one a link names).
     struct stat st {};
-    if (::stat(path.c_str(), &st) == 0 &&
+    const int found = link == LinkAtPath::Follow ? ::stat(path.c_str(), &st) : ::lstat(path.c_str(), &st);
+    if (found == 0 &&
         (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) || S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode))) {
         if (const int err = writeThrough(path, bytes); err != 0)
             throw Error(ErrorKind::Io, "cannot write " + path + ": " + std::strerror(err));
         return;
     }
-    const std::string target = replaceableTarget(path);
+    const std::string target = link == LinkAtPath::Follow ? replaceableTarget(path) : path;
     int err = 0;
     const std::string tmp = writeTemporaryBeside(target, bytes, err);
     if (err == 0 && ::rename(tmp.c_str(), target.c_str()) != 0) {

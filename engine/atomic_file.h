@@ -14,12 +14,19 @@ namespace rnnprof {
 // failed; a partial file may be left behind.
 [[nodiscard]] int writeAndSync(const std::string& path, std::string_view bytes, bool exclusive);
 
+// What writeFileAtomically() does with a symbolic link at `path`. A file the user named is written
+// where its link points (Follow: the file it names is replaced, the link kept). A file a command
+// makes inside an output folder replaces a link there (Replace), so that a link planted in the
+// folder never sends the write elsewhere.
+enum class LinkAtPath { Follow, Replace };
+
 // Throws Error(Io) naming the path and the system's reason (disk full, read-only, no such
-// folder); the target is then untouched and no temporary file is left behind. A symbolic link is
-// followed (the file it names is replaced, the link kept); an existing device, pipe or socket
-// (/dev/null, /dev/stdout) is written through, never replaced. The temporary file has an
-// unpredictable name and is created exclusively, so a link planted at a guessable name in a
-// shared folder is never written through.
-void writeFileAtomically(const std::string& path, std::string_view bytes);
+// folder); the target is then untouched and no temporary file is left behind. A link at `path` is
+// treated as `link` says; an existing device, pipe or socket (/dev/null, /dev/stdout) that `path`
+// names is written through, never replaced. The temporary file has an unpredictable name and is
+// created exclusively, so a link planted at a guessable name in a shared folder is never written
+// through.
+void writeFileAtomically(const std::string& path, std::string_view bytes,
+                         LinkAtPath link = LinkAtPath::Follow);
 
 } // namespace rnnprof

@@ -12,13 +12,29 @@ namespace rnnprof {
 
 class StopToken {
 public:
-    void requestStop() noexcept { m_stop.store(true, std::memory_order_release); }
+    // `why` says who asked ("SIGTERM", "Stop in the window"): a string with static storage, kept as
+    // a pointer so that a signal handler may pass one. The first reason given stays.
+    void requestStop(const char* why = nullptr) noexcept {
+        const char* none = nullptr;
+        if (why) m_why.compare_exchange_strong(none, why, std::memory_order_acq_rel);
+        m_stop.store(true, std::memory_order_release);
+    }
     [[nodiscard]] bool stopRequested() const noexcept { return m_stop.load(std::memory_order_acquire); }
-    void reset() noexcept { m_stop.store(false, std::memory_order_release); }
+    // Why the stop was requested, or "" when no reason was given (or no stop requested).
+    [[nodiscard]] std::string reason() const {
+        const char* why = m_why.load(std::memory_order_acquire);
+        return why ? why : "";
+    }
+    void reset() noexcept {
+        m_why.store(nullptr, std::memory_order_release);
+        m_stop.store(false, std::memory_order_release);
+    }
 
 private:
     std::atomic<bool> m_stop{false};
+    std::atomic<const char*> m_why{nullptr};
     static_assert(std::atomic<bool>::is_always_lock_free);
+    static_assert(std::atomic<const char*>::is_always_lock_free);
 };
 
 // What a session throws when it abandons an iteration because a stop was requested: an

@@ -394,7 +394,7 @@ QStringList MainWindow::exportAllCharts(const QString& dir, const QString& forma
                     view->objectName().section(QLatin1Char('-'), 1) + QLatin1Char('.') + format;
                 const QString path = dir + QLatin1Char('/') + name;
                 exportChart(view->chartData(), view->currentStyle(), path, *f, kExportSize, footer,
-                            view->viewState());
+                            view->viewState(), LinkAtPath::Replace);
                 written << path;
             }
         statusBar()->showMessage(

@@ -79,12 +79,12 @@ bool SweepController::startCrossoverSearch(const SweepPlan& plan, const SweepRes
 }
 
 void SweepController::stop() {
-    m_stop->requestStop();
+    m_stop->requestStop("Stop in the window");
 }
 
 void SweepController::shutdown() {
     if (!m_thread) return;
-    m_stop->requestStop();
+    m_stop->requestStop("the window closing");
     m_thread->quit(); // takes effect once the running sweep returns at its next stop check
     m_thread->wait();
     delete m_thread;

@@ -77,11 +77,12 @@ auto members(const PointResult& p) {
 // `label` is how a loaded file is shown, not part of the data: it is neither saved nor compared.
 // The recorded verdicts are compared by their value, fastPath() (SweepResult::operator==).
 auto members(const SweepResult& r) {
-    const auto& [schemaVersion, createdAt, host, plan, points, complete, recordedFastPath, label, shard,
-                 otherHosts, crossovers] = r;
+    const auto& [schemaVersion, createdAt, host, plan, points, complete, stoppedBy, recordedFastPath, label,
+                 shard, otherHosts, crossovers] = r;
     (void)recordedFastPath;
     (void)label;
-    return std::tie(schemaVersion, createdAt, host, plan, points, complete, shard, otherHosts, crossovers);
+    return std::tie(schemaVersion, createdAt, host, plan, points, complete, stoppedBy, shard, otherHosts,
+                    crossovers);
 }
 
 auto members(const CrossoverRecord& c) {

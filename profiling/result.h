@@ -235,6 +235,7 @@ struct SweepResult {
     SweepPlan plan;
     std::vector<PointResult> points;
     bool complete = false; // false when stopped early or recovered from a journal
+    std::string stoppedBy; // what stopped it early ("SIGTERM", "Stop in the window"); "" otherwise
     // The verdicts as a results file or journal recorded them. Empty for a sweep measured here and
     // for files written before the verdicts existed: fastPath() then derives them from
     // plan.config, the only thing they depend on.

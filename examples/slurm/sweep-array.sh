@@ -14,9 +14,14 @@
 #               (default: ./rnnprof-sweep)
 #   SWEEP_ARGS  the plan, as `rnnprof sweep` flags (default: the cpu-gpu-crossover preset)
 #   GPUS        --gres for each task (default gpu:1)
-# A re-queued task continues its shard's journal (--resume) instead of starting over.
+# A task that reaches its time limit gets SIGTERM 120 s before it (--signal, below; Slurm's own at
+# the limit leaves only KillWait, 30 s by default): rnnprof abandons the run in progress, saves the
+# points measured ("stopped_by": "SIGTERM") and exits 143, so the merge job does not run. Submitting
+# again continues every shard where it stopped (--resume: its journal or saved file), measuring
+# only what is missing; the same holds for a re-queued or preempted task.
 #SBATCH --job-name=rnnprof-sweep
 #SBATCH --time=02:00:00
+#SBATCH --signal=B:TERM@120
 #SBATCH --cpus-per-task=8
 #SBATCH --output=rnnprof-sweep-%A_%a.log
 set -euo pipefail

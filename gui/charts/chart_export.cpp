@@ -188,13 +188,13 @@ ExportLayout exportLayout(const std::vector<ChartData>& charts, QSize size, cons
 }
 
 void exportChart(const ChartData& data, const ChartStyle& style, const QString& path, ImageFormat format,
-                 QSize size, const QString& footer, const ChartViewState& state) {
-    exportCharts({data}, style, path, format, size, footer, Qt::Horizontal, {state});
+                 QSize size, const QString& footer, const ChartViewState& state, LinkAtPath link) {
+    exportCharts({data}, style, path, format, size, footer, Qt::Horizontal, {state}, link);
 }
 
 void exportCharts(const std::vector<ChartData>& charts, const ChartStyle& style, const QString& path,
                   ImageFormat format, QSize size, const QString& footer, Qt::Orientation orientation,
-                  const std::vector<ChartViewState>& states) {
+                  const std::vector<ChartViewState>& states, LinkAtPath link) {
     if (charts.empty()) fail(path, QStringLiteral("there is no chart to write"));
     const ExportLayout layout = exportLayout(charts, size, footer, orientation);
     std::vector<Panel> panels = makePanels(charts, style, layout, states);
@@ -255,7 +255,7 @@ void exportCharts(const std::vector<ChartData>& charts, const ChartStyle& style,
     buffer.close();
     if (bytes.isEmpty()) fail(path, QStringLiteral("nothing was drawn"));
     writeFileAtomically(cli::pathFromArgument(path),
-                        std::string_view(bytes.constData(), std::size_t(bytes.size())));
+                        std::string_view(bytes.constData(), std::size_t(bytes.size())), link);
 }
 
 } // namespace rnnprof::gui

@@ -120,7 +120,7 @@ QStringList renderAllCharts(const std::vector<SweepResult>& results, const QStri
             for (ImageFormat format : formats) {
                 const QString path =
                     QDir(dir).filePath(chart->id + suffix + QLatin1Char('.') + suffixOf(format));
-                exportChart(data, style, path, format, size, footer);
+                exportChart(data, style, path, format, size, footer, {}, LinkAtPath::Replace);
                 written << path;
             }
         }

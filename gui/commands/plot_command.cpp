@@ -2,6 +2,7 @@
 
 #include "cli/cli_common.h"
 #include "cli/path_arguments.h"
+#include "cli/sweep_options.h"
 #include "gui/charts/render_all.h"
 #include "gui/commands/headless_app.h"
 #include "gui/commands/loaded_results.h"
@@ -116,6 +117,7 @@ int runPlotCommand(int argc, char** argv) {
         return kExitOk;
     }
     std::vector<std::string> problems;
+    refuseRepeatedFlags(parser, problems);
     const QStringList files = parser.positionalArguments();
     std::optional<SideArg> baseSide, chalSide;
     if (parser.isSet(baseline) != parser.isSet(challenger))

@@ -1,6 +1,7 @@
 #include "gui/commands/report_command.h"
 
 #include "cli/cli_common.h"
+#include "cli/output_files.h"
 #include "cli/path_arguments.h"
 #include "cli/sweep_options.h"
 #include "engine/atomic_file.h"
@@ -51,9 +52,23 @@ int runReportCommand(int argc, char** argv) {
     }
     std::string problems;
     auto problem = [&](const std::string& p) { problems += (problems.empty() ? "" : "; ") + p; };
+    std::vector<std::string> repeated;
+    refuseRepeatedFlags(parser, repeated);
+    for (const std::string& r : repeated)
+        problem(r);
     const QStringList files = parser.positionalArguments();
     if (files.isEmpty()) problem("give at least one result file (RESULTS.json)");
     if (!parser.isSet(out)) problem("--out DIR is required");
+    if (problems.empty()) { // the page must not replace a file it is made from
+        std::vector<NamedPath> inputs;
+        for (const QString& f : files)
+            inputs.push_back({"the result file", pathFromArgument(f)});
+        std::vector<std::string> collisions;
+        checkFolderOutputs({"--out", pathFromArgument(parser.value(out))}, {"index.html"}, inputs,
+                           collisions);
+        for (const std::string& c : collisions)
+            problem(c);
+    }
     if (!problems.empty()) {
         printError("report", problems + " (see rnnprof report --help)");
         return kExitUsage;
@@ -76,7 +91,8 @@ int runReportCommand(int argc, char** argv) {
         const std::string path =
             QDir(QString::fromStdString(dir)).filePath(QStringLiteral("index.html")).toStdString();
         const QByteArray bytes = page.toUtf8();
-        writeFileAtomically(path, std::string_view(bytes.constData(), std::size_t(bytes.size())));
+        writeFileAtomically(path, std::string_view(bytes.constData(), std::size_t(bytes.size())),
+                            LinkAtPath::Replace);
         std::printf("%s\n", path.c_str());
         return kExitOk;
     } catch (const std::exception& e) {

@@ -328,12 +328,14 @@ void headerFields(Io& io, Ref<Io, SweepResult> r, const std::string& source) {
     io.via("plan", r.plan, planToJsonValue, readPlan, Need::Required);
     fastPathFields(io, r);
     // Written only when there is one, so that a whole sweep on one host is spelled as before; older
-    // files have neither and load as such.
+    // files have none and load as such.
     if constexpr (Io::kReading) {
+        io("stopped_by", r.stoppedBy);
         io("shard", r.shard);
         io("other_hosts", r.otherHosts);
         io("crossovers", r.crossovers);
     } else {
+        if (!r.stoppedBy.empty()) io("stopped_by", r.stoppedBy);
         if (r.shard) io("shard", *r.shard);
         if (!r.otherHosts.empty()) io("other_hosts", r.otherHosts);
         if (!r.crossovers.empty()) io("crossovers", r.crossovers);

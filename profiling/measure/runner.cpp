@@ -189,6 +189,7 @@ SweepResult SweepRunner::run(const StopToken& stop) {
     progress.current.clear();
     if (m_callbacks.onProgress) m_callbacks.onProgress(progress);
     result.complete = !stopped;
+    if (stopped) result.stoppedBy = stop.reason();
     return result;
 }
 

@@ -4,6 +4,8 @@
 #include "profiling/files/plan_json.h"
 #include "profiling/files/result_files.h"
 
+#include <filesystem>
+
 namespace rnnprof {
 namespace {
 
@@ -49,9 +51,13 @@ std::size_t SweepSession::openJournal(EarlierJournal earlier) {
     auto journal = std::make_unique<Journal>(journalPath());
     const std::string& text = journal->earlierText();
     if (text.empty()) {
-        journal->begin(header());
+        if (earlier == EarlierJournal::Resume) resumeSavedResults();
+        journal->begin(header()); // with a stopped run's points: its header, then those points
+        for (const PointResult& p : m_runner.keptPoints())
+            journal->append(p);
         m_journal = std::move(journal);
-        return 0;
+        m_journaledPoints = m_runner.keptPoints().size();
+        return m_journaledPoints;
     }
     // Resuming appends after the last complete line: a torn line of the killed run is cut, and
     // its point measured again.
@@ -66,32 +72,53 @@ std::size_t SweepSession::openJournal(EarlierJournal earlier) {
                                                  e.what() + "); it was left as it is: move or delete it");
     }
     if (!resume) throw JournalLeftOver(journalPath(), previous.points.size());
-    if (const auto differences = jsonio::planDifferences(previous.plan, header().plan);
-        !differences.empty()) {
-        std::string list;
-        for (const auto& d : differences)
-            list += (list.empty() ? "" : "; ") + d;
-        throw Error(ErrorKind::InvalidInput,
-                    journalPath() + " was written by a sweep of another plan (the journal vs this run: " +
-                        list + "); it cannot be resumed with this plan");
-    }
-    if (previous.shard != header().shard) {
-        auto name = [](const std::optional<Shard>& s) {
-            return s ? "shard " + shardText(*s) : "the whole plan";
-        };
-        throw Error(ErrorKind::InvalidInput, journalPath() + " measured " + name(previous.shard) +
-                                                 ", this run measures " + name(header().shard) +
-                                                 "; it cannot be resumed with this split");
-    }
-    if (previous.host.hostname != header().host.hostname)
-        throw Error(ErrorKind::InvalidInput,
-                    journalPath() + " was written on host " + previous.host.hostname + ", this is " +
-                        header().host.hostname + "; points of two machines are not resumed into one result");
+    requireResumable(previous, journalPath());
+    m_resumedFrom = journalPath();
     journal->keepOnly(complete);
     m_runner.resumeFrom(previous);
     m_journal = std::move(journal);
     m_journaledPoints = m_runner.keptPoints().size();
     return m_journaledPoints;
+}
+
+void SweepSession::requireResumable(const SweepResult& previous, const std::string& source) const {
+    if (const auto differences = jsonio::planDifferences(previous.plan, header().plan);
+        !differences.empty()) {
+        std::string list;
+        for (const auto& d : differences)
+            list += (list.empty() ? "" : "; ") + d;
+        throw Error(ErrorKind::InvalidInput, source + " was written by a sweep of another plan (" + source +
+                                                 " vs this run: " + list +
+                                                 "); it cannot be resumed with this plan");
+    }
+    if (previous.shard != header().shard) {
+        auto name = [](const std::optional<Shard>& s) {
+            return s ? "shard " + shardText(*s) : "the whole plan";
+        };
+        throw Error(ErrorKind::InvalidInput, source + " measured " + name(previous.shard) +
+                                                 ", this run measures " + name(header().shard) +
+                                                 "; it cannot be resumed with this split");
+    }
+    if (previous.host.hostname != header().host.hostname)
+        throw Error(ErrorKind::InvalidInput, source + " was written on host " + previous.host.hostname +
+                                                 ", this is " + header().host.hostname +
+                                                 "; points of two machines are not resumed into one result");
+}
+
+void SweepSession::resumeSavedResults() {
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(m_resultPath, ec)) return;
+    SweepResult previous;
+    try {
+        previous = loadResultFile(m_resultPath);
+    } catch (const Error& e) {
+        throw Error(ErrorKind::InvalidInput, "--resume found no journal and " + m_resultPath +
+                                                 " is no results file to continue (" + e.what() +
+                                                 "); it was left as it is: move or delete it");
+    }
+    requireResumable(previous, m_resultPath);
+    m_runner.resumeFrom(previous);
+    m_resumedFrom = m_resultPath;
 }
 
 SweepOutcome SweepSession::run(const StopToken& stop) {

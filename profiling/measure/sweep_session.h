@@ -71,21 +71,33 @@ public:
     void setShard(std::optional<Shard> shard);
     [[nodiscard]] std::string journalPath() const;
     // Opens and locks the journal: a new one gets the header; an earlier run's is refused or
-    // resumed (see EarlierJournal). Returns the number of points kept from it (0 for a new one).
+    // resumed (see EarlierJournal). Without a journal, Resume continues the results file at the
+    // output (a stopped run's, or a finished one's: nothing left to measure) of the same plan, shard
+    // and host.
+    // Returns the number of points kept (0 for a new run); resumedFrom() names their file.
     // Throws Error(Io) when the file cannot be made, Error(InvalidInput) when it is not ours to
     // write (a link, busy with another process, another plan), JournalLeftOver. Without a call,
     // run() measures into memory only. The caller decides whether a failure is fatal.
     std::size_t openJournal(EarlierJournal earlier = EarlierJournal::Refuse);
+    // The journal or results file the kept points came from; "" for a new run.
+    [[nodiscard]] const std::string& resumedFrom() const { return m_resumedFrom; }
     // Runs every point (or until `stop`), then saves the results file.
     [[nodiscard]] SweepOutcome run(const StopToken& stop);
 
 private:
+    // Throws Error(InvalidInput), naming `source`, unless `previous` is an earlier run of this plan,
+    // shard and host.
+    void requireResumable(const SweepResult& previous, const std::string& source) const;
+    // Resume without a journal: keeps the measured points of the results file at the output.
+    void resumeSavedResults();
+
     SweepRunner m_runner;
     std::string m_resultPath;
     SweepSessionEvents m_events;
     std::unique_ptr<Journal> m_journal; // held (locked) from openJournal() to the end of run()
     bool m_journalIntact = true;        // false after an append failed: no more lines go in
     std::size_t m_journaledPoints = 0;  // the points the journal holds, for messages
+    std::string m_resumedFrom;
 };
 
 } // namespace rnnprof

@@ -35,6 +35,37 @@ TEST(SameFile, SeesThroughSpellingsLinksAndHardLinks) {
     EXPECT_FALSE(sameFile(dir.path("a.json"), dir.path("b.json")));
 }
 
+// A link made before the file it names exists (`ln -s r.json r.csv`, then --out r.json --csv
+// r.csv) names that file already: the results would land in it and the CSV over them. Chains of
+// links and relative targets resolve the same way; a loop of links is no file at all.
+TEST(SameFile, ALinkToAFileNotYetWrittenIsThatFile) {
+    TempDir dir;
+    fs::create_symlink("r.json", dir.path("r.csv"));              // relative, dangling
+    fs::create_symlink(dir.path("r.csv"), dir.path("chain.csv")); // a link to the link
+    fs::create_directory(dir.path("sub"));
+    fs::create_symlink("../r.json", dir.path("sub/up.csv"));
+    EXPECT_TRUE(sameFile(dir.path("r.json"), dir.path("r.csv")));
+    EXPECT_TRUE(sameFile(dir.path("r.csv"), dir.path("r.json")));
+    EXPECT_TRUE(sameFile(dir.path("r.json"), dir.path("chain.csv")));
+    EXPECT_TRUE(sameFile(dir.path("r.json"), dir.path("sub/up.csv")));
+    EXPECT_EQ(resolvedPath(dir.path("chain.csv")), fs::weakly_canonical(dir.path()) / "r.json");
+    EXPECT_FALSE(sameFile(dir.path("r.csv"), dir.path("other.json")));
+    fs::create_symlink("loop-b", dir.path("loop-a"));
+    fs::create_symlink("loop-a", dir.path("loop-b"));
+    EXPECT_FALSE(sameFile(dir.path("loop-a"), dir.path("r.json"))) << "a loop ends, naming no other file";
+}
+
+TEST(CheckFolderOutputs, NamesTheInputAFileWrittenIntoTheFolderWouldReplace) {
+    TempDir dir;
+    fs::create_directory(dir.path("self"));
+    std::ofstream(dir.path("self/output.npy")) << "x";
+    std::vector<std::string> problems;
+    checkFolderOutputs({"--out", dir.path("self")}, {"output.npy", "h_n.npy"},
+                       {{"--input", dir.path("self/output.npy")}, {"--h0", dir.path("h0.npy")}}, problems);
+    EXPECT_THAT(problems, ElementsAre(HasSubstr("--out " + dir.path("self") + " would replace --input " +
+                                                dir.path("self/output.npy") + " (as output.npy)")));
+}
+
 TEST(CheckOutputFiles, NamesBothFlagsOfEachCollisionAndTheInputAnOutputWouldOverwrite) {
     TempDir dir;
     std::ofstream(dir.path("plan.json")) << "{}";

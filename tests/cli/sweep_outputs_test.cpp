@@ -9,6 +9,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <csignal>
 #include <filesystem>
 #include <fstream>
@@ -158,7 +159,10 @@ TEST(SweepJournal, ResumeRefusesAJournalOfAnotherPlanNamingTheDifference) {
     writeKilledJournal(dir.path("r.json.journal"), first, 2);
     const std::string left = slurp(dir.path("r.json.journal"));
     Args other = tinyGrid(dir);
-    other.insert(other.end(), {"--batch", "1,4", "--resume"});
+    const auto batch = std::find(other.begin(), other.end(), "--batch");
+    ASSERT_NE(batch, other.end());
+    *std::next(batch) = "1,4";
+    other.push_back("--resume");
     const auto run = sweep(other);
     EXPECT_EQ(run.status, 2) << run.err;
     EXPECT_NE(run.err.find("another plan"), std::string::npos) << run.err;

@@ -1,8 +1,8 @@
 // `rnnprof sweep` killed in the middle of a sweep: SIGKILL gives the process no chance to clean up,
 // so only what was already on disk counts. The journal must reopen with every point whose line
 // was complete when the process died (a torn last line is dropped), in run order, and the results
-// file must not exist half-written. SIGINT (Ctrl-C) instead stops the run in progress at the
-// session's next check (acknowledged at once on stderr) and saves.
+// file must not exist half-written. SIGINT (Ctrl-C), SIGTERM and SIGHUP instead stop the run in
+// progress at the session's next check (acknowledged at once on stderr) and save.
 #include "support/child_process.h"
 
 #include "engine/error.h"
@@ -140,6 +140,46 @@ TEST(SweepKilledThenRerun, TheJournalSurvivesARerunAndResumeMeasuresOnlyTheMissi
     EXPECT_FALSE(std::filesystem::exists(journal));
 }
 
+// A shard preempted by its scheduler (SIGTERM) saved its points and removed its journal: the same
+// command with --resume (what a re-queued job runs) continues from the saved results file and
+// measures only the rest, keeping the saved points as they were measured.
+TEST(SweepInterrupted, ResumeAfterAStopContinuesFromTheSavedResults) {
+    TempDir dir;
+    const std::string out = dir.path("results.json");
+    std::vector<std::string> args = longSweep(out);
+    args.push_back("--resume"); // as a re-queued job runs it from its first start on
+    {
+        ChildProcess sweep(args);
+        ASSERT_TRUE(sweep.started());
+        ASSERT_TRUE(waitUntil([&] { return completeLines(journalPathFor(out)) >= 3 || !sweep.running(); }));
+        ASSERT_TRUE(sweep.running()) << sweep.wait().err;
+        sweep.kill(SIGTERM);
+        EXPECT_EQ(sweep.wait().status, 128 + SIGTERM);
+    }
+    const SweepResult stopped = loadResultFile(out);
+    ASSERT_FALSE(stopped.complete);
+    std::vector<PointResult> measured;
+    for (const PointResult& p : stopped.points)
+        if (p.status == PointStatus::Ok) measured.push_back(p);
+    ASSERT_GE(measured.size(), 2u);
+
+    const ProcessResult resumed = test::runToEnd(args);
+    ASSERT_EQ(resumed.status, 0) << resumed.err;
+    EXPECT_NE(resumed.err.find("resuming the earlier run in " + out), std::string::npos) << resumed.err;
+    const SweepResult saved = loadResultFile(out);
+    EXPECT_TRUE(saved.complete);
+    EXPECT_EQ(saved.stoppedBy, "");
+    EXPECT_EQ(saved.createdAt, stopped.createdAt) << "one run, continued";
+    const std::vector<PointSpec> grid = longSweepGrid();
+    ASSERT_EQ(saved.points.size(), grid.size());
+    for (std::size_t i = 0; i < measured.size(); ++i)
+        EXPECT_EQ(saved.points[i], measured[i]) << "point " << i << " was measured again";
+    for (std::size_t i = 0; i < grid.size(); ++i) {
+        EXPECT_EQ(saved.points[i].shape, grid[i].shape);
+        EXPECT_EQ(saved.points[i].status, PointStatus::Ok) << saved.points[i].reason;
+    }
+}
+
 TEST(SweepInterrupted, CtrlCStopsAtASafePointAndSavesWhatWasMeasured) {
     TempDir dir;
     const std::string out = dir.path("results.json");
@@ -197,7 +237,18 @@ int abandonedAtStep(const std::string& reason) {
     return at == std::string::npos ? 0 : std::stoi(reason.substr(at + key.size()));
 }
 
-TEST(SweepInterrupted, CtrlCInsideALongIterationIsAcknowledgedAtOnceAndAbandonsIt) {
+// Ctrl-C, and what a cluster's scheduler (SIGTERM at a time limit or preemption) or a closed
+// terminal (SIGHUP) sends: each acknowledged at once, naming the signal; the sweep saves what it
+// measured with the reason, and exits as a shell reports the signal (128 + its number).
+struct StopSignalCase {
+    int number;
+    const char* name;
+    int status;
+};
+class SweepStopSignal : public testing::TestWithParam<StopSignalCase> {};
+
+TEST_P(SweepStopSignal, InsideALongIterationIsAcknowledgedAtOnceAndAbandonsIt) {
+    const StopSignalCase signal = GetParam();
     TempDir dir;
     const std::string out = dir.path("results.json");
     ChildProcess sweep(oneLongIteration(out));
@@ -208,19 +259,21 @@ TEST(SweepInterrupted, CtrlCInsideALongIterationIsAcknowledgedAtOnceAndAbandonsI
     }));
     ASSERT_TRUE(sweep.running()) << sweep.wait().err;
     std::this_thread::sleep_for(std::chrono::seconds(2)); // aims inside the iteration; holds either way
-    sweep.kill(SIGINT);
-    const std::string ack = "rnnprof sweep: stopping: the run in progress is abandoned";
+    sweep.kill(signal.number);
+    const std::string ack =
+        "rnnprof sweep: stopping (" + std::string(signal.name) + "): the run in progress is abandoned";
     // A hang guard, far shorter than the iteration: the process ends without finishing it.
     ASSERT_TRUE(waitUntil([&] { return !sweep.running(); }, std::chrono::seconds(60)))
-        << "the sweep ran on after Ctrl-C: " << sweep.errSoFar();
+        << "the sweep ran on after " << signal.name << ": " << sweep.errSoFar();
     const ProcessResult r = sweep.wait();
-    EXPECT_EQ(r.status, 130) << r.err;
+    EXPECT_EQ(r.status, signal.status) << r.err;
     const auto acked = r.err.find(ack);
     ASSERT_NE(acked, std::string::npos) << r.err;
     EXPECT_LT(acked, r.err.find("rnnprof sweep: wrote")) << "acknowledged before the results were saved";
 
     const SweepResult saved = loadResultFile(out);
     EXPECT_FALSE(saved.complete);
+    EXPECT_EQ(saved.stoppedBy, signal.name);
     ASSERT_EQ(saved.points.size(), 1u);
     const PointResult& p = saved.points[0];
     EXPECT_EQ(p.status, PointStatus::Cancelled);
@@ -234,6 +287,14 @@ TEST(SweepInterrupted, CtrlCInsideALongIterationIsAcknowledgedAtOnceAndAbandonsI
         EXPECT_LT(abandonedAtStep(p.reason), 200) << p.reason;
     }
 }
+
+INSTANTIATE_TEST_SUITE_P(Signals, SweepStopSignal,
+                         testing::Values(StopSignalCase{SIGINT, "SIGINT", 130},
+                                         StopSignalCase{SIGTERM, "SIGTERM", 143},
+                                         StopSignalCase{SIGHUP, "SIGHUP", 129}),
+                         [](const testing::TestParamInfo<StopSignalCase>& info) {
+                             return std::string(info.param.name);
+                         });
 
 } // namespace
 } // namespace rnnprof

@@ -190,14 +190,15 @@ TEST(PointResultEquality, NotThereEqualsNotThereInEachComparedDouble) {
 
 TEST(SweepResultEquality, EachDataMemberAloneMakesADifference) {
     const SweepResult a = test::sampleResult();
-    [[maybe_unused]] const auto& [schemaVersion, createdAt, host, plan, points, complete, recordedFastPath,
-                                  label, shard, otherHosts, crossovers] = a;
+    [[maybe_unused]] const auto& [schemaVersion, createdAt, host, plan, points, complete, stoppedBy,
+                                  recordedFastPath, label, shard, otherHosts, crossovers] = a;
     using Change = void (*)(SweepResult&);
     const std::vector<std::pair<const char*, Change>> changes{
         {"schemaVersion", [](SweepResult& r) { r.schemaVersion += 1; }},
         {"createdAt", [](SweepResult& r) { r.createdAt = "2026-11-22T00:00:00Z"; }},
         {"host", [](SweepResult& r) { r.host.cpuCores += 1; }},
         {"plan", [](SweepResult& r) { r.plan.settings.warmup += 1; }},
+        {"stoppedBy", [](SweepResult& r) { r.stoppedBy = "SIGTERM"; }},
         {"points", [](SweepResult& r) { r.points[0].iteration.median += 1; }},
         {"complete", [](SweepResult& r) { r.complete = !r.complete; }},
         {"recordedFastPath",

@@ -47,6 +47,10 @@ TEST(ResultJson, EmptyAndIncompleteSweepsRoundTrip) {
     r.host.gpu.reason = "no NVIDIA driver";
     r.complete = false;
     EXPECT_EQ(resultFromJson(toJson(r), "r"), r);
+    EXPECT_FALSE(Json::parse(toJson(r)).contains("stopped_by")) << "written only when a stop has a reason";
+    r.stoppedBy = "SIGTERM";
+    EXPECT_EQ(Json::parse(toJson(r))["stopped_by"], "SIGTERM");
+    EXPECT_EQ(resultFromJson(toJson(r), "r"), r);
 }
 
 TEST(ResultJson, RecordsSchemaHostAndPlan) {
