@@ -191,6 +191,10 @@ int runParsed(const QStringList& args) {
         if (req.plan.backends.empty()) req.plan.backends = backends;
         if (req.plan.modes.empty()) req.plan.modes = modes;
     }
+    if (const std::string problem = planPointCountProblem(req.plan); !problem.empty()) {
+        printError("predict", problem);
+        return kExitUsage;
+    }
     SweepResult predicted;
     try {
         predicted = predictResult(from, req.plan);

@@ -10,8 +10,6 @@
 namespace rnnprof {
 namespace {
 
-constexpr std::size_t kMaxPoints = 100000;
-
 // Every issue of the plan's own settings uses the config file's key (and flag) name as its field.
 class IssueList {
 public:
@@ -135,16 +133,22 @@ std::vector<FieldIssue> validate(const SweepPlan& plan, const std::vector<std::s
     checkModes(out, plan);
     checkSettings(out, plan.settings);
     checkLargestShape(out, plan);
+    if (const std::string problem = planPointCountProblem(plan); !problem.empty()) out.add("points", problem);
+    return out.take();
+}
+
+std::size_t planPointCount(const SweepPlan& plan) {
     std::size_t runs = 0; // per (mode, shape): one per backend, gpu-cudnn one per algorithm
     for (const auto& backend : plan.backends)
         runs += runsPerCudnnAlgo(backend) ? plan.settings.cudnnAlgos.size() : 1;
-    const std::size_t count = plan.batches.size() * plan.seqLens.size() * plan.modes.size() * runs;
-    if (count > kMaxPoints)
-        out.add("points", "the grid has " + std::to_string(count) + " points, at most " +
-                              std::to_string(kMaxPoints) +
-                              " are allowed (fewer batch sizes, sequence lengths, backends, modes or cuDNN "
-                              "algorithms)");
-    return out.take();
+    return plan.batches.size() * plan.seqLens.size() * plan.modes.size() * runs;
+}
+
+std::string planPointCountProblem(const SweepPlan& plan) {
+    const std::size_t count = planPointCount(plan);
+    if (count <= kMaxPlanPoints) return {};
+    return "the grid has " + std::to_string(count) + " points, at most " + std::to_string(kMaxPlanPoints) +
+           " are allowed (fewer batch sizes, sequence lengths, backends, modes or cuDNN algorithms)";
 }
 
 std::vector<PointSpec> points(const SweepPlan& plan) {

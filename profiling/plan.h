@@ -71,6 +71,13 @@ inline constexpr std::string_view kCudnnBestSeries = "gpu-cudnn[best]";
 // Modes outermost, then sequence lengths, then batch sizes, then backends innermost (gpu-cudnn once
 // per algorithm, in the settings' order).
 [[nodiscard]] std::vector<PointSpec> points(const SweepPlan& plan);
+// The most points a plan may have, as a sweep or as a prediction (validate() refuses more).
+inline constexpr std::size_t kMaxPlanPoints = 100000;
+// The points of the plan's grid, counted without listing them: batch sizes x sequence lengths x
+// modes x runs per shape (one per backend, gpu-cudnn one per cuDNN algorithm).
+[[nodiscard]] std::size_t planPointCount(const SweepPlan& plan);
+// "the grid has 409600 points, at most 100000 are allowed (...)", or "" within kMaxPlanPoints.
+[[nodiscard]] std::string planPointCountProblem(const SweepPlan& plan);
 [[nodiscard]] Problem problemFor(const SweepPlan& plan, const PointSpec& point);
 // "cpu-blas train B=64 T=100", "gpu-cudnn[persist_static] infer B=1 T=20"
 [[nodiscard]] std::string describe(const PointSpec& point);

@@ -61,7 +61,13 @@ Json intsToJson(const std::vector<int>& values) {
 template <int Max>
 void readIntList(const Json& v, const std::string& path, Problems& problems, std::vector<int>& out) {
     if (!v.is_string()) {
-        // The same range as the text form: a file may not hold what the command line refuses.
+        // The same range and count as the text form: a file may not hold what the command line
+        // refuses. The count first, before a huge array is copied.
+        if (v.is_array() && v.size() > std::size_t(kMaxListValues)) {
+            problems.add(path, "holds " + std::to_string(v.size()) + " values, at most " +
+                                   std::to_string(kMaxListValues) + " are allowed");
+            return;
+        }
         std::vector<int> values;
         if (!read(v, path, problems, values)) return;
         bool ok = true;

@@ -24,10 +24,28 @@ using ::testing::HasSubstr;
 
 // One cpu-reference inference point of a 3->4 LSTM: a sweep that takes well under a second.
 Args tinySweep(const TempDir& dir) {
-    return {"sweep",   "--cell",    "lstm",        "--input-size", "3",      "--hidden-size", "4",
-            "--batch", "1",         "--seq-len",   "2",            "--backend", "cpu-reference",
-            "--mode",  "infer",     "--warmup",    "0",            "--repeats", "1",
-            "--quiet", "--out",     dir.path("r.json")};
+    return {"sweep",
+            "--cell",
+            "lstm",
+            "--input-size",
+            "3",
+            "--hidden-size",
+            "4",
+            "--batch",
+            "1",
+            "--seq-len",
+            "2",
+            "--backend",
+            "cpu-reference",
+            "--mode",
+            "infer",
+            "--warmup",
+            "0",
+            "--repeats",
+            "1",
+            "--quiet",
+            "--out",
+            dir.path("r.json")};
 }
 
 const std::string kDecoy = "the decoy's own bytes";
@@ -64,12 +82,12 @@ TEST(OutputLinks, ACsvOrTraceLinkedToTheResultsFileNotYetWrittenIsRefusedBeforeM
 
 TEST(OutputLinks, APredictionsCsvLinkedToItsJsonNotYetWrittenIsRefused) {
     TempDir dir;
-    saveResultJson(dir.path("gpu.json"), test::tinyGpuResult({1, 2, 4, 8}, {Mode::Inference},
-                                                             [](int b) { return 1.0 + 0.1 * b; }));
+    saveResultJson(dir.path("gpu.json"),
+                   test::tinyGpuResult({1, 2, 4, 8}, {Mode::Inference}, [](int b) { return 1.0 + 0.1 * b; }));
     fs::create_symlink("p.json", dir.path("p.csv"));
-    const ProcessResult run =
-        runRnnprof({"predict", "--from", dir.path("gpu.json"), "--input-size", "3", "--hidden-size", "4",
-                    "--batch", "1,2", "--seq-len", "3", "--out", dir.path("p.json"), "--csv", dir.path("p.csv")});
+    const ProcessResult run = runRnnprof({"predict", "--from", dir.path("gpu.json"), "--input-size", "3",
+                                          "--hidden-size", "4", "--batch", "1,2", "--seq-len", "3", "--out",
+                                          dir.path("p.json"), "--csv", dir.path("p.csv")});
     EXPECT_EQ(run.status, 2) << run.err;
     EXPECT_THAT(run.err, HasSubstr("are the same file"));
     EXPECT_FALSE(fs::exists(dir.path("p.json")));
@@ -80,9 +98,9 @@ TEST(OutputLinks, EvalRefusesAnOutputFolderThatHoldsItsInputUnderAnOutputsName) 
     fs::create_directories(dir.path("self"));
     fs::create_directories(dir.path("w"));
     std::ofstream(dir.path("self/output.npy")) << "the input";
-    const ProcessResult run = test::runEval({"--cell", "lstm", "--input-size", "2", "--hidden-size", "3", "--layers", "1",
-                                             "--weights", dir.path("w"), "--input", dir.path("self/output.npy"),
-                                             "--out", dir.path("self")});
+    const ProcessResult run = test::runEval({"--cell", "lstm", "--input-size", "2", "--hidden-size", "3",
+                                             "--layers", "1", "--weights", dir.path("w"), "--input",
+                                             dir.path("self/output.npy"), "--out", dir.path("self")});
     EXPECT_NE(run.status, 0);
     EXPECT_THAT(run.err, HasSubstr("--out " + dir.path("self") + " would replace --input " +
                                    dir.path("self/output.npy") + " (as output.npy)"));
@@ -95,7 +113,8 @@ TEST(OutputLinks, ReportRefusesAFolderWhosePageWouldReplaceAResultFileItReads) {
     const SweepResult r = test::tinyGpuResult({1, 2}, {Mode::Inference}, [](int b) { return 1.0 * b; });
     saveResultJson(dir.path("rdir/index.html"), r);
     const std::string before = slurp(dir.path("rdir/index.html"));
-    const ProcessResult run = test::runWithoutDisplay("report", {dir.path("rdir/index.html"), "--out", dir.path("rdir")});
+    const ProcessResult run =
+        test::runWithoutDisplay("report", {dir.path("rdir/index.html"), "--out", dir.path("rdir")});
     EXPECT_EQ(run.status, 2) << run.err;
     EXPECT_THAT(run.err, HasSubstr("would replace the result file " + dir.path("rdir/index.html")));
     EXPECT_EQ(slurp(dir.path("rdir/index.html")), before);
@@ -117,7 +136,8 @@ TEST(OutputLinks, ReportReplacesALinkPlantedAtItsPage) {
     saveResultJson(dir.path("r1.json"),
                    test::tinyGpuResult({1, 2}, {Mode::Inference}, [](int b) { return 1.0 * b; }));
     plantDecoy(dir, "rp", "index.html");
-    const ProcessResult run = test::runWithoutDisplay("report", {dir.path("r1.json"), "--out", dir.path("rp")});
+    const ProcessResult run =
+        test::runWithoutDisplay("report", {dir.path("r1.json"), "--out", dir.path("rp")});
     ASSERT_EQ(run.status, 0) << run.err;
     expectDecoyUntouched(dir, "rp/index.html");
 }

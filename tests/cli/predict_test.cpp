@@ -139,6 +139,19 @@ TEST(PredictCommand, PredictsFromTheShippedH100FileForTheAskedBackendsAndModes) 
     }
 }
 
+// A prediction is a grid like a sweep's and has its cap: 4096 batch sizes x 50 sequence lengths
+// x 2 backends x 1 mode = 409,600 points are refused before any is predicted or written.
+TEST(PredictCommand, AGridBeyondTheSweepsPointCapIsRefusedBeforeAnythingIsWritten) {
+    TempDir dir;
+    const auto run =
+        predict({"--from", std::string(RNNPROF_REFERENCE_DIR) + "/h100-quick-start.json", "--cell", "lstm",
+                 "--input-size", "256", "--hidden-size", "1024", "--batch", "1-4096", "--seq-len", "1-50",
+                 "--backend", "gpu-cudnn,gpu-generic", "--mode", "infer", "--out", dir.path("p.json")});
+    EXPECT_EQ(run.status, 2) << run.err;
+    EXPECT_THAT(run.err, HasSubstr("the grid has 409600 points, at most 100000 are allowed"));
+    EXPECT_FALSE(std::filesystem::exists(dir.path("p.json")));
+}
+
 TEST(PredictCommand, AFileWithoutTheAskedBackendOrModeSaysWhatItHas) {
     TempDir dir;
     saveResultJson(dir.path("gpu.json"), syntheticGpuFile());

@@ -2,6 +2,7 @@
 #include "engine/error.h"
 #include "engine/framework_fast_path.h"
 #include "profiling/files/presets.h"
+#include "profiling/int_list.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -238,6 +239,24 @@ TEST(ConfigFile, OutOfRangeValuesAreNamedWithTheirPath) {
     EXPECT_THAT(parseError(R"({"sweep": {"batch": []}})"), HasSubstr("sweep.batch: batch is empty"));
     EXPECT_THAT(parseError(R"({"measure": {"min_repeats": 0}})"), HasSubstr("measure.min_repeats:"));
     EXPECT_THAT(parseError(R"({"measure": {"learning_rate": null}})"), HasSubstr("measure.learning_rate:"));
+}
+
+// The command line takes at most kMaxListValues batch sizes (or sequence lengths); a file may not
+// hold more: 5000 values are refused by their count, naming it, not swept.
+TEST(ConfigFile, AListHoldsNoMoreValuesThanTheCommandLineTakes) {
+    std::string many = "[";
+    for (int i = 1; i <= 5000; ++i)
+        many += (i > 1 ? "," : "") + std::to_string(i);
+    many += "]";
+    EXPECT_THAT(parseError(R"({"sweep": {"batch": )" + many + "}}"),
+                HasSubstr("sweep.batch: holds 5000 values, at most " + std::to_string(kMaxListValues) +
+                          " are allowed"));
+    std::string most = "[";
+    for (int i = 1; i <= kMaxListValues; ++i)
+        most += (i > 1 ? "," : "") + std::to_string(i);
+    most += "]";
+    EXPECT_EQ(planFromJson(R"({"sweep": {"seq_len": )" + most + "}}", "c.json").seqLens.size(),
+              std::size_t(kMaxListValues));
 }
 
 TEST(ConfigFile, EveryProblemIsInOneError) {
