@@ -13,7 +13,8 @@ inline constexpr int kExitOk = 0;
 inline constexpr int kExitFailure = 1; // the command line was fine, running failed
 inline constexpr int kExitUsage = 2;   // bad flags or flag values
 
-// Joins the lines of `message` with "; " so that every error is reported on one line.
+// Joins the lines of `message` with "; " so that every error is reported on one line, and writes
+// any other control character (a file name's ESC, tab, ...) as "\x1b": none reaches the terminal.
 [[nodiscard]] std::string oneLine(std::string_view message);
 // Prints "rnnprof <command>: <message>" (one line) to stderr.
 void printError(std::string_view command, std::string_view message);

@@ -4,6 +4,7 @@
 #include "cli/model_options.h"
 #include "cli/output_files.h"
 #include "cli/path_arguments.h"
+#include "cli/sweep_options.h"
 #include "engine/backend.h"
 #include "engine/error.h"
 #include "engine/host_memory.h"
@@ -394,7 +395,7 @@ int runEvalCommand(int argc, char** argv) {
         parser.addOption(*o);
 
     if (!parser.parse(args)) {
-        printError("eval", parser.errorText().toStdString() + " (see rnnprof eval --help)");
+        printError("eval", parseErrorText(parser) + " (see rnnprof eval --help)");
         return kExitUsage;
     }
     if (parser.isSet(help)) {

@@ -16,6 +16,7 @@
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
+#include <QRegularExpression>
 
 #include <algorithm>
 #include <charconv>
@@ -111,10 +112,53 @@ QCommandLineOption setUpParser(QCommandLineParser& parser, const char* descripti
     return help;
 }
 
+namespace {
+
+// The edit distance of two flag names (insertions, deletions, substitutions).
+std::size_t editDistance(const std::string& a, const std::string& b) {
+    std::vector<std::size_t> row(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j)
+        row[j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+        std::size_t diagonal = row[0];
+        row[0] = i;
+        for (std::size_t j = 1; j <= b.size(); ++j) {
+            const std::size_t above = row[j];
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+            diagonal = above;
+        }
+    }
+    return row[b.size()];
+}
+
+} // namespace
+
+std::string parseErrorText(const QCommandLineParser& parser) {
+    const std::string error = parser.errorText().toStdString();
+    static const QRegularExpression unknown(QStringLiteral("^Unknown option '([^']+)'"));
+    const QRegularExpressionMatch m = unknown.match(parser.errorText());
+    if (!m.hasMatch()) return error;
+    const std::string given = m.captured(1).toStdString();
+    static const QRegularExpression flag(QStringLiteral("--([a-z0-9][a-z0-9-]*)"));
+    std::string best;
+    std::size_t bestDistance = 3; // a suggestion within two edits, or a plural / prefix of a flag
+    for (auto it = flag.globalMatch(parser.helpText()); it.hasNext();) {
+        const std::string name = it.next().captured(1).toStdString();
+        std::size_t d = editDistance(given, name);
+        if (given.size() > 3 && (name.rfind(given, 0) == 0 || given.rfind(name, 0) == 0))
+            d = std::min<std::size_t>(d, 2);
+        if (d < bestDistance) {
+            best = name;
+            bestDistance = d;
+        }
+    }
+    return best.empty() ? error : error + " Did you mean --" + best + "?";
+}
+
 bool parseFlags(QCommandLineParser& parser, const QStringList& args, const QCommandLineOption& help,
                 std::vector<std::string>& problems, bool& helpAsked, std::string& helpText, bool takesFiles) {
     if (!parser.parse(args)) {
-        problems.push_back(parser.errorText().toStdString());
+        problems.push_back(parseErrorText(parser));
         return false;
     }
     if (parser.isSet(help)) {

@@ -59,6 +59,9 @@ void readIntFlag(const QCommandLineParser& parser, const char* name, int lo, int
 // A command's parser with its description, long options after a single dash, and -h/--help, which
 // it returns for parseFlags().
 [[nodiscard]] QCommandLineOption setUpParser(QCommandLineParser& parser, const char* description);
+// The parser's error, with the nearest flag the command has where a flag is unknown: "Unknown
+// option 'backends'. Did you mean --backend?" (the flags are read from the parser's help text).
+[[nodiscard]] std::string parseErrorText(const QCommandLineParser& parser);
 // Appends "--batch is given 2 times; give it once" per flag with a value given more than once: its
 // last value would otherwise win without a word. parseFlags() calls it; commands that parse by themselves
 // too.

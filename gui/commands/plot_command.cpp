@@ -107,7 +107,7 @@ int runPlotCommand(int argc, char** argv) {
     parser.addPositionalArgument(QStringLiteral("results"), QStringLiteral("Result files (JSON or journal)."),
                                  QStringLiteral("RESULTS.json [MORE.json ...]"));
     if (!parser.parse(args)) {
-        printError("plot", parser.errorText().toStdString() + " (see rnnprof plot --help)");
+        printError("plot", parseErrorText(parser) + " (see rnnprof plot --help)");
         return kExitUsage;
     }
     if (parser.isSet(help)) {

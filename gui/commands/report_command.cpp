@@ -41,7 +41,7 @@ int runReportCommand(int argc, char** argv) {
     parser.addPositionalArgument(QStringLiteral("results"), QStringLiteral("Result files (JSON or journal)."),
                                  QStringLiteral("RESULTS.json [MORE.json ...]"));
     if (!parser.parse(args)) {
-        printError("report", parser.errorText().toStdString() + " (see rnnprof report --help)");
+        printError("report", parseErrorText(parser) + " (see rnnprof report --help)");
         return kExitUsage;
     }
     if (parser.isSet(help)) {

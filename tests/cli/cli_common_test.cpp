@@ -36,6 +36,12 @@ TEST(OneLine, JoinsLinesWithSemicolons) {
     EXPECT_EQ(oneLine(""), "");
 }
 
+TEST(OneLine, WritesEveryOtherControlCharacterAsAnEscape) {
+    EXPECT_EQ(oneLine("cannot read \x1b[2Jx.json"), "cannot read \\x1b[2Jx.json");
+    EXPECT_EQ(oneLine("a\tb\x7f"), "a\\x09b\\x7f");
+    EXPECT_EQ(oneLine("caf\xc3\xa9"), "caf\xc3\xa9") << "UTF-8 stays as it is";
+}
+
 TEST(OutputFolder, AnExistingFolderOrAMissingOneWithAParentIsFine) {
     TempDir dir;
     EXPECT_NO_THROW(checkOutputFolder(dir.path()));

@@ -1,0 +1,58 @@
+// Messages that say the truth, as a table: a command line a user could type, and what rnnprof must
+// answer (exit status and a part of the message). Flags that do not exist get the nearest one the
+// command has; a flag with a value given twice is refused, naming it, instead of its last value
+// winning without a word.
+#include "cli/cli_process.h"
+
+#include <gtest/gtest.h>
+
+namespace rnnprof {
+namespace {
+
+using test::Args;
+
+struct MessageCase {
+    const char* name;
+    Args args;
+    int status;
+    const char* message;
+};
+
+class Messages : public testing::TestWithParam<MessageCase> {};
+
+TEST_P(Messages, SayWhatWasWrongAndWhatIsAllowed) {
+    const MessageCase& c = GetParam();
+    test::forgetDisplay();
+    const test::ProcessResult run = test::runRnnprof(c.args);
+    EXPECT_EQ(run.status, c.status) << run.err;
+    const auto at = run.err.find(c.message);
+    ASSERT_NE(at, std::string::npos) << run.err;
+    EXPECT_EQ(run.err.find(c.message, at + 1), std::string::npos) << "said once: " << run.err;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Flags, Messages,
+    testing::Values(
+        MessageCase{"PluralBackend", {"sweep", "--backends", "cpu-blas"}, 2,
+                    "Unknown option 'backends'. Did you mean --backend?"},
+        MessageCase{"PluralMode", {"sweep", "--modes", "infer"}, 2, "Did you mean --mode?"},
+        MessageCase{"PluralCudnnAlgo", {"sweep", "--cudnn-algos", "standard"}, 2, "Did you mean --cudnn-algo?"},
+        MessageCase{"PlotFormats", {"plot", "--formats", "png", "r.json"}, 2, "Did you mean --format?"},
+        MessageCase{"EvalTypo", {"eval", "--inptu", "x.npy"}, 2, "Did you mean --input?"},
+        MessageCase{"NothingNear", {"sweep", "--zzzz", "1"}, 2, "Unknown option 'zzzz'."},
+        MessageCase{"BatchTwice",
+                    {"sweep", "--batch", "1", "--batch", "2", "--out", "/tmp/never-written.json"},
+                    2,
+                    "--batch is given 2 times; give it once"},
+        MessageCase{"HiddenSizeTwiceNamedOnce",
+                    {"sweep", "--hidden-size", "8", "--hidden-size", "9", "--out", "/tmp/never-written.json"},
+                    2,
+                    "--hidden-size is given 2 times; give it once"},
+        MessageCase{"PlotFormatTwice",
+                    {"plot", "--format", "png", "--format", "svg", "--out", "/tmp/never-written", "r.json"},
+                    2,
+                    "--format is given 2 times; give it once"}),
+    [](const testing::TestParamInfo<MessageCase>& info) { return std::string(info.param.name); });
+
+} // namespace
+} // namespace rnnprof
