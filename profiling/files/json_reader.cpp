@@ -3,6 +3,7 @@
 #include "engine/error.h"
 #include "profiling/files/recorded_limits.h"
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <limits>
@@ -24,7 +25,8 @@ void wrongType(const Json& v, const std::string& path, Problems& p, const char* 
 }
 
 // Counts the keys of every open object while the parser reads, and refuses the first object that
-// passes kMaxJsonObjectKeys before its next key is looked up among the others. Keeps the key path
+// passes kMaxJsonObjectKeys before its next key is looked up among the others, and the first key
+// an object holds twice (the parser would keep the last value without a word). Keeps the key path
 // (the key or index of every open container) for the message.
 class KeyCap {
 public:
@@ -36,7 +38,7 @@ public:
         case E::object_start:
         case E::array_start:
             countArrayElement();
-            m_open.push_back({event == E::object_start, 0, {}});
+            m_open.push_back({event == E::object_start, 0, {}, {}});
             break;
         case E::object_end:
         case E::array_end:
@@ -47,6 +49,9 @@ public:
                 Open& object = m_open.back();
                 if (++object.count > kMaxJsonObjectKeys) refuse();
                 object.key = parsed.get<std::string>();
+                if (std::find(object.keys.begin(), object.keys.end(), object.key) != object.keys.end())
+                    refuseDuplicate();
+                object.keys.push_back(object.key);
             }
             break;
         case E::value:
@@ -59,18 +64,32 @@ public:
 private:
     struct Open {
         bool object;
-        std::size_t count; // keys so far, or elements so far
-        std::string key;   // the latest key of an object
+        std::size_t count;             // keys so far, or elements so far
+        std::string key;               // the latest key of an object
+        std::vector<std::string> keys; // every key of an object so far
     };
 
     void countArrayElement() {
         if (!m_open.empty() && !m_open.back().object) ++m_open.back().count;
     }
 
-    [[noreturn]] void refuse() const {
+    // The path of the innermost open container, or of its latest key (`withKey`).
+    [[nodiscard]] std::string openPath(bool withKey) const {
         std::string path;
-        for (std::size_t i = 0; i + 1 < m_open.size(); ++i)
+        const std::size_t n = m_open.size() - (withKey ? 0 : 1);
+        for (std::size_t i = 0; i < n; ++i)
             path = m_open[i].object ? childPath(path, m_open[i].key) : indexPath(path, m_open[i].count - 1);
+        return path;
+    }
+
+    [[noreturn]] void refuseDuplicate() const {
+        throw Error(ErrorKind::InvalidInput, m_source + ": " + openPath(true) +
+                                                 " is given twice in one object: a file must say each thing "
+                                                 "once (which value was meant is unknown)");
+    }
+
+    [[noreturn]] void refuse() const {
+        const std::string path = openPath(false);
         throw Error(ErrorKind::InvalidInput,
                     m_source + ": " + (path.empty() ? "the top-level object" : path) + " has more than " +
                         std::to_string(kMaxJsonObjectKeys) + " keys, the most one object may hold");

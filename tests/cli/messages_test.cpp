@@ -33,10 +33,13 @@ TEST_P(Messages, SayWhatWasWrongAndWhatIsAllowed) {
 INSTANTIATE_TEST_SUITE_P(
     Flags, Messages,
     testing::Values(
-        MessageCase{"PluralBackend", {"sweep", "--backends", "cpu-blas"}, 2,
+        MessageCase{"PluralBackend",
+                    {"sweep", "--backends", "cpu-blas"},
+                    2,
                     "Unknown option 'backends'. Did you mean --backend?"},
         MessageCase{"PluralMode", {"sweep", "--modes", "infer"}, 2, "Did you mean --mode?"},
-        MessageCase{"PluralCudnnAlgo", {"sweep", "--cudnn-algos", "standard"}, 2, "Did you mean --cudnn-algo?"},
+        MessageCase{
+            "PluralCudnnAlgo", {"sweep", "--cudnn-algos", "standard"}, 2, "Did you mean --cudnn-algo?"},
         MessageCase{"PlotFormats", {"plot", "--formats", "png", "r.json"}, 2, "Did you mean --format?"},
         MessageCase{"EvalTypo", {"eval", "--inptu", "x.npy"}, 2, "Did you mean --input?"},
         MessageCase{"NothingNear", {"sweep", "--zzzz", "1"}, 2, "Unknown option 'zzzz'."},

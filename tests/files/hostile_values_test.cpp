@@ -238,6 +238,29 @@ TEST(HostileValues, AnObjectWithTooManyKeysIsRefusedNamingItsPathAndTheCap) {
     EXPECT_THAT(loadError(top), HasSubstr("results.json: the top-level object has more than 256 keys"));
 }
 
+// nlohmann::json keeps the last of two equal keys without a word: a file that says "median" twice
+// for one point is ambiguous, and refused naming the key's path, at any depth.
+TEST(HostileValues, AKeyGivenTwiceInOneObjectIsRefusedNamingItsPath) {
+    std::string text = sampleDocument().dump();
+    const std::string median = "\"median\":";
+    const auto at = text.find(median, text.find("\"points\""));
+    ASSERT_NE(at, std::string::npos);
+    text.insert(at, median + "1.0,");
+    try {
+        (void)resultFromJson(text, "results.json");
+        ADD_FAILURE() << "loaded";
+    } catch (const Error& e) {
+        EXPECT_THAT(e.what(),
+                    HasSubstr("results.json: points[0].iteration_ms.median is given twice in one object"));
+    }
+    EXPECT_THROW(
+        (void)resultFromJson(R"({"format": "rnnprof-results", "format": "rnnprof-results"})", "r.json"),
+        Error);
+    EXPECT_NO_THROW(
+        (void)jsonio::parse(R"({"a": {"k": 1}, "b": {"k": 2}, "c": [{"k": 1}, {"k": 2}]})", "x.json"))
+        << "equal keys of different objects";
+}
+
 TEST(HostileValues, AnObjectOfExactlyTheKeyCapLoadsItsUnknownKeysIgnored) {
     Json doc = sampleDocument();
     padKeys(doc, jsonio::kMaxJsonObjectKeys);
