@@ -7,6 +7,7 @@
 #include "cli/sweep_options.h"
 #include "engine/backend.h"
 #include "engine/error.h"
+#include "engine/file_read.h"
 #include "engine/host_memory.h"
 #include "engine/npy.h"
 #include "engine/params.h"
@@ -14,8 +15,11 @@
 #include <QCommandLineParser>
 #include <QCoreApplication>
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <memory>
 #include <regex>
@@ -54,9 +58,15 @@ std::string dims(const Dims& d) {
 // Whether `path` is a file the flag can read, from its header alone: it exists, is a regular file of
 // the size its header describes and has the `expected` shape. Reads no data; returns the shape.
 Dims checkNpyFile(const std::string& flag, const std::string& path, const Dims& expected) {
-    if (!fs::is_regular_file(path))
-        throw Error(ErrorKind::InvalidInput,
-                    flag + " " + path + ": no such file (expected a .npy of shape " + dims(expected) + ")");
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0)
+        throw Error(ErrorKind::InvalidInput, flag + " " + path + ": " + std::strerror(errno) +
+                                                 " (expected a .npy of shape " + dims(expected) + ")");
+    if (!S_ISREG(st.st_mode))
+        throw Error(ErrorKind::InvalidInput, flag + " " + path + " is " +
+                                                 std::string(describeFileType(st.st_mode)) +
+                                                 ": it needs a regular .npy file of shape " + dims(expected) +
+                                                 ", which is read twice (its header, then its data)");
     try {
         const NpyInfo info = readNpyInfo(path);
         requireNpyShape(path, info.shape, expected);

@@ -54,7 +54,17 @@ INSTANTIATE_TEST_SUITE_P(
         MessageCase{"PlotFormatTwice",
                     {"plot", "--format", "png", "--format", "svg", "--out", "/tmp/never-written", "r.json"},
                     2,
-                    "--format is given 2 times; give it once"}),
+                    "--format is given 2 times; give it once"},
+        MessageCase{"EvalInputIsADevice",
+                    {"eval", "--cell", "lstm", "--input-size", "2", "--hidden-size", "3", "--layers", "1",
+                     "--weights", "/tmp", "--input", "/dev/null", "--out", "/tmp/never-written"},
+                    1,
+                    "--input /dev/null is a character device: it needs a regular .npy file"},
+        MessageCase{"EvalInputIsAFolder",
+                    {"eval", "--cell", "lstm", "--input-size", "2", "--hidden-size", "3", "--layers", "1",
+                     "--weights", "/tmp", "--input", "/tmp", "--out", "/tmp/never-written"},
+                    1,
+                    "--input /tmp is a directory: it needs a regular .npy file"}),
     [](const testing::TestParamInfo<MessageCase>& info) { return std::string(info.param.name); });
 
 } // namespace
