@@ -145,12 +145,23 @@ int runRequest(const SweepRequest& req) {
         return kExitUsage;
     }
     try { // without a journal a crash would lose every point: refuse to start
-        const EarlierJournal earlier = req.resume ? EarlierJournal::Resume : EarlierJournal::Refuse;
+        const EarlierJournal earlier = !req.resume       ? EarlierJournal::Refuse
+                                       : req.skipDamaged ? EarlierJournal::ResumeSkippingDamaged
+                                                         : EarlierJournal::Resume;
         if (const std::size_t kept = session->openJournal(earlier); kept > 0)
             std::fprintf(stderr,
                          "rnnprof sweep: resuming the earlier run in %s: %zu points kept, only the "
                          "missing ones are measured\n",
                          session->resumedFrom().c_str(), kept);
+        for (const std::string& line : session->skippedLines())
+            std::fprintf(stderr, "rnnprof sweep: left out the damaged %s; its point is measured again\n",
+                         oneLine(line).c_str());
+    } catch (const JournalDamaged& e) {
+        printError("sweep", std::string(e.what()) + ". Give --resume --skip-damaged to keep its " +
+                                std::to_string(e.points()) +
+                                " sound points and measure the rest, or delete " + e.path() +
+                                " to start over");
+        return kExitUsage;
     } catch (const JournalLeftOver& e) {
         printError("sweep", std::string(e.what()) +
                                 ". Give --resume to keep its points and measure only the rest, or delete " +

@@ -340,6 +340,10 @@ SweepRequest parseSweepArguments(const QStringList& args, std::vector<std::strin
                         "its points are kept, only the missing ones are measured. The plan must be the "
                         "same. Without --resume such a journal is never overwritten: the sweep refuses "
                         "to start.")},
+        {opt("skip-damaged"),
+         QStringLiteral("With --resume: leave out the journal's damaged lines (not the torn last line of a "
+                        "killed run, which is always left out) and keep the points of its sound ones; the "
+                        "left-out points are measured again.")},
         {opt("shard"),
          QStringLiteral(
              "Measure only shard I of N of the plan's points (1/4 .. 4/4), e.g. one task of an array "
@@ -475,6 +479,10 @@ SweepRequest parseSweepArguments(const QStringList& args, std::vector<std::strin
     }
 
     req.resume = parser.isSet(opt("resume"));
+    req.skipDamaged = parser.isSet(opt("skip-damaged"));
+    if (req.skipDamaged && !req.resume)
+        problems.push_back(
+            "--skip-damaged goes with --resume: it says which of an earlier run's points to keep");
     if (!parser.isSet(opt("out"))) problems.push_back("--out FILE.json is required (where the results go)");
     checkSweepOutputs(parser, req, problems);
     if (parser.isSet(opt("compare")))

@@ -28,6 +28,7 @@ struct SweepRequest {
     std::string comparePath;
     std::optional<SweepResult> compareWith;
     bool resume = false;        // --resume: continue the journal an earlier run left at <out>.journal
+    bool skipDamaged = false;   // --skip-damaged (with --resume): leave out the journal's damaged lines
     std::optional<Shard> shard; // --shard I/N: measure only that part of the plan (profiling/shard.h)
     // Backends of the preset or config left out because this machine cannot run them, with why.
     std::vector<std::string> skipped;

@@ -190,7 +190,8 @@ long journalHolder(const std::string& path) {
     return holder > 0 ? holder : -1;
 }
 
-SweepResult journalFromText(std::string_view text, const std::string& source) {
+SweepResult journalFromText(std::string_view text, const std::string& source,
+                            std::vector<std::string>* skipped) {
     std::vector<Line> lines = splitLines(text);
     // Only the last line can be torn: every earlier one was fsync()ed before the next began.
     if (!lines.empty() && !lines.back().terminated && !parseLine(source, lines.back())) lines.pop_back();
@@ -209,14 +210,26 @@ SweepResult journalFromText(std::string_view text, const std::string& source) {
     problems.throwIfAny(lineName(source, lines.front()));
     for (std::size_t i = 1; i < lines.size(); ++i) {
         const auto record = parseLine(source, lines[i]);
-        if (!record)
-            throw Error(ErrorKind::InvalidInput, lineName(source, lines[i]) +
-                                                     ": not valid JSON (only the last "
-                                                     "line of a journal may be torn)");
+        if (!record) {
+            const std::string why = lineName(source, lines[i]) + ": not valid JSON (only the last line of a "
+                                                                 "journal may be torn)";
+            if (!skipped) throw Error(ErrorKind::InvalidInput, why);
+            skipped->push_back(why);
+            continue;
+        }
         PointResult point;
-        jsonio::readPoint(*record, "", problems, point);
-        jsonio::checkHostIndex(result, point, "", problems);
-        problems.throwIfAny(lineName(source, lines[i]));
+        jsonio::Problems pointProblems;
+        jsonio::readPoint(*record, "", pointProblems, point);
+        jsonio::checkHostIndex(result, point, "", pointProblems);
+        if (skipped && !pointProblems.empty()) {
+            try {
+                pointProblems.throwIfAny(lineName(source, lines[i]));
+            } catch (const Error& e) {
+                skipped->push_back(e.what());
+            }
+            continue;
+        }
+        pointProblems.throwIfAny(lineName(source, lines[i]));
         // A later ok record of an ok point is its re-measurement (a disturbed one): it replaces.
         const auto same = std::find_if(result.points.begin(), result.points.end(), [&](const PointResult& p) {
             return point.ok() && p.ok() && p.backend == point.backend && p.mode == point.mode &&

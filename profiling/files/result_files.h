@@ -94,9 +94,11 @@ private:
 // cannot be opened), -1 when a holder exists whose id is unknown.
 [[nodiscard]] long journalHolder(const std::string& path);
 
-// Reads a journal; a torn last line (the process died while writing) is ignored, any other bad
-// line is an error. The result has complete = false.
-[[nodiscard]] SweepResult journalFromText(std::string_view text, const std::string& source);
+// Reads a journal; a torn last line (the process died while writing) is ignored. Any other bad
+// point line is an error, or, given `skipped`, left out and described there ("r.json.journal line
+// 7: not valid JSON"); a bad header is always an error. The result has complete = false.
+[[nodiscard]] SweepResult journalFromText(std::string_view text, const std::string& source,
+                                          std::vector<std::string>* skipped = nullptr);
 // "results.json" -> "results.json.journal"
 [[nodiscard]] std::string journalPathFor(const std::string& outputPath);
 

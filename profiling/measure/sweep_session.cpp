@@ -5,6 +5,7 @@
 #include "profiling/files/result_files.h"
 
 #include <filesystem>
+#include <optional>
 
 namespace rnnprof {
 namespace {
@@ -19,6 +20,14 @@ JournalLeftOver::JournalLeftOver(std::string path, std::size_t points)
     : Error(ErrorKind::InvalidInput, path + " is the journal of an earlier run of this output, holding " +
                                          pointsText(points) +
                                          " it measured; it was left as it is, nothing was overwritten"),
+      m_path(std::move(path)), m_points(points) {}
+
+JournalDamaged::JournalDamaged(std::string path, const std::vector<std::string>& damaged, std::size_t points)
+    : Error(ErrorKind::InvalidInput, path + " is the journal of an earlier run of this output with " +
+                                         std::to_string(damaged.size()) +
+                                         (damaged.size() == 1 ? " damaged line" : " damaged lines") + " (" +
+                                         damaged.front() + ") and " + pointsText(points) +
+                                         " on sound lines; it was left as it is, nothing was overwritten"),
       m_path(std::move(path)), m_points(points) {}
 
 SweepSession::SweepSession(const BackendRegistry& backends, SweepPlan plan, std::string resultPath,
@@ -50,8 +59,9 @@ std::size_t SweepSession::openJournal(EarlierJournal earlier) {
     m_journaledPoints = 0;
     auto journal = std::make_unique<Journal>(journalPath());
     const std::string& text = journal->earlierText();
+    const bool resume = earlier != EarlierJournal::Refuse;
     if (text.empty()) {
-        if (earlier == EarlierJournal::Resume) resumeSavedResults();
+        if (resume) resumeSavedResults();
         journal->begin(header()); // with a stopped run's points: its header, then those points
         for (const PointResult& p : m_runner.keptPoints())
             journal->append(p);
@@ -61,12 +71,22 @@ std::size_t SweepSession::openJournal(EarlierJournal earlier) {
     }
     // Resuming appends after the last complete line: a torn line of the killed run is cut, and
     // its point measured again.
-    const bool resume = earlier == EarlierJournal::Resume;
     const std::size_t complete = text.rfind('\n') == std::string::npos ? 0 : text.rfind('\n') + 1;
+    const std::string_view kept =
+        resume ? std::string_view(text).substr(0, complete) : std::string_view(text);
+    const bool skipDamaged = earlier == EarlierJournal::ResumeSkippingDamaged;
     SweepResult previous;
     try {
-        previous = journalFromText(resume ? std::string_view(text).substr(0, complete) : text, journalPath());
-    } catch (const Error& e) { // not a journal: neither to resume nor to overwrite
+        previous = journalFromText(kept, journalPath(), skipDamaged ? &m_skippedLines : nullptr);
+    } catch (const Error& e) {
+        // A sound header with damaged point lines is a journal all the same: say what is in it.
+        std::vector<std::string> damaged;
+        std::optional<SweepResult> sound;
+        try {
+            sound = journalFromText(kept, journalPath(), &damaged);
+        } catch (const Error&) { // not a journal: neither to resume nor to overwrite
+        }
+        if (sound && !damaged.empty()) throw JournalDamaged(journalPath(), damaged, sound->points.size());
         throw Error(ErrorKind::InvalidInput, journalPath() +
                                                  " is in the way of this sweep's journal and is not one (" +
                                                  e.what() + "); it was left as it is: move or delete it");
@@ -74,6 +94,16 @@ std::size_t SweepSession::openJournal(EarlierJournal earlier) {
     if (!resume) throw JournalLeftOver(journalPath(), previous.points.size());
     requireResumable(previous, journalPath());
     m_resumedFrom = journalPath();
+    if (!m_skippedLines.empty()) { // written anew: its damaged lines must not stop the next resume
+        m_runner.resumeFrom(previous);
+        journal->keepOnly(0);
+        journal->begin(header());
+        for (const PointResult& p : m_runner.keptPoints())
+            journal->append(p);
+        m_journal = std::move(journal);
+        m_journaledPoints = m_runner.keptPoints().size();
+        return m_journaledPoints;
+    }
     journal->keepOnly(complete);
     m_runner.resumeFrom(previous);
     m_journal = std::move(journal);

@@ -28,6 +28,9 @@ class Journal;
 enum class EarlierJournal {
     Refuse, // throw JournalLeftOver; the file stays as it is
     Resume, // keep its points when its plan is the session's; else Error(InvalidInput)
+    // Resume, leaving out the lines of points that are damaged (not the header): their points are
+    // measured again, and the journal is written anew with the points kept.
+    ResumeSkippingDamaged,
 };
 
 // An earlier run's journal is in the way; it was left untouched. Front ends add their own remedy
@@ -37,6 +40,20 @@ public:
     JournalLeftOver(std::string path, std::size_t points);
     [[nodiscard]] const std::string& path() const { return m_path; }
     [[nodiscard]] std::size_t points() const { return m_points; }
+
+private:
+    std::string m_path;
+    std::size_t m_points;
+};
+
+// An earlier run's journal whose header is sound but some of whose point lines are damaged (not
+// the torn last line of a killed run): it was left untouched. Front ends add their remedy
+// (the command line's --resume --skip-damaged).
+class JournalDamaged : public Error {
+public:
+    JournalDamaged(std::string path, const std::vector<std::string>& damaged, std::size_t points);
+    [[nodiscard]] const std::string& path() const { return m_path; }
+    [[nodiscard]] std::size_t points() const { return m_points; } // the sound lines' points
 
 private:
     std::string m_path;
@@ -81,6 +98,8 @@ public:
     std::size_t openJournal(EarlierJournal earlier = EarlierJournal::Refuse);
     // The journal or results file the kept points came from; "" for a new run.
     [[nodiscard]] const std::string& resumedFrom() const { return m_resumedFrom; }
+    // With ResumeSkippingDamaged: the damaged lines left out ("r.json.journal line 7: ...").
+    [[nodiscard]] const std::vector<std::string>& skippedLines() const { return m_skippedLines; }
     // Runs every point (or until `stop`), then saves the results file.
     [[nodiscard]] SweepOutcome run(const StopToken& stop);
 
@@ -98,6 +117,7 @@ private:
     bool m_journalIntact = true;        // false after an append failed: no more lines go in
     std::size_t m_journaledPoints = 0;  // the points the journal holds, for messages
     std::string m_resumedFrom;
+    std::vector<std::string> m_skippedLines;
 };
 
 } // namespace rnnprof

@@ -151,6 +151,59 @@ TEST(SweepJournal, AKilledRunsJournalSurvivesAReRunAndResumeMeasuresOnlyTheMissi
     EXPECT_FALSE(fs::exists(journal)) << "the journal goes once the results are saved";
 }
 
+// A journal whose third line (its second point) was damaged on disk, not torn by a kill: refused
+// with what is in it and the way to keep its sound points; --resume --skip-damaged keeps them,
+// measures the damaged one again, and writes the journal anew.
+TEST(SweepJournal, ADamagedLineInTheMiddleIsNamedAndSkipDamagedKeepsTheSoundPoints) {
+    TempDir dir;
+    ASSERT_EQ(sweep(tinyGrid(dir)).status, 0);
+    const SweepResult first = loadResultFile(dir.path("r.json"));
+    fs::remove(dir.path("r.json"));
+    const std::string journal = dir.path("r.json.journal");
+    {
+        SweepResult header = first;
+        header.points.clear();
+        Journal j(journal, header);
+        for (std::size_t i = 0; i < 4; ++i)
+            j.append(first.points[i]);
+    }
+    std::string text = slurp(journal);
+    const auto third = text.find('\n', text.find('\n') + 1) + 1; // line 3: the second point
+    text.replace(third, 10, "#damaged!#");
+    std::ofstream(journal, std::ios::binary | std::ios::trunc) << text;
+
+    for (const bool resume : {false, true}) {
+        Args args = tinyGrid(dir);
+        if (resume) args.push_back("--resume");
+        const auto refused = sweep(args);
+        EXPECT_EQ(refused.status, 2) << refused.err;
+        EXPECT_NE(refused.err.find("with 1 damaged line (" + journal + " line 3: not valid JSON"),
+                  std::string::npos)
+            << refused.err;
+        EXPECT_NE(refused.err.find("Give --resume --skip-damaged to keep its 3 sound points"),
+                  std::string::npos)
+            << refused.err;
+        EXPECT_EQ(slurp(journal), text) << "left as it was";
+    }
+    Args noResume = tinyGrid(dir);
+    noResume.push_back("--skip-damaged");
+    EXPECT_EQ(sweep(noResume).status, 2);
+
+    Args skip = tinyGrid(dir);
+    skip.insert(skip.end(), {"--resume", "--skip-damaged"});
+    const auto resumed = sweep(skip);
+    ASSERT_EQ(resumed.status, 0) << resumed.err;
+    EXPECT_NE(resumed.err.find("3 points kept"), std::string::npos) << resumed.err;
+    EXPECT_NE(resumed.err.find("left out the damaged " + journal + " line 3"), std::string::npos)
+        << resumed.err;
+    const SweepResult saved = loadResultFile(dir.path("r.json"));
+    EXPECT_TRUE(saved.complete);
+    ASSERT_EQ(saved.points.size(), first.points.size());
+    for (std::size_t i : {0u, 2u, 3u})
+        EXPECT_EQ(saved.points[i], first.points[i]) << "the sound point " << i << " was measured again";
+    EXPECT_FALSE(fs::exists(journal));
+}
+
 TEST(SweepJournal, ResumeRefusesAJournalOfAnotherPlanNamingTheDifference) {
     TempDir dir;
     ASSERT_EQ(sweep(tinyGrid(dir)).status, 0);
