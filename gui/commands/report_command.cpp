@@ -11,7 +11,6 @@
 #include "gui/report/report_page.h"
 
 #include <QCommandLineParser>
-#include <QDir>
 
 #include <cstdio>
 #include <filesystem>
@@ -89,7 +88,7 @@ int runReportCommand(int argc, char** argv) {
                                              QString::fromStdString(isoTimestampUtc()));
         createOutputFolder(dir);
         const std::string path =
-            QDir(QString::fromStdString(dir)).filePath(QStringLiteral("index.html")).toStdString();
+            (std::filesystem::path(dir) / "index.html").string(); // the folder's bytes kept
         const QByteArray bytes = page.toUtf8();
         writeFileAtomically(path, std::string_view(bytes.constData(), std::size_t(bytes.size())),
                             LinkAtPath::Replace);

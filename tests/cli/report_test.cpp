@@ -65,6 +65,17 @@ TEST(ReportCommand, WritesOnePageWithAnSvgPerChartFileOfPlot) {
     EXPECT_EQ(page.find("<?xml"), std::string::npos);
 }
 
+// File and folder names are bytes: a result file and an output folder named with bytes that are
+// not UTF-8 are read and written by those bytes (Qt would turn \xff into U+FFFD).
+TEST(ReportCommand, NamesWithBytesThatAreNotUtf8AreKept) {
+    TempDir dir;
+    saveResultJson(dir.path("r\xff.json"), reportFileSweep("laptop"));
+    const ProcessResult run = runReport({dir.path("r\xff.json"), "--out", dir.path("rep\xff")});
+    ASSERT_EQ(run.status, 0) << run.err;
+    EXPECT_TRUE(fs::is_regular_file(dir.path("rep\xff/index.html")));
+    EXPECT_EQ(run.out, dir.path("rep\xff/index.html") + "\n") << "the path printed as written";
+}
+
 TEST(ReportCommand, BadCommandLinesNameWhatIsMissing) {
     TempDir dir;
     saveResultJson(dir.path("a.json"), reportFileSweep("a"));
