@@ -91,19 +91,24 @@ std::size_t chartFileCount(const std::vector<SweepResult>& results, const QList<
     return fileCount(chartPlan(chartOptions(results), pair), formats);
 }
 
+std::string chartFileCountProblem(const std::vector<SweepResult>& results, const QList<ImageFormat>& formats,
+                                  const std::optional<ChartSelection>& pair) {
+    const std::size_t files = chartFileCount(results, formats, pair);
+    if (files <= kMaxChartFiles) return {};
+    return "the results would make " + std::to_string(files) + " chart files, at most " +
+           std::to_string(kMaxChartFiles) +
+           " are written per call: plot results with fewer sequence lengths, batch sizes, backends or modes, "
+           "or fewer formats";
+}
+
 QStringList renderAllCharts(const std::vector<SweepResult>& results, const QString& dir,
                             const QList<ImageFormat>& formats, QSize size,
                             const std::optional<ChartSelection>& pair) {
     const ChartOptions options = chartOptions(results);
     const ChartStyle style = lightChartStyle();
     const std::vector<ChartFiles> plan = chartPlan(options, pair);
-    const std::size_t files = fileCount(plan, formats);
-    if (files > kMaxChartFiles)
-        throw Error(ErrorKind::InvalidInput,
-                    "the results would make " + std::to_string(files) + " chart files, at most " +
-                        std::to_string(kMaxChartFiles) +
-                        " are written per call: plot results with fewer sequence lengths, batch sizes, "
-                        "backends or modes, or fewer formats");
+    if (const std::string problem = chartFileCountProblem(results, formats, pair); !problem.empty())
+        throw Error(ErrorKind::InvalidInput, problem);
     std::error_code ec;
     std::filesystem::create_directories(cli::pathFromArgument(dir), ec);
     if (ec)

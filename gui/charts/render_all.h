@@ -22,6 +22,12 @@ namespace rnnprof::gui {
 // above it, nothing is written and Error(InvalidInput) says how many there would be.
 inline constexpr std::size_t kMaxChartFiles = 2000;
 
+// "the results would make 4100 chart files, at most 2000 ...", or "" within kMaxChartFiles. Given
+// results without points (loadResultOutline()'s headers) it counts the charts of their plans, which
+// the points can only add to: a refusal before a large file is loaded.
+[[nodiscard]] std::string chartFileCountProblem(const std::vector<SweepResult>& results,
+                                                const QList<ImageFormat>& formats,
+                                                const std::optional<ChartSelection>& pair = std::nullopt);
 // The most files renderAllCharts() writes for these arguments (files with nothing to show are
 // left out, so it may write fewer): compare with kMaxChartFiles before measuring.
 [[nodiscard]] std::size_t chartFileCount(const std::vector<SweepResult>& results,

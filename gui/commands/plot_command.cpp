@@ -3,10 +3,12 @@
 #include "cli/cli_common.h"
 #include "cli/path_arguments.h"
 #include "cli/sweep_options.h"
+#include "engine/error.h"
 #include "gui/charts/render_all.h"
 #include "gui/commands/headless_app.h"
 #include "gui/commands/loaded_results.h"
 #include "profiling/analysis/crossover.h"
+#include "profiling/files/result_files.h"
 
 #include <QCommandLineParser>
 #include <QDir>
@@ -151,6 +153,13 @@ int runPlotCommand(int argc, char** argv) {
     try {
         const std::string dir = pathFromArgument(parser.value(out));
         checkOutputFolder(dir);
+        { // refused from the files' headers, before any point is loaded (a file may hold a million)
+            std::vector<SweepResult> headers;
+            for (const QString& f : files)
+                headers.push_back(loadResultOutline(pathFromArgument(f)).header);
+            if (const std::string problem = gui::chartFileCountProblem(headers, formats); !problem.empty())
+                throw Error(ErrorKind::InvalidInput, problem);
+        }
         LoadedResults loaded;
         const std::vector<SweepResult>& results = loaded.results;
         auto load = [&](const QString& f) { return loaded.load(f); };

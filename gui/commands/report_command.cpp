@@ -8,7 +8,9 @@
 #include "engine/error.h"
 #include "gui/commands/headless_app.h"
 #include "gui/commands/loaded_results.h"
+#include "gui/report/report_charts.h"
 #include "gui/report/report_page.h"
+#include "profiling/files/result_files.h"
 
 #include <QCommandLineParser>
 
@@ -80,6 +82,13 @@ int runReportCommand(int argc, char** argv) {
         if (std::filesystem::is_directory(dir))
             if (const std::string why = folderWriteProblem(dir); !why.empty())
                 throw Error(ErrorKind::Io, "cannot write into --out " + dir + ": " + why);
+        { // refused from the files' headers, before any point is loaded (a file may hold a million)
+            std::vector<SweepResult> headers;
+            for (const QString& f : files)
+                headers.push_back(loadResultOutline(pathFromArgument(f)).header);
+            if (const std::string problem = gui::reportChartCountProblem(headers); !problem.empty())
+                throw Error(ErrorKind::InvalidInput, problem);
+        }
         LoadedResults loaded;
         QStringList sources;
         for (const QString& f : files)

@@ -28,15 +28,21 @@ QByteArray withoutProlog(QByteArray svg) {
 
 } // namespace
 
+std::string reportChartCountProblem(const std::vector<SweepResult>& results) {
+    const std::size_t count = chartFileCount(results, {ImageFormat::Svg});
+    if (count <= kMaxReportCharts) return {};
+    return "the report would hold " + std::to_string(count) + " charts, at most " +
+           std::to_string(kMaxReportCharts) +
+           " fit one page: report results with fewer sequence lengths, batch sizes, backends or modes, or "
+           "draw "
+           "them as files with rnnprof plot";
+}
+
 std::vector<ReportChart> reportCharts(const std::vector<SweepResult>& results) {
     // The plot command's own renderer, into scratch files read back at once: one chart code path
     // for the GUI, the chart files and the report.
-    if (const std::size_t count = chartFileCount(results, {ImageFormat::Svg}); count > kMaxReportCharts)
-        throw Error(ErrorKind::InvalidInput,
-                    "the report would hold " + std::to_string(count) + " charts, at most " +
-                        std::to_string(kMaxReportCharts) +
-                        " fit one page: report results with fewer sequence lengths, batch sizes, backends or "
-                        "modes, or draw them as files with rnnprof plot");
+    if (const std::string problem = reportChartCountProblem(results); !problem.empty())
+        throw Error(ErrorKind::InvalidInput, problem);
     QTemporaryDir scratch;
     if (!scratch.isValid())
         throw Error(ErrorKind::Io, "cannot create a temporary folder for the report's charts: " +

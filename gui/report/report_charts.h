@@ -22,6 +22,10 @@ struct ReportChart {
 // browsers still open): above it, nothing is drawn and Error(InvalidInput) says how many there would be.
 inline constexpr std::size_t kMaxReportCharts = 300;
 
+// "the report would hold 400 charts, at most 300 ...", or "" within kMaxReportCharts; from headers
+// without points (loadResultOutline()) a count the points can only add to.
+[[nodiscard]] std::string reportChartCountProblem(const std::vector<SweepResult>& results);
+
 // In the order the GUI shows them (the chart catalog's). Throws Error(InvalidInput) above
 // kMaxReportCharts, Error(Io) when the scratch files cannot be written or read back.
 [[nodiscard]] std::vector<ReportChart> reportCharts(const std::vector<SweepResult>& results);

@@ -117,10 +117,13 @@ void Problems::throwIfAny(const std::string& source) const {
     throw Error(ErrorKind::InvalidInput, text);
 }
 
-Json parse(std::string_view text, const std::string& source) {
+namespace {
+
+// Parses with `callback` (KeyCap, or one that calls it), turning the library's errors into ours.
+template <class Callback>
+Json parseWith(std::string_view text, const std::string& source, Callback& callback) {
     try {
-        KeyCap cap(source);
-        return Json::parse(text.begin(), text.end(), std::ref(cap));
+        return Json::parse(text.begin(), text.end(), std::ref(callback));
     } catch (const Json::parse_error& e) {
         // e.what() reads "[json.exception.parse_error.101] parse error at line 3, column 5: ...".
         std::string what = e.what();
@@ -129,6 +132,41 @@ Json parse(std::string_view text, const std::string& source) {
     } catch (const Json::exception& e) {
         throw Error(ErrorKind::InvalidInput, source + ": not valid JSON (" + e.what() + ")");
     }
+}
+
+// KeyCap, and each element of the top-level "points" array counted and discarded once read.
+class PointsDropper {
+public:
+    PointsDropper(const std::string& source, std::size_t& points) : m_cap(source), m_points(points) {}
+
+    bool operator()(int depth, Json::parse_event_t event, Json& parsed) {
+        using E = Json::parse_event_t;
+        if (!m_cap(depth, event, parsed)) return false;
+        if (event == E::key && depth == 1) m_inPoints = parsed.get_ref<const std::string&>() == "points";
+        const bool element = depth == 2 && m_inPoints &&
+                             (event == E::object_end || event == E::array_end || event == E::value);
+        if (!element) return true;
+        ++m_points;
+        return false; // the element is read, counted and not kept
+    }
+
+private:
+    KeyCap m_cap;
+    std::size_t& m_points;
+    bool m_inPoints = false;
+};
+
+} // namespace
+
+Json parse(std::string_view text, const std::string& source) {
+    KeyCap cap(source);
+    return parseWith(text, source, cap);
+}
+
+Json parseWithoutPoints(std::string_view text, const std::string& source, std::size_t& points) {
+    points = 0;
+    PointsDropper dropper(source, points);
+    return parseWith(text, source, dropper);
 }
 
 std::optional<Json> parseIfComplete(std::string_view text, const std::string& source) {

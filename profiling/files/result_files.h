@@ -19,6 +19,14 @@ namespace rnnprof {
 [[nodiscard]] SweepResult resultFromJson(std::string_view text, const std::string& source);
 void saveResultJson(const std::string& path, const SweepResult& result); // atomic
 [[nodiscard]] SweepResult loadResultFile(const std::string& path);       // JSON or journal
+// A result file or journal's header (host, plan, ...; no points) and how many points it holds,
+// read without keeping any point: what a command counts its charts or points from before it loads
+// a file that may hold a million. Throws as loadResultFile() for a file that is not one.
+struct ResultOutline {
+    SweepResult header; // points empty
+    std::size_t points = 0;
+};
+[[nodiscard]] ResultOutline loadResultOutline(const std::string& path);
 // How a result is named wherever it is shown (legends, footers, the report, the terminal): its
 // file's name and host, "laptop.json (laptop)"; loadResultFile() labels a result so.
 [[nodiscard]] std::string resultLabel(const std::string& path, const HostInfo& host);

@@ -2,9 +2,11 @@
 #include "engine/atomic_file.h"
 #include "engine/error.h"
 #include "engine/file_read.h"
+#include "profiling/files/json_reader.h"
 #include "profiling/files/result_files.h"
 #include "profiling/files/result_json_codec.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -73,6 +75,23 @@ SweepResult loadResultFile(const std::string& path) {
     SweepResult result = looksLikeJournal(text) ? journalFromText(text, path) : resultFromJson(text, path);
     result.label = resultLabel(path, result.host);
     return result;
+}
+
+ResultOutline loadResultOutline(const std::string& path) {
+    const std::string text = readRegularFile(path, kMaxResultFileBytes);
+    ResultOutline outline;
+    if (looksLikeJournal(text)) { // its header line, then a line per point (the last may be torn)
+        const std::size_t headerEnd = text.find('\n');
+        outline.header = journalFromText(std::string_view(text).substr(0, headerEnd), path);
+        if (headerEnd != std::string::npos)
+            outline.points =
+                std::size_t(std::count(text.begin() + std::ptrdiff_t(headerEnd) + 1, text.end(), '\n'));
+    } else {
+        const Json doc = jsonio::parseWithoutPoints(text, path, outline.points);
+        outline.header = resultFromJson(doc.dump(), path);
+    }
+    outline.header.label = resultLabel(path, outline.header.host);
+    return outline;
 }
 
 std::string resultLabel(const std::string& path, const HostInfo& host) {

@@ -4,6 +4,7 @@
 #include "profiling/files/result_files.h"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <cstdlib>
 #include <filesystem>
@@ -62,6 +63,31 @@ TEST(PlotCommand, WritesEveryChartAsPngAndSvgWithoutADisplay) {
     EXPECT_TRUE(fs::exists(dir.path("charts/time-vs-batch-T100.png")));
     EXPECT_TRUE(fs::exists(dir.path("charts/speedup-T10.svg")));
     EXPECT_NE(run.out.find("time-vs-batch-T10.png"), std::string::npos) << "lists what it wrote";
+}
+
+// Too many charts are refused from the files' plans, before any point is decoded: the same
+// file's first point is damaged, and the refusal names the chart count, not the point. A file of
+// a million points is so refused in the time it takes to scan it, holding one point at a time.
+TEST(PlotCommand, TooManyChartsAreRefusedFromThePlansBeforeAnyPointIsLoaded) {
+    TempDir dir;
+    SweepResult r = builtinSweep();
+    r.plan.seqLens.clear();
+    for (int t = 1; t <= 1200; ++t)
+        r.plan.seqLens.push_back(t);
+    nlohmann::json doc = nlohmann::json::parse(toJson(r));
+    doc["points"][0]["iteration_ms"] = "damaged";
+    std::ofstream(dir.path("big.json")) << doc.dump();
+    for (const char* command : {"plot", "report"}) {
+        SCOPED_TRACE(command);
+        const ProcessResult run =
+            test::runWithoutDisplay(command, {dir.path("big.json"), "--out", dir.path("out")});
+        EXPECT_EQ(run.status, 1) << run.err;
+        EXPECT_NE(run.err.find(std::string(command) == "plot" ? "chart files, at most 2000"
+                                                              : "charts, at most 300"),
+                  std::string::npos)
+            << run.err;
+        EXPECT_FALSE(fs::exists(dir.path("out")));
+    }
 }
 
 TEST(PlotCommand, AFileNamedWithBytesThatAreNotUtf8IsOpenedByItsBytes) {

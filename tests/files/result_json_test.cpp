@@ -313,3 +313,44 @@ TEST(ResultJson, UnknownKeysInRecordsAreIgnored) {
 
 } // namespace
 } // namespace rnnprof
+
+namespace rnnprof {
+namespace {
+
+// The outline of a file (its header and how many points it holds) is the file as loaded, without
+// its points, for a results file and for a journal (whose torn last line is no point).
+TEST(ResultOutline, IsTheHeaderAndThePointCountOfAFileOrJournal) {
+    test::TempDir dir;
+    const SweepResult r = test::sampleResult();
+    saveResultJson(dir.file("r.json"), r);
+    const ResultOutline file = loadResultOutline(dir.file("r.json"));
+    SweepResult header = loadResultFile(dir.file("r.json"));
+    header.points.clear();
+    EXPECT_EQ(file.header, header);
+    EXPECT_EQ(file.points, r.points.size());
+
+    {
+        SweepResult journalHeader = r;
+        journalHeader.points.clear();
+        Journal journal(dir.file("r2.json.journal"), journalHeader);
+        for (std::size_t i = 0; i < 3; ++i)
+            journal.append(r.points[i]);
+    }
+    std::ofstream(dir.file("r2.json.journal"), std::ios::app) << R"({"backend": "cpu-bl)"; // torn
+    const ResultOutline journal = loadResultOutline(dir.file("r2.json.journal"));
+    EXPECT_EQ(journal.header.plan, r.plan);
+    EXPECT_EQ(journal.points, 3u);
+}
+
+// A point the outline does not read cannot fail it: it is counted, not decoded.
+TEST(ResultOutline, CountsPointsWithoutDecodingThem) {
+    Json doc = Json::parse(toJson(test::sampleResult()));
+    doc["points"][0]["iteration_ms"] = "not a number";
+    test::TempDir dir;
+    std::ofstream(dir.file("r.json")) << doc.dump();
+    EXPECT_THROW((void)loadResultFile(dir.file("r.json")), Error);
+    EXPECT_EQ(loadResultOutline(dir.file("r.json")).points, test::sampleResult().points.size());
+}
+
+} // namespace
+} // namespace rnnprof
