@@ -20,6 +20,21 @@ inline ProcessResult runRnnprof(const Args& args) {
     return runToEnd(std::move(argv));
 }
 
+// `rnnprof sweep` of one inference point of a 3->4 LSTM per backend into `out`: well under a second.
+inline Args oneTinyPointSweep(const std::string& out, const std::string& backends = "cpu-reference") {
+    return {"sweep",  "--cell",
+            "lstm",   "--input-size",
+            "3",      "--hidden-size",
+            "4",      "--batch",
+            "1",      "--seq-len",
+            "2",      "--backend",
+            backends, "--mode",
+            "infer",  "--warmup",
+            "0",      "--repeats",
+            "1",      "--quiet",
+            "--out",  out};
+}
+
 // Leaves no display (nor a Qt platform) in this process's environment, for the children it starts.
 inline void forgetDisplay() {
     unsetenv("DISPLAY");

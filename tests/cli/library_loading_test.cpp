@@ -40,28 +40,8 @@ TEST(LibraryLoading, VersionAndACpuSweepNeverLoadCublas) {
     EXPECT_THAT(version.err, Not(HasSubstr("libcublas")));
 
     TempDir dir;
-    const ProcessResult sweep = runTracingLibraries({"sweep",
-                                                     "--cell",
-                                                     "lstm",
-                                                     "--input-size",
-                                                     "3",
-                                                     "--hidden-size",
-                                                     "4",
-                                                     "--batch",
-                                                     "1",
-                                                     "--seq-len",
-                                                     "2",
-                                                     "--backend",
-                                                     "cpu-reference,cpu-blas",
-                                                     "--mode",
-                                                     "infer",
-                                                     "--warmup",
-                                                     "0",
-                                                     "--repeats",
-                                                     "1",
-                                                     "--quiet",
-                                                     "--out",
-                                                     dir.path("r.json")});
+    const ProcessResult sweep =
+        runTracingLibraries(test::oneTinyPointSweep(dir.path("r.json"), "cpu-reference,cpu-blas"));
     ASSERT_EQ(sweep.status, 0) << sweep.err;
     EXPECT_THAT(sweep.err, Not(HasSubstr("libcublas")));
 }

@@ -22,30 +22,8 @@ using test::slurp;
 using test::TempDir;
 using ::testing::HasSubstr;
 
-// One cpu-reference inference point of a 3->4 LSTM: a sweep that takes well under a second.
 Args tinySweep(const TempDir& dir) {
-    return {"sweep",
-            "--cell",
-            "lstm",
-            "--input-size",
-            "3",
-            "--hidden-size",
-            "4",
-            "--batch",
-            "1",
-            "--seq-len",
-            "2",
-            "--backend",
-            "cpu-reference",
-            "--mode",
-            "infer",
-            "--warmup",
-            "0",
-            "--repeats",
-            "1",
-            "--quiet",
-            "--out",
-            dir.path("r.json")};
+    return test::oneTinyPointSweep(dir.path("r.json"));
 }
 
 const std::string kDecoy = "the decoy's own bytes";
