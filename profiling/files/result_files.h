@@ -27,6 +27,8 @@ struct ResultOutline {
     std::size_t points = 0;
 };
 [[nodiscard]] ResultOutline loadResultOutline(const std::string& path);
+// The same for a file's text, `source` naming it in errors.
+[[nodiscard]] ResultOutline resultOutlineFromText(std::string_view text, const std::string& source);
 // How a result is named wherever it is shown (legends, footers, the report, the terminal): its
 // file's name and host, "laptop.json (laptop)"; loadResultFile() labels a result so.
 [[nodiscard]] std::string resultLabel(const std::string& path, const HostInfo& host);

@@ -77,19 +77,23 @@ SweepResult loadResultFile(const std::string& path) {
     return result;
 }
 
-ResultOutline loadResultOutline(const std::string& path) {
-    const std::string text = readRegularFile(path, kMaxResultFileBytes);
+ResultOutline resultOutlineFromText(std::string_view text, const std::string& source) {
     ResultOutline outline;
     if (looksLikeJournal(text)) { // its header line, then a line per point (the last may be torn)
         const std::size_t headerEnd = text.find('\n');
-        outline.header = journalFromText(std::string_view(text).substr(0, headerEnd), path);
-        if (headerEnd != std::string::npos)
+        outline.header = journalFromText(text.substr(0, headerEnd), source);
+        if (headerEnd != std::string_view::npos)
             outline.points =
                 std::size_t(std::count(text.begin() + std::ptrdiff_t(headerEnd) + 1, text.end(), '\n'));
     } else {
-        const Json doc = jsonio::parseWithoutPoints(text, path, outline.points);
-        outline.header = resultFromJson(doc.dump(), path);
+        const Json doc = jsonio::parseWithoutPoints(text, source, outline.points);
+        outline.header = resultFromJson(doc.dump(), source);
     }
+    return outline;
+}
+
+ResultOutline loadResultOutline(const std::string& path) {
+    ResultOutline outline = resultOutlineFromText(readRegularFile(path, kMaxResultFileBytes), path);
     outline.header.label = resultLabel(path, outline.header.host);
     return outline;
 }
