@@ -244,18 +244,20 @@ TEST(ConfigFile, OutOfRangeValuesAreNamedWithTheirPath) {
 // The command line takes at most kMaxListValues batch sizes (or sequence lengths); a file may not
 // hold more: 5000 values are refused by their count, naming it, not swept.
 TEST(ConfigFile, AListHoldsNoMoreValuesThanTheCommandLineTakes) {
-    std::string many = "[";
-    for (int i = 1; i <= 5000; ++i)
-        many += (i > 1 ? "," : "") + std::to_string(i);
-    many += "]";
+    // "[1,2,...,n]"
+    const auto list = [](int n) {
+        std::string text = "[1";
+        for (int i = 2; i <= n; ++i) {
+            text += ',';
+            text += std::to_string(i);
+        }
+        return text + "]";
+    };
+    const std::string many = list(5000);
     EXPECT_THAT(parseError(R"({"sweep": {"batch": )" + many + "}}"),
                 HasSubstr("sweep.batch: holds 5000 values, at most " + std::to_string(kMaxListValues) +
                           " are allowed"));
-    std::string most = "[";
-    for (int i = 1; i <= kMaxListValues; ++i)
-        most += (i > 1 ? "," : "") + std::to_string(i);
-    most += "]";
-    EXPECT_EQ(planFromJson(R"({"sweep": {"seq_len": )" + most + "}}", "c.json").seqLens.size(),
+    EXPECT_EQ(planFromJson(R"({"sweep": {"seq_len": )" + list(kMaxListValues) + "}}", "c.json").seqLens.size(),
               std::size_t(kMaxListValues));
 }
 
