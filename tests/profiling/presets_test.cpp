@@ -257,8 +257,9 @@ TEST(ConfigFile, AListHoldsNoMoreValuesThanTheCommandLineTakes) {
     EXPECT_THAT(parseError(R"({"sweep": {"batch": )" + many + "}}"),
                 HasSubstr("sweep.batch: holds 5000 values, at most " + std::to_string(kMaxListValues) +
                           " are allowed"));
-    EXPECT_EQ(planFromJson(R"({"sweep": {"seq_len": )" + list(kMaxListValues) + "}}", "c.json").seqLens.size(),
-              std::size_t(kMaxListValues));
+    EXPECT_EQ(
+        planFromJson(R"({"sweep": {"seq_len": )" + list(kMaxListValues) + "}}", "c.json").seqLens.size(),
+        std::size_t(kMaxListValues));
 }
 
 TEST(ConfigFile, EveryProblemIsInOneError) {
