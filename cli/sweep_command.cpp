@@ -38,7 +38,6 @@ struct StopSignal {
     const char* name; // also the reason recorded in the results file ("stopped_by")
 };
 constexpr StopSignal kStopSignals[] = {{SIGINT, "SIGINT"}, {SIGTERM, "SIGTERM"}, {SIGHUP, "SIGHUP"}};
-std::atomic<int> g_signalled{0}; // the first stop signal received, 0 before
 
 // Said at once, from the handler (write() is async-signal-safe): the stop itself may take until
 // the session's next check inside the run, or the end of a GPU run.
@@ -55,8 +54,6 @@ extern "C" void onStopSignal(int number) {
     const char* name = "a signal";
     for (const StopSignal& s : kStopSignals)
         if (s.number == number) name = s.name;
-    int none = 0;
-    g_signalled.compare_exchange_strong(none, number);
     if (StopToken* stop = g_stop.load()) stop->requestStop(name);
     std::signal(number, SIG_DFL); // the same signal again ends the process; the journal stays valid
     if (g_stderrIsTty.load()) writeToStderr("\n", 1); // below the progress line, which stays as it was
@@ -70,7 +67,6 @@ class StopSignalGuard {
 public:
     explicit StopSignalGuard(StopToken& stop) {
         g_stderrIsTty.store(::isatty(STDERR_FILENO) == 1);
-        g_signalled.store(0);
         g_stop.store(&stop);
         for (std::size_t i = 0; i < std::size(kStopSignals); ++i)
             m_previous[i] = std::signal(kStopSignals[i].number, onStopSignal);
@@ -87,11 +83,12 @@ private:
     void (*m_previous[std::size(kStopSignals)])(int) = {};
 };
 
-// The exit status of a sweep stopped early: 128 + the signal that stopped it, as a shell reports a
-// process the signal ended (130 for Ctrl-C); 130 when it stopped for another reason.
-int stoppedExitStatus() {
-    const int signalled = g_signalled.load();
-    return 128 + (signalled != 0 ? signalled : SIGINT);
+// The exit status of a sweep stopped early: 128 + the signal that stopped it (the result's
+// stopped_by), as a shell reports a process the signal ended (130 for Ctrl-C); 130 otherwise.
+int stoppedExitStatus(const std::string& stoppedBy) {
+    for (const StopSignal& s : kStopSignals)
+        if (stoppedBy == s.name) return 128 + s.number;
+    return 128 + SIGINT;
 }
 
 void listPresets() {
@@ -225,7 +222,7 @@ int runRequest(const SweepRequest& req) {
         std::fprintf(stderr, "rnnprof sweep: stopped early%s; %zu points were measured and saved\n",
                      result.stoppedBy.empty() ? "" : (" by " + result.stoppedBy).c_str(),
                      result.points.size());
-        return stoppedExitStatus();
+        return stoppedExitStatus(result.stoppedBy);
     }
     return kExitOk;
 }
