@@ -62,12 +62,7 @@ std::size_t SweepSession::openJournal(EarlierJournal earlier) {
     const bool resume = earlier != EarlierJournal::Refuse;
     if (text.empty()) {
         if (resume) resumeSavedResults();
-        journal->begin(header()); // with a stopped run's points: its header, then those points
-        for (const PointResult& p : m_runner.keptPoints())
-            journal->append(p);
-        m_journal = std::move(journal);
-        m_journaledPoints = m_runner.keptPoints().size();
-        return m_journaledPoints;
+        return writeJournalAnew(std::move(journal)); // a saved run's points, if any, after the header
     }
     // Resuming appends after the last complete line: a torn line of the killed run is cut, and
     // its point measured again.
@@ -96,16 +91,20 @@ std::size_t SweepSession::openJournal(EarlierJournal earlier) {
     m_resumedFrom = journalPath();
     if (!m_skippedLines.empty()) { // written anew: its damaged lines must not stop the next resume
         m_runner.resumeFrom(previous);
-        journal->keepOnly(0);
-        journal->begin(header());
-        for (const PointResult& p : m_runner.keptPoints())
-            journal->append(p);
-        m_journal = std::move(journal);
-        m_journaledPoints = m_runner.keptPoints().size();
-        return m_journaledPoints;
+        return writeJournalAnew(std::move(journal));
     }
     journal->keepOnly(complete);
     m_runner.resumeFrom(previous);
+    m_journal = std::move(journal);
+    m_journaledPoints = m_runner.keptPoints().size();
+    return m_journaledPoints;
+}
+
+std::size_t SweepSession::writeJournalAnew(std::unique_ptr<Journal> journal) {
+    journal->keepOnly(0);
+    journal->begin(header());
+    for (const PointResult& p : m_runner.keptPoints())
+        journal->append(p);
     m_journal = std::move(journal);
     m_journaledPoints = m_runner.keptPoints().size();
     return m_journaledPoints;

@@ -107,6 +107,8 @@ private:
     // Throws Error(InvalidInput), naming `source`, unless `previous` is an earlier run of this plan,
     // shard and host.
     void requireResumable(const SweepResult& previous, const std::string& source) const;
+    // Empties `journal`, writes the header and every kept point into it and holds it; returns their count.
+    std::size_t writeJournalAnew(std::unique_ptr<Journal> journal);
     // Resume without a journal: keeps the measured points of the results file at the output.
     void resumeSavedResults();
 
