@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -63,6 +64,33 @@ void RegularFile::readExactly(char* out, std::size_t bytes) {
                                                      " more bytes)");
         done += std::size_t(n);
     }
+}
+
+FileChars::FileChars(RegularFile& file) : m_file(file), m_left(file.size()) {
+    fill();
+}
+
+std::string_view FileChars::start() {
+    return {m_at, std::size_t(m_chunkEnd - m_at)};
+}
+
+std::string FileChars::rest() {
+    std::string text(start());
+    const std::size_t before = text.size();
+    text.resize(before + std::size_t(m_left));
+    m_file.readExactly(text.data() + before, std::size_t(m_left));
+    m_left = 0;
+    m_at = m_chunkEnd;
+    return text;
+}
+
+void FileChars::fill() {
+    if (m_at != m_chunkEnd || m_left == 0) return;
+    m_chunk.resize(std::size_t(std::min<std::uint64_t>(m_left, kChunkBytes)));
+    m_file.readExactly(m_chunk.data(), m_chunk.size());
+    m_left -= m_chunk.size();
+    m_at = m_chunk.data();
+    m_chunkEnd = m_at + m_chunk.size();
 }
 
 std::string readRegularFile(const std::string& path, std::uint64_t cap) {

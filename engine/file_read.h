@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <string>
 #include <string_view>
 
@@ -37,6 +38,60 @@ private:
     std::string m_path;
     UniqueFd m_fd;
     std::uint64_t m_size = 0;
+};
+
+// The bytes of a RegularFile, read a chunk at a time, as an input iterator range: what a parser
+// reads a file of hundreds of MB through without holding all of it. One pass; the iterators of
+// one FileChars share its position.
+class FileChars {
+public:
+    static constexpr std::size_t kChunkBytes = std::size_t(1) << 20;
+    explicit FileChars(RegularFile& file);
+    // The first bytes of the file (all of it, or the first chunk), before any is consumed.
+    [[nodiscard]] std::string_view start();
+    // Every byte not consumed yet, read at once; the range is at its end afterwards.
+    [[nodiscard]] std::string rest();
+
+    class Iterator {
+    public:
+        using iterator_category = std::input_iterator_tag;
+        using value_type = char;
+        using difference_type = std::ptrdiff_t;
+        using pointer = const char*;
+        using reference = const char&;
+        Iterator() = default; // the end
+        explicit Iterator(FileChars* chars) : m_chars(chars) {}
+        reference operator*() const { return *m_chars->m_at; }
+        Iterator& operator++() {
+            ++m_chars->m_at;
+            return *this;
+        }
+        Iterator operator++(int) {
+            Iterator before = *this;
+            ++*this;
+            return before;
+        }
+        bool operator==(const Iterator& other) const { return atEnd() == other.atEnd(); }
+
+    private:
+        [[nodiscard]] bool atEnd() const { return m_chars == nullptr || m_chars->atEnd(); }
+        FileChars* m_chars = nullptr;
+    };
+    [[nodiscard]] Iterator begin() { return Iterator(this); }
+    [[nodiscard]] Iterator end() { return Iterator(); }
+
+private:
+    void fill(); // the next chunk, when the current one is used up and the file holds more
+    [[nodiscard]] bool atEnd() {
+        if (m_at == m_chunkEnd) fill();
+        return m_at == m_chunkEnd;
+    }
+
+    RegularFile& m_file;
+    std::uint64_t m_left = 0; // bytes not read yet
+    std::string m_chunk;
+    const char* m_at = nullptr; // the next byte in m_chunk, or m_chunkEnd
+    const char* m_chunkEnd = nullptr;
 };
 
 // The whole of a regular file of at most `cap` bytes (see RegularFile).

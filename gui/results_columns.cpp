@@ -8,8 +8,6 @@
 #include <QMenu>
 #include <QTableView>
 
-#include <set>
-
 namespace rnnprof::gui {
 namespace {
 
@@ -42,14 +40,10 @@ QString formatResultCell(const QString& column, const QVariant& value) {
     return value.toString(); // small whole numbers: batch, seq_len, layers, repeats
 }
 
-std::vector<int> varyingColumnsFirst(const QAbstractItemModel& model, int role) {
+std::vector<int> varyingColumnsFirst(const std::vector<bool>& varies) {
     std::vector<int> varying, constant;
-    for (int c = 0; c < model.columnCount(); ++c) {
-        std::set<QString> seen;
-        for (int r = 0; r < model.rowCount() && seen.size() < 2; ++r)
-            seen.insert(model.index(r, c).data(role).toString());
-        (seen.size() >= 2 ? varying : constant).push_back(c);
-    }
+    for (int c = 0; c < static_cast<int>(varies.size()); ++c)
+        (varies[std::size_t(c)] ? varying : constant).push_back(c);
     varying.insert(varying.end(), constant.begin(), constant.end());
     return varying;
 }

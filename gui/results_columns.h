@@ -20,9 +20,9 @@ namespace rnnprof::gui {
 // The text shown for `value` (a cell's typed value, ResultsModel::SortRole) in CSV column `column`.
 [[nodiscard]] QString formatResultCell(const QString& column, const QVariant& value);
 
-// The model's columns in display order: those with at least two different values of `role` among
-// the rows first, then the constant ones, each group in model order.
-[[nodiscard]] std::vector<int> varyingColumnsFirst(const QAbstractItemModel& model, int role);
+// Columns in display order: those that vary (`varies[c]`: at least two different values among the
+// rows) first, then the constant ones, each group in model order.
+[[nodiscard]] std::vector<int> varyingColumnsFirst(const std::vector<bool>& varies);
 // Moves the header's sections into `order` (logical indices).
 void arrangeColumns(QHeaderView& header, const std::vector<int>& order);
 // A checkable entry per column of `table`: unchecking hides the column.

@@ -7,6 +7,9 @@
 #include <QGuiApplication>
 #include <QPalette>
 
+#include <algorithm>
+#include <cmath>
+
 namespace rnnprof::gui {
 namespace {
 
@@ -33,6 +36,13 @@ QVariant sortKey(const CsvValue& v) {
     return std::visit(Key{}, v);
 }
 
+// Two cells hold the same value; NaN, "not there", equals NaN.
+bool sameCell(const CsvValue& a, const CsvValue& b) {
+    if (const auto* x = std::get_if<double>(&a))
+        if (const auto* y = std::get_if<double>(&b)) return *x == *y || (std::isnan(*x) && std::isnan(*y));
+    return a == b;
+}
+
 } // namespace
 
 ResultsModel::ResultsModel(const ResultStore& store, QObject* parent)
@@ -53,43 +63,100 @@ ResultsModel::ResultsModel(const ResultStore& store, QObject* parent)
 ResultsModel::~ResultsModel() = default;
 
 void ResultsModel::rebuild() {
-    m_rows.clear();
+    m_refs.clear();
+    forgetCaches(-1);
     const auto& results = m_store.results();
     for (int r = 0; r < static_cast<int>(results.size()); ++r)
         for (int i = 0; i < static_cast<int>(results[std::size_t(r)].points.size()); ++i)
-            m_rows.push_back(makeRow({r, i}));
+            m_refs.push_back({r, i});
+    measureVariation();
 }
 
-ResultsModel::Row ResultsModel::makeRow(const PointRef& ref) const {
+std::vector<CsvValue> ResultsModel::cellsOf(const PointRef& ref) const {
     const auto& result = m_store.results()[std::size_t(ref.result)];
     // The store keeps a result's points when it replaces it (finishLive()); empty cells otherwise.
-    Row row{ref, QStringList{sourceOf(result)},
-            ref.point < static_cast<int>(result.points.size())
-                ? csvRow(result, result.points[std::size_t(ref.point)])
-                : std::vector<CsvValue>(csvColumns().size())};
-    for (const CsvValue& cell : row.cells)
-        row.text << QString::fromStdString(csvText(cell));
-    return row;
+    return ref.point < static_cast<int>(result.points.size())
+               ? csvRow(result, result.points[std::size_t(ref.point)])
+               : std::vector<CsvValue>(csvColumns().size());
+}
+
+CsvValue ResultsModel::cellOf(const PointRef& ref, int column) const {
+    const auto& result = m_store.results()[std::size_t(ref.result)];
+    return ref.point < static_cast<int>(result.points.size())
+               ? csvCell(result, result.points[std::size_t(ref.point)], std::size_t(column))
+               : CsvValue();
+}
+
+const ResultsModel::Row& ResultsModel::rowAt(int row) const {
+    const PointRef& ref = m_refs[std::size_t(row)];
+    const std::pair<int, int> key{ref.result, ref.point};
+    if (const auto it = m_shown.find(key); it != m_shown.end()) return it->second;
+    // A screenful of rows is a few dozen; the cap only bounds what scrolling through leaves behind.
+    constexpr std::size_t kShownRows = 4096;
+    if (m_shown.size() >= kShownRows) m_shown.clear();
+    Row made{QStringList{sourceOf(m_store.results()[std::size_t(ref.result)])}, cellsOf(ref)};
+    for (const CsvValue& cell : made.cells)
+        made.text << QString::fromStdString(csvText(cell));
+    return m_shown.emplace(key, std::move(made)).first->second;
+}
+
+const std::vector<QVariant>& ResultsModel::sortKeys(int column) const {
+    if (const auto it = m_sortKeys.find(column); it != m_sortKeys.end()) return it->second;
+    if (m_sortKeys.size() >= 4) m_sortKeys.clear(); // the columns sorted by lately
+    std::vector<QVariant> keys;
+    keys.reserve(m_refs.size());
+    for (const PointRef& ref : m_refs)
+        keys.push_back(column == 0 ? QVariant(sourceOf(m_store.results()[std::size_t(ref.result)]))
+                                   : sortKey(cellOf(ref, column - 1)));
+    return m_sortKeys.emplace(column, std::move(keys)).first->second;
+}
+
+void ResultsModel::noteVariation(const PointRef& ref, const std::vector<CsvValue>& cells) {
+    const QString source = sourceOf(m_store.results()[std::size_t(ref.result)]);
+    if (!m_firstRow) {
+        m_firstRow.emplace(source, cells);
+        return;
+    }
+    if (source != m_firstRow->first) m_varies[0] = true;
+    for (std::size_t c = 0; c < cells.size(); ++c)
+        if (!m_varies[c + 1] && !sameCell(cells[c], m_firstRow->second[c])) m_varies[c + 1] = true;
+}
+
+void ResultsModel::measureVariation() {
+    m_varies.assign(std::size_t(m_columns.size()), false);
+    m_firstRow.reset();
+    for (const PointRef& ref : m_refs)
+        noteVariation(ref, cellsOf(ref));
+}
+
+void ResultsModel::forgetCaches(int result) {
+    m_sortKeys.clear(); // rows move or change: every column's keys are stale
+    if (result < 0) {
+        m_shown.clear();
+        return;
+    }
+    std::erase_if(m_shown, [result](const auto& entry) { return entry.first.first == result; });
 }
 
 void ResultsModel::onPointAppended(int result, int point) {
     // Rows are ordered by result, then point: insert after the last row of `result`.
-    int at = 0;
-    while (at < static_cast<int>(m_rows.size()) &&
-           (m_rows[std::size_t(at)].ref.result < result ||
-            (m_rows[std::size_t(at)].ref.result == result && m_rows[std::size_t(at)].ref.point < point)))
-        ++at;
-    beginInsertRows({}, at, at);
-    m_rows.insert(m_rows.begin() + at, makeRow({result, point}));
+    const auto at = std::find_if(m_refs.begin(), m_refs.end(), [&](const PointRef& ref) {
+        return ref.result > result || (ref.result == result && ref.point >= point);
+    });
+    const int row = static_cast<int>(at - m_refs.begin());
+    beginInsertRows({}, row, row);
+    m_refs.insert(at, {result, point});
+    forgetCaches(result);
+    noteVariation({result, point}, cellsOf({result, point}));
     endInsertRows();
 }
 
 void ResultsModel::onResultUpdated(int result) {
+    forgetCaches(result);
+    measureVariation();
     int first = -1, last = -1;
-    for (int i = 0; i < static_cast<int>(m_rows.size()); ++i) {
-        Row& row = m_rows[std::size_t(i)];
-        if (row.ref.result != result) continue;
-        row = makeRow(row.ref);
+    for (int i = 0; i < static_cast<int>(m_refs.size()); ++i) {
+        if (m_refs[std::size_t(i)].result != result) continue;
         if (first < 0) first = i;
         last = i;
     }
@@ -97,7 +164,7 @@ void ResultsModel::onResultUpdated(int result) {
 }
 
 int ResultsModel::rowCount(const QModelIndex& parent) const {
-    return parent.isValid() ? 0 : static_cast<int>(m_rows.size());
+    return parent.isValid() ? 0 : static_cast<int>(m_refs.size());
 }
 
 int ResultsModel::columnCount(const QModelIndex& parent) const {
@@ -106,27 +173,26 @@ int ResultsModel::columnCount(const QModelIndex& parent) const {
 
 QVariant ResultsModel::data(const QModelIndex& index, int role) const {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) return {};
-    const Row& row = m_rows[std::size_t(index.row())];
-    const PointResult* p = m_store.point(row.ref);
-    // Column 0 is the source; the CSV cells follow.
-    const CsvValue* cell = index.column() > 0 ? &row.cells[std::size_t(index.column() - 1)] : nullptr;
+    const PointRef& ref = m_refs[std::size_t(index.row())];
+    const PointResult* p = m_store.point(ref);
     switch (role) {
     case Qt::DisplayRole:
-        return row.text.at(index.column());
+        return rowAt(index.row()).text.at(index.column());
     case SortRole:
-        return cell ? sortKey(*cell) : QVariant(row.text.at(0));
+        return sortKeys(index.column())[std::size_t(index.row())];
     case PointRefRole:
-        return QVariant::fromValue(row.ref);
+        return QVariant::fromValue(ref);
     case OkRole:
         return p && p->ok();
     case Qt::ToolTipRole:
-        return pointTooltip(m_store.results(), row.ref);
+        return pointTooltip(m_store.results(), ref);
     case Qt::ForegroundRole:
         if (p && !p->ok()) return QGuiApplication::palette().brush(QPalette::Disabled, QPalette::Text);
         return {};
-    case Qt::TextAlignmentRole:
-        return cell && isNumber(*cell) ? QVariant(Qt::AlignRight | Qt::AlignVCenter)
-                                       : QVariant(Qt::AlignLeft | Qt::AlignVCenter);
+    case Qt::TextAlignmentRole: // column 0 is the source; the CSV cells follow
+        return index.column() > 0 && isNumber(rowAt(index.row()).cells[std::size_t(index.column() - 1)])
+                   ? QVariant(Qt::AlignRight | Qt::AlignVCenter)
+                   : QVariant(Qt::AlignLeft | Qt::AlignVCenter);
     default:
         return {};
     }
@@ -142,13 +208,12 @@ QVariant ResultsModel::headerData(int section, Qt::Orientation orientation, int 
 }
 
 PointRef ResultsModel::refAt(int row) const {
-    return row >= 0 && row < rowCount() ? m_rows[std::size_t(row)].ref : PointRef{};
+    return row >= 0 && row < rowCount() ? m_refs[std::size_t(row)] : PointRef{};
 }
 
 int ResultsModel::rowOf(const PointRef& ref) const {
-    for (int i = 0; i < rowCount(); ++i)
-        if (m_rows[std::size_t(i)].ref == ref) return i;
-    return -1;
+    const auto at = std::find(m_refs.begin(), m_refs.end(), ref);
+    return at == m_refs.end() ? -1 : static_cast<int>(at - m_refs.begin());
 }
 
 int ResultsModel::columnOf(const QString& name) const {

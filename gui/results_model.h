@@ -10,6 +10,9 @@
 #include <QAbstractTableModel>
 #include <QStringList>
 
+#include <map>
+#include <optional>
+#include <utility>
 #include <vector>
 
 namespace rnnprof::gui {
@@ -33,21 +36,35 @@ public:
     [[nodiscard]] PointRef refAt(int row) const;
     [[nodiscard]] int rowOf(const PointRef& ref) const; // -1 when absent
     [[nodiscard]] int columnOf(const QString& name) const;
+    // Per column, whether the rows hold at least two different values (kept as rows come and go).
+    [[nodiscard]] const std::vector<bool>& columnsVary() const { return m_varies; }
 
 private:
+    // A row's cells are made from its point when shown (csvRow()) and kept for the rows shown
+    // lately, never for all: a table of 100,000 points would otherwise hold ten times the file.
     struct Row {
-        PointRef ref;
         QStringList text;            // source, then each CSV cell as the file spells it
         std::vector<CsvValue> cells; // the CSV cells, typed: for sorting and alignment
     };
     void rebuild();
-    [[nodiscard]] Row makeRow(const PointRef& ref) const;
+    [[nodiscard]] std::vector<CsvValue> cellsOf(const PointRef& ref) const;
+    [[nodiscard]] CsvValue cellOf(const PointRef& ref, int csvColumn) const;
+    [[nodiscard]] const Row& rowAt(int row) const;
+    // What sorting compares in `column`, for every row: made once per column sorted by.
+    [[nodiscard]] const std::vector<QVariant>& sortKeys(int column) const;
+    void noteVariation(const PointRef& ref, const std::vector<CsvValue>& cells);
+    void measureVariation();
+    void forgetCaches(int result);
     void onPointAppended(int result, int point);
     void onResultUpdated(int result);
 
     const ResultStore& m_store;
     QStringList m_columns;
-    std::vector<Row> m_rows;
+    std::vector<PointRef> m_refs; // the rows: by result, then point
+    std::vector<bool> m_varies;
+    std::optional<std::pair<QString, std::vector<CsvValue>>> m_firstRow; // what variation compares with
+    mutable std::map<std::pair<int, int>, Row> m_shown;      // cells of rows shown lately, by point
+    mutable std::map<int, std::vector<QVariant>> m_sortKeys; // by column
 };
 
 } // namespace rnnprof::gui

@@ -96,7 +96,7 @@ ResultsView::ResultsView(ResultsModel& model, QWidget* parent) : QWidget(parent)
 void ResultsView::arrangeColumnsByVariation() {
     if (m_userOrdered) return;
     m_arranging = true;
-    arrangeColumns(*m_table->horizontalHeader(), varyingColumnsFirst(m_model, ResultsModel::SortRole));
+    arrangeColumns(*m_table->horizontalHeader(), varyingColumnsFirst(m_model.columnsVary()));
     m_arranging = false;
 }
 

@@ -4,6 +4,7 @@
 #include "engine/atomic_file.h"
 #include "engine/error.h"
 #include "gui/charts/chart_view.h"
+#include "gui/charts/svg_compact.h"
 
 #include <QBuffer>
 #include <QChart>
@@ -235,6 +236,8 @@ void exportCharts(const std::vector<ChartData>& charts, const ChartStyle& style,
         if (!painter.begin(&svg)) fail(path, QStringLiteral("the SVG generator cannot start"));
         paintPanels(panels, footer, layout, style, painter, size);
         painter.end();
+        buffer.close();
+        bytes = compactSvg(bytes);
         break;
     }
     case ImageFormat::Pdf: {

@@ -14,6 +14,8 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <map>
+#include <tuple>
 
 namespace rnnprof {
 namespace {
@@ -208,6 +210,10 @@ SweepResult journalFromText(std::string_view text, const std::string& source,
     jsonio::readFormat(root, jsonio::kJournalFormat, jsonio::Need::Required);
     jsonio::readHeader(*header, source, problems, result);
     problems.throwIfAny(lineName(source, lines.front()));
+    // Where each ok point is in result.points, by what makes it the same point: found in one
+    // lookup, so a journal of 100,000 points reads in linear time.
+    using OkPointKey = std::tuple<std::string, Mode, int, int>;
+    std::map<OkPointKey, std::size_t> okPoints;
     for (std::size_t i = 1; i < lines.size(); ++i) {
         const auto record = parseLine(source, lines[i]);
         if (!record) {
@@ -231,14 +237,17 @@ SweepResult journalFromText(std::string_view text, const std::string& source,
         }
         pointProblems.throwIfAny(lineName(source, lines[i]));
         // A later ok record of an ok point is its re-measurement (a disturbed one): it replaces.
-        const auto same = std::find_if(result.points.begin(), result.points.end(), [&](const PointResult& p) {
-            return point.ok() && p.ok() && p.backend == point.backend && p.mode == point.mode &&
-                   p.shape == point.shape;
-        });
-        if (same != result.points.end())
-            *same = std::move(point);
-        else
+        if (!point.ok()) {
             result.points.push_back(std::move(point));
+            continue;
+        }
+        const auto [at, added] =
+            okPoints.try_emplace(OkPointKey{point.backend, point.mode, point.shape.batch, point.shape.seqLen},
+                                 result.points.size());
+        if (added)
+            result.points.push_back(std::move(point));
+        else
+            result.points[at->second] = std::move(point);
     }
     result.complete = false;
     return result;

@@ -147,7 +147,8 @@ public:
         if constexpr (Scalar<T>) {
             const bool negativeAllowed = std::exchange(m_negativeAllowed, false);
             if (!m_reader.get(key, value, need)) return false;
-            if (m_bounds == Bounds::Recorded) checkRecorded(pathOf(key), problems(), value, negativeAllowed);
+            if (m_bounds == Bounds::Recorded)
+                checkRecorded(KeyPath(m_reader.path(), key), problems(), value, negativeAllowed);
             return true;
         } else if constexpr (kIsVector<T>) {
             const Json* v = m_reader.array(key, need);
@@ -172,7 +173,7 @@ public:
     template <class E, std::size_t N>
     bool operator()(const char* key, E& value, const Spellings<E, N>& names, Need need = Need::Optional) {
         const Json* v = m_reader.find(key, need);
-        return v && readEnum(*v, pathOf(key), problems(), value, names);
+        return v && readEnum(*v, KeyPath(m_reader.path(), key), problems(), value, names);
     }
     // All or nothing: the list is replaced only when every element is a known spelling.
     template <class E, std::size_t N>

@@ -20,8 +20,8 @@ std::string typeOf(const Json& v) {
     return v.type_name();
 }
 
-void wrongType(const Json& v, const std::string& path, Problems& p, const char* expected) {
-    p.add(path, std::string("expected ") + expected + ", got " + typeOf(v));
+void wrongType(const Json& v, const KeyPath& path, Problems& p, const char* expected) {
+    p.add(path.text(), std::string("expected ") + expected + ", got " + typeOf(v));
 }
 
 // Counts the keys of every open object while the parser reads, and refuses the first object that
@@ -120,10 +120,10 @@ void Problems::throwIfAny(const std::string& source) const {
 namespace {
 
 // Parses with `callback` (KeyCap, or one that calls it), turning the library's errors into ours.
-template <class Callback>
-Json parseWith(std::string_view text, const std::string& source, Callback& callback) {
+template <class Chars, class Callback>
+Json parseWith(Chars&& chars, const std::string& source, Callback& callback) {
     try {
-        return Json::parse(text.begin(), text.end(), std::ref(callback));
+        return Json::parse(chars.begin(), chars.end(), std::ref(callback));
     } catch (const Json::parse_error& e) {
         // e.what() reads "[json.exception.parse_error.101] parse error at line 3, column 5: ...".
         std::string what = e.what();
@@ -134,26 +134,33 @@ Json parseWith(std::string_view text, const std::string& source, Callback& callb
     }
 }
 
-// KeyCap, and each element of the top-level "points" array counted and discarded once read.
-class PointsDropper {
+// KeyCap, and each element of the top-level "points" array handed to `onPoint` and discarded once
+// read: the document keeps "points" as an empty array, and no more than one point is parsed at once.
+class PointsVisitor {
 public:
-    PointsDropper(const std::string& source, std::size_t& points) : m_cap(source), m_points(points) {}
+    PointsVisitor(const std::string& source, const PointVisitor& onPoint)
+        : m_cap(source), m_onPoint(onPoint) {}
 
     bool operator()(int depth, Json::parse_event_t event, Json& parsed) {
         using E = Json::parse_event_t;
         if (!m_cap(depth, event, parsed)) return false;
         if (event == E::key && depth == 1) m_inPoints = parsed.get_ref<const std::string&>() == "points";
-        const bool element = depth == 2 && m_inPoints &&
+        // The value of "points" opens at depth 1: only an array's elements are points.
+        if (m_inPoints && depth == 1 && (event == E::array_start || event == E::object_start))
+            m_inArray = event == E::array_start;
+        const bool element = depth == 2 && m_inPoints && m_inArray &&
                              (event == E::object_end || event == E::array_end || event == E::value);
         if (!element) return true;
-        ++m_points;
-        return false; // the element is read, counted and not kept
+        m_onPoint(m_count++, parsed);
+        return false; // the element is read, handed over and not kept
     }
 
 private:
     KeyCap m_cap;
-    std::size_t& m_points;
+    const PointVisitor& m_onPoint;
     bool m_inPoints = false;
+    bool m_inArray = false;
+    std::size_t m_count = 0;
 };
 
 } // namespace
@@ -163,10 +170,19 @@ Json parse(std::string_view text, const std::string& source) {
     return parseWith(text, source, cap);
 }
 
+Json parseEachPoint(std::string_view text, const std::string& source, const PointVisitor& onPoint) {
+    PointsVisitor visitor(source, onPoint);
+    return parseWith(text, source, visitor);
+}
+
+Json parseEachPoint(FileChars& chars, const std::string& source, const PointVisitor& onPoint) {
+    PointsVisitor visitor(source, onPoint);
+    return parseWith(chars, source, visitor);
+}
+
 Json parseWithoutPoints(std::string_view text, const std::string& source, std::size_t& points) {
     points = 0;
-    PointsDropper dropper(source, points);
-    return parseWith(text, source, dropper);
+    return parseEachPoint(text, source, [&points](std::size_t, const Json&) { ++points; });
 }
 
 std::optional<Json> parseIfComplete(std::string_view text, const std::string& source) {
@@ -184,7 +200,7 @@ std::string indexPath(const std::string& path, std::size_t index) {
     return path + "[" + std::to_string(index) + "]";
 }
 
-bool read(const Json& v, const std::string& path, Problems& p, int& out) {
+bool read(const Json& v, const KeyPath& path, Problems& p, int& out) {
     if (!v.is_number_integer()) {
         wrongType(v, path, p, "an integer");
         return false;
@@ -194,27 +210,27 @@ bool read(const Json& v, const std::string& path, Problems& p, int& out) {
                           : v.get<std::int64_t>() >= std::numeric_limits<int>::min() &&
                                 v.get<std::int64_t>() <= std::numeric_limits<int>::max();
     if (!fits) {
-        p.add(path, "integer " + v.dump() + " is out of range");
+        p.add(path.text(), "integer " + v.dump() + " is out of range");
         return false;
     }
     out = v.get<int>();
     return true;
 }
 
-bool read(const Json& v, const std::string& path, Problems& p, std::uint64_t& out) {
+bool read(const Json& v, const KeyPath& path, Problems& p, std::uint64_t& out) {
     if (!v.is_number_integer()) {
         wrongType(v, path, p, "a non-negative integer");
         return false;
     }
     if (!v.is_number_unsigned()) {
-        p.add(path, "expected a non-negative integer, got " + v.dump());
+        p.add(path.text(), "expected a non-negative integer, got " + v.dump());
         return false;
     }
     out = v.get<std::uint64_t>();
     return true;
 }
 
-bool read(const Json& v, const std::string& path, Problems& p, double& out) {
+bool read(const Json& v, const KeyPath& path, Problems& p, double& out) {
     if (v.is_null()) {
         out = std::numeric_limits<double>::quiet_NaN();
         return true;
@@ -227,7 +243,7 @@ bool read(const Json& v, const std::string& path, Problems& p, double& out) {
     return true;
 }
 
-bool read(const Json& v, const std::string& path, Problems& p, bool& out) {
+bool read(const Json& v, const KeyPath& path, Problems& p, bool& out) {
     if (!v.is_boolean()) {
         wrongType(v, path, p, "true or false");
         return false;
@@ -236,7 +252,7 @@ bool read(const Json& v, const std::string& path, Problems& p, bool& out) {
     return true;
 }
 
-bool read(const Json& v, const std::string& path, Problems& p, std::string& out) {
+bool read(const Json& v, const KeyPath& path, Problems& p, std::string& out) {
     if (!v.is_string()) {
         wrongType(v, path, p, "a string");
         return false;
@@ -246,8 +262,7 @@ bool read(const Json& v, const std::string& path, Problems& p, std::string& out)
 }
 
 template <class T>
-bool readList(const Json& v, const std::string& path, Problems& p, std::vector<T>& out,
-              const char* expected) {
+bool readList(const Json& v, const KeyPath& path, Problems& p, std::vector<T>& out, const char* expected) {
     if (!v.is_array()) {
         wrongType(v, path, p, expected);
         return false;
@@ -255,20 +270,20 @@ bool readList(const Json& v, const std::string& path, Problems& p, std::vector<T
     std::vector<T> values(v.size());
     bool ok = true;
     for (std::size_t i = 0; i < v.size(); ++i)
-        ok = read(v[i], indexPath(path, i), p, values[i]) && ok;
+        ok = read(v[i], indexPath(path.text(), i), p, values[i]) && ok;
     if (ok) out = std::move(values);
     return ok;
 }
 
-bool read(const Json& v, const std::string& path, Problems& p, std::vector<int>& out) {
+bool read(const Json& v, const KeyPath& path, Problems& p, std::vector<int>& out) {
     return readList(v, path, p, out, "an array of integers");
 }
 
-bool read(const Json& v, const std::string& path, Problems& p, std::vector<std::string>& out) {
+bool read(const Json& v, const KeyPath& path, Problems& p, std::vector<std::string>& out) {
     return readList(v, path, p, out, "an array of strings");
 }
 
-bool checkRecorded(const std::string& path, Problems& p, double v, bool mayBeNegative) {
+bool checkRecorded(const KeyPath& path, Problems& p, double v, bool mayBeNegative) {
     if (std::isnan(v)) return true; // null: no value
     if (isWithinRecordedRange(v) && (mayBeNegative || v >= 0.0)) return true;
     std::ostringstream text;
@@ -276,34 +291,34 @@ bool checkRecorded(const std::string& path, Problems& p, double v, bool mayBeNeg
          << kMaxRecordedValue;
     text.precision(17); // the value as written, also when it only just exceeds the bound
     text << " (got " << v << ")";
-    p.add(path, text.str());
+    p.add(path.text(), text.str());
     return false;
 }
 
-bool checkRecorded(const std::string& path, Problems& p, int v, bool) {
+bool checkRecorded(const KeyPath& path, Problems& p, int v, bool) {
     if (v >= 0) return true;
-    p.add(path, "must be 0 or more (got " + std::to_string(v) + ")");
+    p.add(path.text(), "must be 0 or more (got " + std::to_string(v) + ")");
     return false;
 }
 
-bool checkRecorded(const std::string& path, Problems& p, const std::string& v, bool) {
+bool checkRecorded(const KeyPath& path, Problems& p, const std::string& v, bool) {
     if (v.size() <= kMaxRecordedText) return true;
-    p.add(path, "text of " + std::to_string(v.size()) + " bytes, at most " +
-                    std::to_string(kMaxRecordedText) + " are allowed");
+    p.add(path.text(), "text of " + std::to_string(v.size()) + " bytes, at most " +
+                           std::to_string(kMaxRecordedText) + " are allowed");
     return false;
 }
 
-bool checkRecorded(const std::string& path, Problems& p, const std::vector<std::string>& v, bool) {
+bool checkRecorded(const KeyPath& path, Problems& p, const std::vector<std::string>& v, bool) {
     bool ok = true;
     for (std::size_t i = 0; i < v.size(); ++i)
-        ok = checkRecorded(indexPath(path, i), p, v[i]) && ok;
+        ok = checkRecorded(indexPath(path.text(), i), p, v[i]) && ok;
     return ok;
 }
 
-bool checkRecorded(const std::string& path, Problems& p, const std::vector<int>& v, bool) {
+bool checkRecorded(const KeyPath& path, Problems& p, const std::vector<int>& v, bool) {
     bool ok = true;
     for (std::size_t i = 0; i < v.size(); ++i)
-        ok = checkRecorded(indexPath(path, i), p, v[i]) && ok;
+        ok = checkRecorded(indexPath(path.text(), i), p, v[i]) && ok;
     return ok;
 }
 
@@ -314,7 +329,7 @@ ObjectReader::ObjectReader(const Json& value, std::string path, Problems& proble
 }
 
 const Json* ObjectReader::find(const char* key, Need need) {
-    m_known.insert(key);
+    if (m_strict) m_known.insert(key); // only finish() asks, and only in strict documents
     if (!m_object) return nullptr;
     if (auto it = m_value.find(key); it != m_value.end()) return &*it;
     if (need == Need::Required) m_problems.add(pathOf(key), "missing required key");

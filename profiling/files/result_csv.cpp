@@ -22,10 +22,10 @@ enum class Shown {
     Predicted, // predicted points: the band and where it came from
 };
 
-// What a cell is read from: the sweep's model, its framework verdicts and the point.
+// What a cell is read from: the sweep's result (its model and framework verdicts) and the point.
 struct Source {
+    const SweepResult& result;
     const RnnConfig& model;
-    const FastPathTexts& fastPath;
     const PointResult& point;
 };
 
@@ -107,8 +107,8 @@ const std::array<Column, 49> kColumns{{
     {"dropout", Shown::Always, [](const Source& s) { return real(s.model.dropout); }},
     {"recurrent_dropout", Shown::Always, [](const Source& s) { return real(s.model.recurrentDropout); }},
     // Whether Keras and PyTorch would run this model on cuDNN: the sweep's, on every row.
-    {"keras_cudnn", Shown::Always, [](const Source& s) { return text(s.fastPath.keras); }},
-    {"pytorch_cudnn", Shown::Always, [](const Source& s) { return text(s.fastPath.pytorch); }},
+    {"keras_cudnn", Shown::Always, [](const Source& s) { return text(s.result.fastPath().keras); }},
+    {"pytorch_cudnn", Shown::Always, [](const Source& s) { return text(s.result.fastPath().pytorch); }},
     // Predicted rows (status=predicted): the band of the fit's residuals and the file it came from.
     {"predicted_low_ms", Shown::Predicted, [](const Source& s) { return real(s.point.prediction->lowMs); }},
     {"predicted_high_ms", Shown::Predicted, [](const Source& s) { return real(s.point.prediction->highMs); }},
@@ -153,35 +153,34 @@ const std::vector<std::string>& csvColumns() {
     return columns;
 }
 
+CsvValue csvCell(const SweepResult& result, const PointResult& point, std::size_t column) {
+    const Column& c = kColumns.at(column);
+    bool shown = false;
+    switch (c.shown) {
+    case Shown::Always:
+        shown = true;
+        break;
+    case Shown::Measured:
+        shown = point.measured();
+        break;
+    case Shown::Checked:
+        shown = point.ok() && point.numerics.checked;
+        break;
+    case Shown::Timed:
+        shown = point.measured() || (point.predicted() && point.prediction.has_value());
+        break;
+    case Shown::Predicted:
+        shown = point.predicted() && point.prediction.has_value();
+        break;
+    }
+    return shown ? c.value(Source{result, result.plan.config, point}) : CsvValue();
+}
+
 std::vector<CsvValue> csvRow(const SweepResult& result, const PointResult& point) {
-    const bool measured = point.measured();
-    const bool checked = point.ok() && point.numerics.checked;
-    const bool predicted = point.predicted() && point.prediction.has_value();
-    const FastPathTexts fastPath = result.fastPath();
-    const Source source{result.plan.config, fastPath, point};
     std::vector<CsvValue> row;
     row.reserve(kColumns.size());
-    for (const Column& c : kColumns) {
-        bool shown = false;
-        switch (c.shown) {
-        case Shown::Always:
-            shown = true;
-            break;
-        case Shown::Measured:
-            shown = measured;
-            break;
-        case Shown::Checked:
-            shown = checked;
-            break;
-        case Shown::Timed:
-            shown = measured || predicted;
-            break;
-        case Shown::Predicted:
-            shown = predicted;
-            break;
-        }
-        row.push_back(shown ? c.value(source) : CsvValue());
-    }
+    for (std::size_t c = 0; c < kColumns.size(); ++c)
+        row.push_back(csvCell(result, point, c));
     return row;
 }
 

@@ -42,6 +42,8 @@ using CsvValue = std::variant<std::monostate, bool, std::int64_t, std::uint64_t,
 [[nodiscard]] const std::vector<std::string>& csvColumns();
 // The cells of `point`, a point of `result`, one per column of csvColumns().
 [[nodiscard]] std::vector<CsvValue> csvRow(const SweepResult& result, const PointResult& point);
+// One of those cells: that of column `column`, an index of csvColumns().
+[[nodiscard]] CsvValue csvCell(const SweepResult& result, const PointResult& point, std::size_t column);
 // A cell as the file spells it before quoting: empty, true or false, the shortest text that reads
 // back as the same number, or the text itself.
 [[nodiscard]] std::string csvText(const CsvValue& value);

@@ -44,26 +44,37 @@ std::string toJson(const SweepResult& result) {
     return doc.dump(1, ' ', false, Json::error_handler_t::replace) + "\n";
 }
 
-SweepResult resultFromJson(std::string_view text, const std::string& source) {
-    const Json doc = jsonio::parse(text, source);
+namespace {
+
+// A results file's header and points from `parse`, a parseEachPoint() over its text or its file.
+template <class Parse>
+SweepResult readResult(const std::string& source, Parse parse) {
     jsonio::Problems problems;
     SweepResult result;
     result.complete = false;
+    // Each point is read into its record as soon as the parser has it, so a file is never held as
+    // a whole JSON tree (which costs several times the file).
+    const Json doc = parse([&](std::size_t i, const Json& point) {
+        jsonio::readPoint(point, jsonio::indexPath(kPointsKey, i), problems, result.points.emplace_back());
+    });
     jsonio::ObjectReader root(doc, "", problems, false);
     if (root.isObject()) {
         jsonio::readFormat(root, jsonio::kResultsFormat, jsonio::Need::Optional);
         jsonio::readHeader(doc, source, problems, result);
-        if (const Json* points = root.array(kPointsKey, jsonio::Need::Required)) {
-            result.points.resize(points->size());
-            for (std::size_t i = 0; i < points->size(); ++i) {
-                const std::string path = jsonio::indexPath(kPointsKey, i);
-                jsonio::readPoint((*points)[i], path, problems, result.points[i]);
-                jsonio::checkHostIndex(result, result.points[i], path, problems);
-            }
-        }
+        if (root.array(kPointsKey, jsonio::Need::Required))
+            for (std::size_t i = 0; i < result.points.size(); ++i)
+                jsonio::checkHostIndex(result, result.points[i], jsonio::indexPath(kPointsKey, i), problems);
     }
     problems.throwIfAny(source);
     return result;
+}
+
+} // namespace
+
+SweepResult resultFromJson(std::string_view text, const std::string& source) {
+    return readResult(source, [&](const jsonio::PointVisitor& onPoint) {
+        return jsonio::parseEachPoint(text, source, onPoint);
+    });
 }
 
 void saveResultJson(const std::string& path, const SweepResult& result) {
@@ -71,8 +82,16 @@ void saveResultJson(const std::string& path, const SweepResult& result) {
 }
 
 SweepResult loadResultFile(const std::string& path) {
-    const std::string text = readRegularFile(path, kMaxResultFileBytes);
-    SweepResult result = looksLikeJournal(text) ? journalFromText(text, path) : resultFromJson(text, path);
+    RegularFile file(path, kMaxResultFileBytes);
+    FileChars chars(file);
+    SweepResult result;
+    if (looksLikeJournal(chars.start())) {
+        result = journalFromText(chars.rest(), path); // read line by line from its text
+    } else {
+        result = readResult(path, [&](const jsonio::PointVisitor& onPoint) {
+            return jsonio::parseEachPoint(chars, path, onPoint);
+        });
+    }
     result.label = resultLabel(path, result.host);
     return result;
 }

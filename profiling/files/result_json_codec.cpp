@@ -388,7 +388,7 @@ void readHeader(const Json& value, const std::string& source, Problems& problems
         problems.add("shard", "shard " + shardText(*s) +
                                   " names no shard: the index must be between 1 and "
                                   "the count");
-    checkRecorded("plan.preset", problems, result.plan.preset);
+    checkRecorded(std::string("plan.preset"), problems, result.plan.preset);
     for (std::size_t i = 0; i < result.plan.backends.size(); ++i)
         checkBackendId(indexPath("plan.sweep.backends", i), problems, result.plan.backends[i]);
 }

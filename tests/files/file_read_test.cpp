@@ -104,5 +104,47 @@ TEST(NpyFile, ALargeArrayIsReadInChunksToTheSameValues) {
         ASSERT_EQ(arr.values[i], double(t.data[i])) << i;
 }
 
+// FileChars hands a parser the file a chunk at a time: the bytes through its iterators are the
+// file's, in order, across chunk boundaries; start() shows the first chunk without consuming it and
+// rest() reads what is left at once.
+TEST(FileChars, IteratesOverEveryByteAcrossChunksInOrder) {
+    test::TempDir dir;
+    const std::string path = dir.path("big");
+    std::string bytes(FileChars::kChunkBytes * 2 + 12345, '\0');
+    for (std::size_t i = 0; i < bytes.size(); ++i)
+        bytes[i] = char('a' + (i * 7919) % 26);
+    writeBytes(path, bytes);
+    RegularFile file(path, kMaxResultFileBytes);
+    FileChars chars(file);
+    EXPECT_EQ(chars.start(), std::string_view(bytes).substr(0, FileChars::kChunkBytes));
+    const std::string read(chars.begin(), chars.end());
+    EXPECT_EQ(read.size(), bytes.size());
+    EXPECT_TRUE(read == bytes);
+    EXPECT_TRUE(chars.begin() == chars.end());
+}
+
+TEST(FileChars, RestReadsWhatIsLeftAfterTheBytesConsumed) {
+    test::TempDir dir;
+    const std::string path = dir.path("f");
+    const std::string bytes = std::string(FileChars::kChunkBytes + 10, 'x') + "tail";
+    writeBytes(path, bytes);
+    RegularFile file(path, kMaxResultFileBytes);
+    FileChars chars(file);
+    auto it = chars.begin();
+    for (int i = 0; i < 3; ++i)
+        ++it;
+    EXPECT_TRUE(chars.rest() == bytes.substr(3));
+    EXPECT_TRUE(chars.begin() == chars.end());
+}
+
+TEST(FileChars, AnEmptyFileIsAnEmptyRange) {
+    test::TempDir dir;
+    writeBytes(dir.path("empty"), "");
+    RegularFile file(dir.path("empty"), kMaxResultFileBytes);
+    FileChars chars(file);
+    EXPECT_TRUE(chars.start().empty());
+    EXPECT_TRUE(chars.begin() == chars.end());
+}
+
 } // namespace
 } // namespace rnnprof

@@ -1,6 +1,7 @@
 // results.json: a lossless round trip of every field, NaN as null, and clear errors (naming the
 // key path) for newer, malformed or truncated files, never a crash.
 #include "engine/error.h"
+#include "profiling/files/json_reader.h"
 #include "profiling/files/result_files.h"
 #include "sample_results.h"
 
@@ -8,6 +9,9 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <malloc.h>
+
+#include <filesystem>
 #include <fstream>
 
 namespace rnnprof {
@@ -350,6 +354,77 @@ TEST(ResultOutline, CountsPointsWithoutDecodingThem) {
     std::ofstream(dir.file("r.json")) << doc.dump();
     EXPECT_THROW((void)loadResultFile(dir.file("r.json")), Error);
     EXPECT_EQ(loadResultOutline(dir.file("r.json")).points, test::sampleResult().points.size());
+}
+
+// A file larger than one read of the loader (FileChars::kChunkBytes) loads point for point as the
+// result that was saved: the parser reads it a chunk at a time, never as one text.
+TEST(ResultJson, AFileOfManyReadChunksLoadsAsSaved) {
+    SweepResult r = test::sampleResult();
+    const std::vector<PointResult> sample = r.points;
+    for (int copy = 1; toJson(r).size() < 2 * FileChars::kChunkBytes + 1000; ++copy)
+        for (PointResult p : sample) {
+            p.shape.batch += copy;
+            r.points.push_back(std::move(p));
+        }
+    test::TempDir dir;
+    saveResultJson(dir.file("r.json"), r);
+    SweepResult loaded = loadResultFile(dir.file("r.json"));
+    loaded.label.clear();
+    EXPECT_EQ(loaded.points.size(), r.points.size());
+    EXPECT_TRUE(loaded == r);
+}
+
+// Each point is handed over as it is read, in file order, and then left out of the document;
+// "points" that is not an array hands over nothing and is reported.
+TEST(ResultJson, PointsAreHandedOverOneAtATimeAndLeftOutOfTheDocument) {
+    const Json doc = sampleDocument();
+    std::vector<std::size_t> indices;
+    std::vector<Json> seen;
+    const jsonio::Json header =
+        jsonio::parseEachPoint(doc.dump(), "r.json", [&](std::size_t i, const jsonio::Json& p) {
+            indices.push_back(i);
+            seen.push_back(Json::parse(p.dump()));
+        });
+    ASSERT_EQ(seen.size(), doc["points"].size());
+    for (std::size_t i = 0; i < seen.size(); ++i) {
+        EXPECT_EQ(indices[i], i);
+        EXPECT_EQ(seen[i], doc["points"][i]);
+    }
+    EXPECT_TRUE(header.at("points").is_array());
+    EXPECT_TRUE(header.at("points").empty());
+    EXPECT_EQ(header.at("host"), jsonio::Json::parse(doc.at("host").dump()));
+
+    Json notAnArray = doc;
+    notAnArray["points"] = Json{{"a", Json::object()}, {"b", 1}};
+    std::size_t handed = 0;
+    (void)jsonio::parseEachPoint(notAnArray.dump(), "r.json",
+                                 [&](std::size_t, const jsonio::Json&) { ++handed; });
+    EXPECT_EQ(handed, 0u);
+    EXPECT_THAT(loadError(notAnArray.dump()), HasSubstr("points: expected an array, got object"));
+}
+
+// What a loaded result holds stays in proportion to its file: every point (here with its steps,
+// trace slices, kernels and notes) costs less heap than twice its bytes in the file.
+TEST(ResultJson, ALoadedPointHoldsLessThanTwiceItsBytesInTheFile) {
+    SweepResult r = test::sampleResult();
+    const std::vector<PointResult> sample = r.points;
+    for (int copy = 1; copy < 200; ++copy)
+        for (PointResult p : sample) {
+            p.shape.batch += copy;
+            r.points.push_back(std::move(p));
+        }
+    test::TempDir dir;
+    saveResultJson(dir.file("r.json"), r);
+    const auto fileBytes = std::filesystem::file_size(dir.file("r.json"));
+    const auto heap = [] {
+        const struct mallinfo2 m = ::mallinfo2();
+        return m.uordblks + m.hblkhd; // bytes in use, small blocks and mapped ones
+    };
+    const std::size_t before = heap();
+    const SweepResult loaded = loadResultFile(dir.file("r.json"));
+    const std::size_t held = heap() - before;
+    EXPECT_EQ(loaded.points.size(), r.points.size());
+    EXPECT_LT(double(held), 2.0 * double(fileBytes)) << held << " bytes held for a file of " << fileBytes;
 }
 
 } // namespace

@@ -49,7 +49,7 @@ TEST(ResultsColumns, VaryingColumnsFirstIsStableWithinEachGroup) {
     ResultStore store;
     ResultsModel model(store);
     store.setResults({test::fakeSweep()});
-    const std::vector<int> order = varyingColumnsFirst(model, ResultsModel::SortRole);
+    const std::vector<int> order = varyingColumnsFirst(model.columnsVary());
     ASSERT_EQ(order.size(), std::size_t(model.columnCount()));
     bool inConstant = false;
     for (std::size_t i = 0; i < order.size(); ++i) {

@@ -10,6 +10,7 @@
 #include <QAbstractItemModelTester>
 #include <QApplication>
 #include <QClipboard>
+#include <QSet>
 #include <QSortFilterProxyModel>
 #include <QTableView>
 #include <QTest>
@@ -101,6 +102,52 @@ TEST(ResultsModel, OverlaidResultsKeepTheirRowsInOrder) {
     store.appendPoint(0, okPoint("slow-cpu", Mode::Inference, 256, 10, 3.0));
     EXPECT_EQ(model.refAt(static_cast<int>(a.points.size())),
               (PointRef{0, static_cast<int>(a.points.size())}));
+}
+
+// Which columns hold two or more different values, checked against the cells themselves, as
+// points arrive and when a result is replaced.
+TEST(ResultsModel, KnowsWhichColumnsVaryAsPointsArrive) {
+    ResultStore store;
+    ResultsModel model(store);
+    const auto varyingByCells = [&model] {
+        std::vector<bool> varies;
+        for (int c = 0; c < model.columnCount(); ++c) {
+            QSet<QString> values;
+            for (int r = 0; r < model.rowCount(); ++r)
+                values.insert(model.index(r, c).data().toString());
+            varies.push_back(values.size() > 1);
+        }
+        return varies;
+    };
+    SweepResult header = fakeSweep();
+    header.points.clear();
+    const int live = store.beginLive(header);
+    store.appendPoint(live, okPoint("slow-cpu", Mode::Inference, 1, 10, 2.0));
+    EXPECT_EQ(model.columnsVary(), std::vector<bool>(std::size_t(model.columnCount()), false));
+    store.appendPoint(live, okPoint("slow-cpu", Mode::Inference, 4, 10, 2.0));
+    EXPECT_TRUE(model.columnsVary()[std::size_t(model.columnOf(QStringLiteral("batch")))]);
+    EXPECT_FALSE(model.columnsVary()[std::size_t(model.columnOf(QStringLiteral("backend")))]);
+    EXPECT_EQ(model.columnsVary(), varyingByCells());
+    store.setResults({fakeSweep()});
+    EXPECT_EQ(model.columnsVary(), varyingByCells());
+}
+
+// A row that arrives while the table is sorted takes its place in the order.
+TEST(ResultsView, ALivePointTakesItsPlaceInTheSortedTable) {
+    ResultStore store;
+    ResultsModel model(store);
+    ResultsView view(model);
+    SweepResult header = fakeSweep();
+    header.points.clear();
+    const int live = store.beginLive(header);
+    store.appendPoint(live, okPoint("slow-cpu", Mode::Inference, 8, 10, 2.0));
+    store.appendPoint(live, okPoint("slow-cpu", Mode::Inference, 2, 10, 2.0));
+    const int batch = model.columnOf(QStringLiteral("batch"));
+    view.table()->sortByColumn(batch, Qt::DescendingOrder);
+    EXPECT_EQ(view.proxy()->index(0, batch).data().toString(), QStringLiteral("8"));
+    store.appendPoint(live, okPoint("slow-cpu", Mode::Inference, 32, 10, 2.0));
+    EXPECT_EQ(view.proxy()->index(0, batch).data().toString(), QStringLiteral("32"));
+    EXPECT_EQ(view.proxy()->index(2, batch).data().toString(), QStringLiteral("2"));
 }
 
 TEST(ResultsView, SortsNumbersAsNumbers) {
