@@ -30,7 +30,8 @@ std::optional<double> numberAttribute(const QByteArray& element, const char* nam
     const qsizetype start = element.indexOf(key);
     const qsizetype end = start < 0 ? -1 : element.indexOf('"', start + key.size());
     bool ok = false;
-    const double value = end < 0 ? 0.0 : element.mid(start + key.size(), end - start - key.size()).toDouble(&ok);
+    const double value =
+        end < 0 ? 0.0 : element.mid(start + key.size(), end - start - key.size()).toDouble(&ok);
     return ok ? std::optional<double>(value) : std::nullopt;
 }
 
@@ -66,7 +67,9 @@ GroupTag splitTranslation(const QByteArray& tag) {
     const qsizetype start = tag.indexOf(kMatrix);
     const qsizetype end = start < 0 ? -1 : tag.indexOf(")\"", start);
     if (end < 0) return {tag};
-    const QList<QByteArray> parts = tag.mid(start + qsizetype(sizeof kMatrix - 1), end - start - qsizetype(sizeof kMatrix - 1)).split(',');
+    const QList<QByteArray> parts =
+        tag.mid(start + qsizetype(sizeof kMatrix - 1), end - start - qsizetype(sizeof kMatrix - 1))
+            .split(',');
     bool okX = false, okY = false;
     GroupTag split{tag.left(start) + tag.mid(end + 2), true};
     if (parts.size() == 2) {
@@ -90,7 +93,8 @@ QByteArray translatedCircles(const QByteArray& content, double tx, double ty) {
         const auto cx = numberAttribute(element, "cx"), cy = numberAttribute(element, "cy"),
                    r = numberAttribute(element, "r");
         if (!cx || !cy || !r) return {};
-        out += "<circle cx=\"" + number(*cx + tx) + "\" cy=\"" + number(*cy + ty) + "\" r=\"" + number(*r) + "\"/>\n";
+        out += "<circle cx=\"" + number(*cx + tx) + "\" cy=\"" + number(*cy + ty) + "\" r=\"" + number(*r) +
+               "\"/>\n";
         at = skipSpace(content, end + 2);
     }
     return out;
@@ -125,7 +129,9 @@ QByteArray polylinesAsOnePath(const QByteArray& content) {
             continue;
         }
         const QList<QByteArray> points =
-            line.mid(qsizetype(sizeof kPolyline - 1), pointsEnd - qsizetype(sizeof kPolyline - 1)).simplified().split(' ');
+            line.mid(qsizetype(sizeof kPolyline - 1), pointsEnd - qsizetype(sizeof kPolyline - 1))
+                .simplified()
+                .split(' ');
         out += pathOpen ? "M" : "<path fill=\"none\" d=\"M";
         pathOpen = true;
         for (qsizetype i = 0; i < points.size(); ++i)
@@ -163,7 +169,8 @@ QByteArray withoutRepeats(QByteArray tag, const QByteArray& inherited) {
         const QByteArray attribute = tag.mid(start, end + 1 - start);
         // An opacity of 1 where the group gives none is the initial value again.
         const bool initial = attribute.endsWith("opacity=\"1\"") && !inherited.contains(key);
-        if (initial || (!inherited.isEmpty() && inherited.contains(attribute))) tag.remove(start, end + 1 - start);
+        if (initial || (!inherited.isEmpty() && inherited.contains(attribute)))
+            tag.remove(start, end + 1 - start);
     }
     return tag;
 }

@@ -26,7 +26,8 @@ int main(int argc, char** argv) {
         const auto start = std::chrono::steady_clock::now();
         try {
             const SweepResult result = loadResultFile(argv[i]);
-            const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+            const double seconds =
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
             const ProcessMemory after = readProcessMemory().value_or(ProcessMemory{});
             const double peak = double(after.peakBytes - before);
             // The heap the result holds (malloc's bytes in use), not the RSS: freed pages of the

@@ -107,7 +107,8 @@ TEST(SvgCompact, ACompactFileCompactsToItself) {
 }
 
 TEST(SvgCompact, AnythingButTheGeneratorsFlatListIsLeftAsItIs) {
-    const QByteArray nested = R"(<svg><g fill="none"><g stroke="red"><g><circle cx="1" cy="1" r="1"/></g></g></g></svg>)";
+    const QByteArray nested =
+        R"(<svg><g fill="none"><g stroke="red"><g><circle cx="1" cy="1" r="1"/></g></g></g></svg>)";
     const QByteArray noGroup = R"(<svg><circle cx="1" cy="1" r="1"/></svg>)";
     const QByteArray unclosed = R"(<svg><g fill="none"><g stroke="red"><circle cx="1" cy="1" r="1"/></svg>)";
     const QByteArray trailing = R"(<svg><g fill="none"><g stroke="red"></g><rect/></g></svg>)";
