@@ -111,22 +111,23 @@ const std::vector<QVariant>& ResultsModel::sortKeys(int column) const {
     return m_sortKeys.emplace(column, std::move(keys)).first->second;
 }
 
-void ResultsModel::noteVariation(const PointRef& ref, const std::vector<CsvValue>& cells) {
+void ResultsModel::noteVariation(const PointRef& ref) {
     const QString source = sourceOf(m_store.results()[std::size_t(ref.result)]);
     if (!m_firstRow) {
-        m_firstRow.emplace(source, cells);
+        m_firstRow.emplace(source, cellsOf(ref));
         return;
     }
     if (source != m_firstRow->first) m_varies[0] = true;
-    for (std::size_t c = 0; c < cells.size(); ++c)
-        if (!m_varies[c + 1] && !sameCell(cells[c], m_firstRow->second[c])) m_varies[c + 1] = true;
+    // Only the columns not yet seen to vary: once most do, a row costs a few cells.
+    for (std::size_t c = 0; c < m_firstRow->second.size(); ++c)
+        if (!m_varies[c + 1] && !sameCell(cellOf(ref, int(c)), m_firstRow->second[c])) m_varies[c + 1] = true;
 }
 
 void ResultsModel::measureVariation() {
     m_varies.assign(std::size_t(m_columns.size()), false);
     m_firstRow.reset();
     for (const PointRef& ref : m_refs)
-        noteVariation(ref, cellsOf(ref));
+        noteVariation(ref);
 }
 
 void ResultsModel::forgetCaches(int result) {
@@ -147,7 +148,7 @@ void ResultsModel::onPointAppended(int result, int point) {
     beginInsertRows({}, row, row);
     m_refs.insert(at, {result, point});
     forgetCaches(result);
-    noteVariation({result, point}, cellsOf({result, point}));
+    noteVariation({result, point});
     endInsertRows();
 }
 

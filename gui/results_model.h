@@ -52,7 +52,7 @@ private:
     [[nodiscard]] const Row& rowAt(int row) const;
     // What sorting compares in `column`, for every row: made once per column sorted by.
     [[nodiscard]] const std::vector<QVariant>& sortKeys(int column) const;
-    void noteVariation(const PointRef& ref, const std::vector<CsvValue>& cells);
+    void noteVariation(const PointRef& ref);
     void measureVariation();
     void forgetCaches(int result);
     void onPointAppended(int result, int point);

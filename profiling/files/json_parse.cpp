@@ -22,7 +22,8 @@ public:
     using binary_t = Json::binary_t;
 
     // `onPoint`: what receives the elements of the top-level "points" array; none keeps them.
-    DocumentBuilder(const std::string& source, const PointVisitor* onPoint) : m_source(source), m_onPoint(onPoint) {}
+    DocumentBuilder(const std::string& source, const PointVisitor* onPoint)
+        : m_source(source), m_onPoint(onPoint) {}
 
     bool null() { return add(Json(nullptr)); }
     bool boolean(bool v) { return add(Json(v)); }
@@ -31,7 +32,13 @@ public:
     bool number_float(number_float_t v, const string_t&) { return add(Json(v)); }
     bool string(string_t& v) { return add(Json(std::move(v))); }
     bool binary(binary_t& v) { return add(Json::binary(std::move(v))); }
-    bool start_object(std::size_t) { return open(Json::object()); }
+    bool start_object(std::size_t) {
+        // A member (pair<const string, Json>) is copied, not moved, when its vector grows: room for
+        // the keys of the objects rnnprof writes, so that it rarely does.
+        Json object = Json::object();
+        object.get_ref<Json::object_t&>().reserve(32);
+        return open(std::move(object));
+    }
     bool start_array(std::size_t) { return open(Json::array()); }
     bool end_object() { return close(); }
     bool end_array() { return close(); }

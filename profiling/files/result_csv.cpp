@@ -27,6 +27,8 @@ struct Source {
     const SweepResult& result;
     const RnnConfig& model;
     const PointResult& point;
+    const FastPathTexts* fastPath; // the result's verdicts when a whole row is made; else derived
+    [[nodiscard]] FastPathTexts verdicts() const { return fastPath ? *fastPath : result.fastPath(); }
 };
 
 struct Column {
@@ -107,8 +109,8 @@ const std::array<Column, 49> kColumns{{
     {"dropout", Shown::Always, [](const Source& s) { return real(s.model.dropout); }},
     {"recurrent_dropout", Shown::Always, [](const Source& s) { return real(s.model.recurrentDropout); }},
     // Whether Keras and PyTorch would run this model on cuDNN: the sweep's, on every row.
-    {"keras_cudnn", Shown::Always, [](const Source& s) { return text(s.result.fastPath().keras); }},
-    {"pytorch_cudnn", Shown::Always, [](const Source& s) { return text(s.result.fastPath().pytorch); }},
+    {"keras_cudnn", Shown::Always, [](const Source& s) { return text(s.verdicts().keras); }},
+    {"pytorch_cudnn", Shown::Always, [](const Source& s) { return text(s.verdicts().pytorch); }},
     // Predicted rows (status=predicted): the band of the fit's residuals and the file it came from.
     {"predicted_low_ms", Shown::Predicted, [](const Source& s) { return real(s.point.prediction->lowMs); }},
     {"predicted_high_ms", Shown::Predicted, [](const Source& s) { return real(s.point.prediction->highMs); }},
@@ -153,8 +155,11 @@ const std::vector<std::string>& csvColumns() {
     return columns;
 }
 
-CsvValue csvCell(const SweepResult& result, const PointResult& point, std::size_t column) {
+namespace {
+
+CsvValue cellOf(const Source& source, std::size_t column) {
     const Column& c = kColumns.at(column);
+    const PointResult& point = source.point;
     bool shown = false;
     switch (c.shown) {
     case Shown::Always:
@@ -173,14 +178,22 @@ CsvValue csvCell(const SweepResult& result, const PointResult& point, std::size_
         shown = point.predicted() && point.prediction.has_value();
         break;
     }
-    return shown ? c.value(Source{result, result.plan.config, point}) : CsvValue();
+    return shown ? c.value(source) : CsvValue();
+}
+
+} // namespace
+
+CsvValue csvCell(const SweepResult& result, const PointResult& point, std::size_t column) {
+    return cellOf(Source{result, result.plan.config, point, nullptr}, column);
 }
 
 std::vector<CsvValue> csvRow(const SweepResult& result, const PointResult& point) {
+    const FastPathTexts verdicts = result.fastPath(); // derived once for the row
+    const Source source{result, result.plan.config, point, &verdicts};
     std::vector<CsvValue> row;
     row.reserve(kColumns.size());
     for (std::size_t c = 0; c < kColumns.size(); ++c)
-        row.push_back(csvCell(result, point, c));
+        row.push_back(cellOf(source, c));
     return row;
 }
 
