@@ -2,21 +2,45 @@
 
 #include "engine/error.h"
 
+#include <sys/resource.h>
+
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
 
 namespace rnnprof {
 
-std::optional<std::uint64_t> availableHostMemory() {
-    std::ifstream in("/proc/meminfo");
-    std::string key;
-    std::uint64_t kib = 0;
-    std::string unit;
-    while (in >> key >> kib >> unit) {
-        if (key == "MemAvailable:") return kib * 1024;
+namespace {
+
+// A "<key> <n> kB" line of a /proc file, in bytes.
+std::optional<std::uint64_t> procKibibytes(const char* file, const std::string& wanted) {
+    std::ifstream in(file);
+    std::string line;
+    while (std::getline(in, line)) {
+        std::istringstream fields(line);
+        std::string key;
+        std::uint64_t kib = 0;
+        if (fields >> key >> kib && key == wanted) return kib * 1024;
     }
     return std::nullopt;
+}
+
+} // namespace
+
+std::optional<std::uint64_t> addressSpaceHeadroom() {
+    struct rlimit limit {};
+    if (::getrlimit(RLIMIT_AS, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY) return std::nullopt;
+    const std::uint64_t mapped = procKibibytes("/proc/self/status", "VmSize:").value_or(0);
+    const auto cap = std::uint64_t(limit.rlim_cur);
+    return cap > mapped ? cap - mapped : 0;
+}
+
+std::optional<std::uint64_t> availableHostMemory() {
+    const auto free = procKibibytes("/proc/meminfo", "MemAvailable:");
+    const auto headroom = addressSpaceHeadroom();
+    if (free && headroom) return std::min(*free, *headroom);
+    return free ? free : headroom;
 }
 
 std::string formatBytes(std::uint64_t bytes) {
@@ -38,8 +62,10 @@ std::string formatBytes(std::uint64_t bytes) {
 void requireFits(std::uint64_t needed, std::uint64_t available, const std::string& what) {
     if (needed <= available) return;
     std::ostringstream s;
-    s << what << " needs " << formatBytes(needed) << ", " << formatBytes(available)
-      << " available: reduce batch, sequence length or hidden size";
+    s << what << " needs " << formatBytes(needed) << ", " << formatBytes(available) << " available";
+    if (const auto headroom = addressSpaceHeadroom(); headroom && *headroom <= available)
+        s << " (what the address-space limit, ulimit -v, leaves this process)";
+    s << ": reduce batch, sequence length or hidden size";
     throw Error(ErrorKind::OutOfMemory, s.str());
 }
 

@@ -10,7 +10,13 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cstdio>
+#include <fstream>
 
 namespace rnnprof {
 namespace {
@@ -57,6 +63,59 @@ INSTANTIATE_TEST_SUITE_P(EveryCpuBackend, PrepareRefusesOversizedBuffers, ::test
                              std::replace(name.begin(), name.end(), '-', '_');
                              return name;
                          });
+
+// Under an address-space limit (ulimit -v, what batch systems set) the limit is what counts, not
+// the machine's free memory: the refusal comes before allocating and names the limit. Checked in a
+// child process, which sets the limit on itself only.
+TEST(AddressSpaceLimit, IsWhatAProblemMustFitAndTheRefusalNamesIt) {
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+    GTEST_SKIP() << "a sanitizer's shadow memory does not run under an address-space limit";
+#else
+    const Backend* backend = builtinBackends().find("cpu-reference");
+    ASSERT_NE(backend, nullptr);
+    Problem problem;
+    problem.config.inputSize = 1024;
+    problem.config.hiddenSize = 1024;
+    problem.config.layers = 2;
+    problem.shape = {256, 512};
+    problem.mode = Mode::Training;
+    const std::uint64_t needed = backend->estimateMemory(problem).total();
+    ASSERT_GT(needed, std::uint64_t(1) << 30) << "the problem must need more than the limit leaves";
+    const auto free = availableHostMemory();
+    if (!free || *free < needed) GTEST_SKIP() << "this machine has not the memory to tell the limit from it";
+    std::fflush(nullptr);
+    const pid_t child = ::fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+        // 0: refused naming the limit; 1: prepared; 2: another error; 3: the limit not seen.
+        struct rlimit limit {};
+        limit.rlim_cur = limit.rlim_max = rlim_t(std::uint64_t(1) << 62);
+        (void)::getrlimit(RLIMIT_AS, &limit);
+        std::uint64_t vmSize = 0;
+        std::ifstream status("/proc/self/status");
+        for (std::string key; status >> key;)
+            if (key == "VmSize:" && status >> vmSize) break;
+        limit.rlim_cur = rlim_t(vmSize * 1024 + needed / 2);
+        if (::setrlimit(RLIMIT_AS, &limit) != 0) ::_exit(3);
+        const auto headroom = addressSpaceHeadroom();
+        if (!headroom || *headroom > needed / 2 || availableHostMemory() > headroom) ::_exit(3);
+        try {
+            (void)backend->prepare(problem);
+            ::_exit(1);
+        } catch (const Error& e) {
+            const std::string what = e.what();
+            ::_exit(e.kind() == ErrorKind::OutOfMemory && what.find("ulimit -v") != std::string::npos ? 0
+                                                                                                      : 2);
+        } catch (...) {
+            ::_exit(2);
+        }
+    }
+    int status = 0;
+    ASSERT_EQ(::waitpid(child, &status, 0), child);
+    ASSERT_TRUE(WIFEXITED(status));
+    EXPECT_EQ(WEXITSTATUS(status), 0) << "1: prepared, 2: another error, 3: the limit was not seen";
+#endif
+}
 
 TEST(FailingPoint, AShapeRefusedByTheMemoryEstimateIsRecordedAndTheSweepGoesOn) {
     SweepPlan plan;
