@@ -29,24 +29,6 @@ std::string systemReason(int err) {
 
 } // namespace
 
-std::string oneLine(std::string_view message) {
-    std::string out;
-    for (char ch : message) {
-        const auto byte = static_cast<unsigned char>(ch);
-        if (ch == '\n' || ch == '\r') {
-            if (!out.empty() && out.back() != ' ') out += "; ";
-        } else if (byte < 0x20 || byte == 0x7f) { // a file name's escape sequence must not reach the terminal
-            static constexpr char kHex[] = "0123456789abcdef";
-            out += {'\\', 'x', kHex[byte >> 4], kHex[byte & 15]};
-        } else {
-            out.push_back(ch);
-        }
-    }
-    while (!out.empty() && (out.back() == ' ' || out.back() == ';'))
-        out.pop_back();
-    return out;
-}
-
 void printError(std::string_view command, std::string_view message) {
     const std::string line = "rnnprof " + std::string(command) + ": " + oneLine(message) + "\n";
     std::fputs(line.c_str(), stderr);

@@ -13,10 +13,7 @@ inline constexpr int kExitOk = 0;
 inline constexpr int kExitFailure = 1; // the command line was fine, running failed
 inline constexpr int kExitUsage = 2;   // bad flags or flag values
 
-// Joins the lines of `message` with "; " so that every error is reported on one line, and writes
-// any other control character (a file name's ESC, tab, ...) as "\x1b": none reaches the terminal.
-[[nodiscard]] std::string oneLine(std::string_view message);
-// Prints "rnnprof <command>: <message>" (one line) to stderr.
+// Prints "rnnprof <command>: <message>" (on one line: oneLine(), engine/error.h) to stderr.
 void printError(std::string_view command, std::string_view message);
 // Runs a command's body; an allocation that fails anywhere in it (an input too large for this
 // machine) is reported as "rnnprof <command>: out of memory ..." with exit status 1, never as an

@@ -3,6 +3,7 @@
 // message that says what was wrong and what is allowed; a failing point never ends a sweep.
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 namespace rnnprof {
 
@@ -18,6 +19,11 @@ enum class ErrorKind {
 };
 
 [[nodiscard]] const char* toString(ErrorKind kind);
+
+// Text from outside (a file name, a reason read from a file) made fit for a terminal line: its
+// lines joined with "; " and any other control character (an ESC, a tab, ...) written as "\x1b",
+// so none reaches the terminal.
+[[nodiscard]] std::string oneLine(std::string_view message);
 
 class Error : public std::runtime_error {
 public:

@@ -1,5 +1,6 @@
 #include "profiling/analysis/summary_text.h"
 
+#include "engine/error.h"
 #include "engine/host_memory.h"
 #include "profiling/analysis/busy_host.h"
 #include "profiling/analysis/traced_headline.h"
@@ -96,6 +97,9 @@ std::string summaryTable(const SweepResult& result) {
                 row.push_back("-");
             row.push_back(p.reason);
         }
+        // Backend ids, reasons and notes may come from a file: no escape sequence reaches the terminal.
+        for (std::string& cell : row)
+            cell = oneLine(cell);
         rows.push_back(std::move(row));
     }
     std::vector<std::size_t> width(header.size());
@@ -133,7 +137,7 @@ std::string summaryTable(const SweepResult& result) {
     s << (result.complete ? "" : " (sweep stopped early)") << "\n";
     s << "cuDNN in the frameworks, for this model (" << describe(result.plan.config) << "):\n";
     for (const std::string& line : fastPathLines(result.fastPath()))
-        s << "  " << line << "\n";
+        s << "  " << oneLine(line) << "\n";
     // Warnings about the GPU trace (the same for every traced point): once each, after the table.
     std::vector<std::string> warnings;
     for (const auto& p : result.points)
@@ -141,7 +145,7 @@ std::string summaryTable(const SweepResult& result) {
             for (const std::string& w : p.gpu->warnings)
                 if (std::find(warnings.begin(), warnings.end(), w) == warnings.end()) warnings.push_back(w);
     for (const std::string& w : warnings)
-        s << "warning: " << w << "\n";
+        s << "warning: " << oneLine(w) << "\n";
     if (const std::string busy = hostBusyWarning(result.host, result.plan.settings.threads); !busy.empty())
         s << "warning: " << busy << "\n";
     if (const std::string traced = tracedHeadlineBrief(result); !traced.empty())

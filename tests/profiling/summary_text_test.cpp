@@ -35,5 +35,27 @@ TEST(SummaryText, ShowsRecordedVerdictsAsRecorded) {
     EXPECT_TRUE(endsWith(text, "  Keras: yes\n  PyTorch: no: as an older file says\n")) << text;
 }
 
+// Backend ids, reasons, notes and verdicts may come from a file someone else wrote: the table shows
+// their control characters escaped, so that no escape sequence reaches the terminal.
+TEST(SummaryText, TextFromAFileReachesTheTerminalWithoutControlCharacters) {
+    SweepResult r;
+    r.recordedFastPath = FastPathTexts{"yes\x1b[2J", "no"};
+    PointResult p;
+    p.backend = "cpu-blas";
+    p.status = PointStatus::Failed;
+    p.reason = "crashed\x1b]0;pwned\x07 here\nand there";
+    r.points.push_back(p);
+    PointResult gpu = p;
+    gpu.gpu.emplace();
+    gpu.gpu->warnings.push_back("old CUPTI\x1b[31m");
+    r.points.push_back(gpu);
+    const std::string text = summaryTable(r);
+    EXPECT_EQ(text.find('\x1b'), std::string::npos) << text;
+    EXPECT_EQ(text.find('\x07'), std::string::npos) << text;
+    EXPECT_NE(text.find("crashed\\x1b]0;pwned\\x07 here; and there"), std::string::npos) << text;
+    EXPECT_NE(text.find("Keras: yes\\x1b[2J"), std::string::npos) << text;
+    EXPECT_NE(text.find("warning: old CUPTI\\x1b[31m"), std::string::npos) << text;
+}
+
 } // namespace
 } // namespace rnnprof
