@@ -4,6 +4,7 @@
 //   build/tests/bench/app_open FILE
 // Goal: a 100,000-point file within 10 s and 1 GiB on 2 cores.
 #include "gui/main_window.h"
+#include "gui/window_options.h" // tests/gui: settings and autosave in a scratch folder
 #include "profiling/measure/process_memory.h"
 
 #include <QApplication>
@@ -23,11 +24,7 @@ int main(int argc, char** argv) {
         return 2;
     }
     QTemporaryDir scratch;
-    gui::MainWindowOptions options;
-    options.settingsPath = scratch.filePath(QStringLiteral("settings.ini"));
-    options.autosaveDir = scratch.filePath(QStringLiteral("autosave"));
-    options.interactive = false;
-    gui::MainWindow window(options);
+    gui::MainWindow window(test::scratchWindowOptions(scratch));
     window.show();
     QApplication::processEvents();
     resetPeakRss();
