@@ -6,6 +6,13 @@
 
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
 namespace rnnprof {
 namespace {
 
@@ -18,7 +25,25 @@ struct MessageCase {
     const char* message;
 };
 
-class Messages : public testing::TestWithParam<MessageCase> {};
+// Where the file cases find their inputs: written once per test program, before the first case.
+std::string fixture(const std::string& name) {
+    static const std::string dir =
+        testing::TempDir() + "rnnprof-messages-" + std::to_string(::getpid()) + "/";
+    return dir + name;
+}
+
+class Messages : public testing::TestWithParam<MessageCase> {
+public:
+    static void SetUpTestSuite() {
+        std::filesystem::create_directories(fixture(""));
+        std::ofstream(fixture("duplicate-key.json")) << R"({"model": {"cell": "lstm", "cell": "gru"}})";
+        std::ofstream(fixture("points-object.json"))
+            << R"({"format": "rnnprof-results", "points": {"a": 1}})";
+        std::ofstream(fixture("not-json.json")) << "not json";
+        std::filesystem::remove(fixture("fifo"));
+        ::mkfifo(fixture("fifo").c_str(), 0600);
+    }
+};
 
 TEST_P(Messages, SayWhatWasWrongAndWhatIsAllowed) {
     const MessageCase& c = GetParam();
@@ -65,6 +90,58 @@ INSTANTIATE_TEST_SUITE_P(
                      "--weights", "/tmp", "--input", "/tmp", "--out", "/tmp/never-written"},
                     1,
                     "--input /tmp is a directory: it needs a regular .npy file"}),
+    [](const testing::TestParamInfo<MessageCase>& info) { return std::string(info.param.name); });
+
+// Files: configuration and result files, inputs that are no file, a sweep that measures nothing.
+INSTANTIATE_TEST_SUITE_P(
+    Files, Messages,
+    testing::Values(
+        MessageCase{"ConfigKeyTwice",
+                    {"sweep", "--config", fixture("duplicate-key.json"), "--out", fixture("never.json")},
+                    2,
+                    "model.cell is given twice in one object: a file must say each thing once"},
+        MessageCase{"ResultPointsNotAnArray",
+                    {"report", fixture("points-object.json"), "--out", fixture("never-report")},
+                    1,
+                    "points: expected an array, got object"},
+        MessageCase{
+            "ResultNotJson",
+            {"merge", fixture("not-json.json"), fixture("points-object.json"), "--out", fixture("m.json")},
+            2,
+            "not-json.json: not valid JSON (parse error at line 1, column 2"},
+        MessageCase{"PlotOfAFifo",
+                    {"plot", fixture("fifo"), "--out", fixture("never-plot")},
+                    1,
+                    "fifo: it is a FIFO (named pipe), not a regular file"},
+        // cuDNN runs no ReLU LSTM: ineligible with a GPU, unavailable without one.
+        MessageCase{"NothingMeasured",
+                    {"sweep",
+                     "--cell",
+                     "lstm",
+                     "--input-size",
+                     "8",
+                     "--hidden-size",
+                     "8",
+                     "--layers",
+                     "1",
+                     "--activation",
+                     "relu",
+                     "--batch",
+                     "1",
+                     "--seq-len",
+                     "2",
+                     "--backend",
+                     "gpu-cudnn",
+                     "--mode",
+                     "infer",
+                     "--warmup",
+                     "0",
+                     "--repeats",
+                     "1",
+                     "--out",
+                     fixture("nothing.json")},
+                    1,
+                    "nothing was measured: every point was unavailable, ineligible, too large or failed"}),
     [](const testing::TestParamInfo<MessageCase>& info) { return std::string(info.param.name); });
 
 } // namespace
