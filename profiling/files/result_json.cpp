@@ -35,13 +35,26 @@ std::string fileName(const std::string& path) {
 } // namespace
 
 std::string toJson(const SweepResult& result) {
-    Json doc = jsonio::headerToJson(result, jsonio::kResultsFormat);
-    Json points = Json::array();
-    for (const auto& p : result.points)
-        points.push_back(jsonio::pointToJson(p));
-    doc[kPointsKey] = std::move(points);
     // Replacing invalid UTF-8 (a backend's message) instead of throwing keeps the file writable.
-    return doc.dump(1, ' ', false, Json::error_handler_t::replace) + "\n";
+    const auto dump = [](const Json& j) { return j.dump(1, ' ', false, Json::error_handler_t::replace); };
+    Json doc = jsonio::headerToJson(result, jsonio::kResultsFormat);
+    doc[kPointsKey] = Json::array();
+    std::string text = dump(doc);
+    // The header ends in `"points": []` and "\n}". Each point is dumped on its own and indented as
+    // the whole document's dump would: one point's JSON tree at a time, never all of them.
+    const std::string emptyPoints = "[]\n}";
+    text.resize(text.size() - emptyPoints.size());
+    text += '[';
+    for (std::size_t i = 0; i < result.points.size(); ++i) {
+        text += i == 0 ? "\n  " : ",\n  ";
+        const std::string point = dump(jsonio::pointToJson(result.points[i]));
+        for (char c : point) {
+            text += c;
+            if (c == '\n') text += "  ";
+        }
+    }
+    text += result.points.empty() ? "]\n}\n" : "\n ]\n}\n";
+    return text;
 }
 
 namespace {

@@ -427,5 +427,17 @@ TEST(ResultJson, ALoadedPointHoldsLessThanTwiceItsBytesInTheFile) {
     EXPECT_LT(double(held), 2.0 * double(fileBytes)) << held << " bytes held for a file of " << fileBytes;
 }
 
+// The file is written a point at a time, laid out exactly as nlohmann's dump of the whole document
+// (indent 1) lays it out: readers and diffs see the format they always saw.
+TEST(ResultJson, IsLaidOutAsTheWholeDocumentsDump) {
+    SweepResult empty = test::sampleResult();
+    empty.points.clear();
+    for (const SweepResult& r : {test::sampleResult(), empty}) {
+        const std::string text = toJson(r);
+        const nlohmann::ordered_json doc = nlohmann::ordered_json::parse(text);
+        EXPECT_EQ(text, doc.dump(1) + "\n");
+    }
+}
+
 } // namespace
 } // namespace rnnprof
