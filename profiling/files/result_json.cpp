@@ -48,9 +48,11 @@ std::string toJson(const SweepResult& result) {
     for (std::size_t i = 0; i < result.points.size(); ++i) {
         text += i == 0 ? "\n  " : ",\n  ";
         const std::string point = dump(jsonio::pointToJson(result.points[i]));
-        for (char c : point) {
-            text += c;
-            if (c == '\n') text += "  ";
+        for (std::size_t at = 0; at < point.size();) {
+            const std::size_t end = std::min(point.find('\n', at), point.size() - 1) + 1;
+            text.append(point, at, end - at);
+            if (point[end - 1] == '\n') text += "  ";
+            at = end;
         }
     }
     text += result.points.empty() ? "]\n}\n" : "\n ]\n}\n";
