@@ -72,19 +72,16 @@ void ResultsModel::rebuild() {
     measureVariation();
 }
 
+// The store keeps a result's points when it replaces it (finishLive()); empty cells otherwise.
 std::vector<CsvValue> ResultsModel::cellsOf(const PointRef& ref) const {
-    const auto& result = m_store.results()[std::size_t(ref.result)];
-    // The store keeps a result's points when it replaces it (finishLive()); empty cells otherwise.
-    return ref.point < static_cast<int>(result.points.size())
-               ? csvRow(result, result.points[std::size_t(ref.point)])
-               : std::vector<CsvValue>(csvColumns().size());
+    const PointResult* p = m_store.point(ref);
+    return p ? csvRow(m_store.results()[std::size_t(ref.result)], *p)
+             : std::vector<CsvValue>(csvColumns().size());
 }
 
 CsvValue ResultsModel::cellOf(const PointRef& ref, int column) const {
-    const auto& result = m_store.results()[std::size_t(ref.result)];
-    return ref.point < static_cast<int>(result.points.size())
-               ? csvCell(result, result.points[std::size_t(ref.point)], std::size_t(column))
-               : CsvValue();
+    const PointResult* p = m_store.point(ref);
+    return p ? csvCell(m_store.results()[std::size_t(ref.result)], *p, std::size_t(column)) : CsvValue();
 }
 
 const ResultsModel::Row& ResultsModel::rowAt(int row) const {

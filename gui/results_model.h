@@ -44,7 +44,7 @@ private:
     // lately, never for all: a table of 100,000 points would otherwise hold ten times the file.
     struct Row {
         QStringList text;            // source, then each CSV cell as the file spells it
-        std::vector<CsvValue> cells; // the CSV cells, typed: for sorting and alignment
+        std::vector<CsvValue> cells; // the CSV cells, typed: for alignment (sorting: sortKeys())
     };
     void rebuild();
     [[nodiscard]] std::vector<CsvValue> cellsOf(const PointRef& ref) const;

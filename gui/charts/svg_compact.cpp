@@ -3,6 +3,7 @@
 #include <QByteArrayList>
 #include <QStringBuilder>
 
+#include <cstring>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -24,14 +25,27 @@ qsizetype skipSpace(const QByteArray& s, qsizetype at) {
     return at;
 }
 
-// The number in attribute `name` of `element` (`name="value"`), or nullopt.
-std::optional<double> numberAttribute(const QByteArray& element, const char* name) {
+// Where attribute `name` stands in `tag`: ` name="value"`, from the space before it to its closing
+// quote; size 0 when the tag has none.
+struct Span {
+    qsizetype start = -1;
+    qsizetype size = 0;
+};
+
+Span attributeSpan(const QByteArray& tag, const char* name) {
     const QByteArray key = QByteArray(" ") + name + "=\"";
-    const qsizetype start = element.indexOf(key);
-    const qsizetype end = start < 0 ? -1 : element.indexOf('"', start + key.size());
+    const qsizetype start = tag.indexOf(key);
+    const qsizetype end = start < 0 ? -1 : tag.indexOf('"', start + key.size());
+    return end < 0 ? Span{} : Span{start, end + 1 - start};
+}
+
+// The number in attribute `name` of `element`, or nullopt.
+std::optional<double> numberAttribute(const QByteArray& element, const char* name) {
+    const Span span = attributeSpan(element, name);
+    const auto prefix = qsizetype(std::strlen(name)) + 3; // ` name="`
     bool ok = false;
     const double value =
-        end < 0 ? 0.0 : element.mid(start + key.size(), end - start - key.size()).toDouble(&ok);
+        span.size == 0 ? 0.0 : element.mid(span.start + prefix, span.size - prefix - 1).toDouble(&ok);
     return ok ? std::optional<double>(value) : std::nullopt;
 }
 
@@ -143,12 +157,8 @@ QByteArray polylinesAsOnePath(const QByteArray& content) {
 
 // A group's tag without its font attributes, which only text inside it reads.
 QByteArray withoutFont(QByteArray tag) {
-    for (const char* name : {"font-family", "font-size", "font-weight", "font-style"}) {
-        const QByteArray key = QByteArray(name) + "=\"";
-        const qsizetype start = tag.indexOf(key);
-        const qsizetype end = start < 0 ? -1 : tag.indexOf('"', start + key.size());
-        if (end >= 0) tag.remove(start, end + 1 - start);
-    }
+    for (const char* name : {"font-family", "font-size", "font-weight", "font-style"})
+        if (const Span span = attributeSpan(tag, name); span.size > 0) tag.remove(span.start, span.size);
     return tag;
 }
 
@@ -162,15 +172,13 @@ constexpr const char* kInherited[] = {"fill",        "fill-opacity", "stroke",  
 // (the document group sets no opacity, so an opacity of 1 is the initial value).
 QByteArray withoutRepeats(QByteArray tag, const QByteArray& inherited) {
     for (const char* name : kInherited) {
-        const QByteArray key = QByteArray(" ") + name + "=\"";
-        const qsizetype start = tag.indexOf(key);
-        const qsizetype end = start < 0 ? -1 : tag.indexOf('"', start + key.size());
-        if (end < 0) continue;
-        const QByteArray attribute = tag.mid(start, end + 1 - start);
+        const Span span = attributeSpan(tag, name);
+        if (span.size == 0) continue;
+        const QByteArray attribute = tag.mid(span.start, span.size);
         // An opacity of 1 where the group gives none is the initial value again.
-        const bool initial = attribute.endsWith("opacity=\"1\"") && !inherited.contains(key);
+        const bool initial = attribute.endsWith("opacity=\"1\"") && attributeSpan(inherited, name).size == 0;
         if (initial || (!inherited.isEmpty() && inherited.contains(attribute)))
-            tag.remove(start, end + 1 - start);
+            tag.remove(span.start, span.size);
     }
     return tag;
 }
@@ -223,8 +231,9 @@ QByteArray compactSvg(const QByteArray& svg) {
                 tag = split.style;
                 content = std::move(moved);
             }
+        tag = tag.simplified(); // one space before every attribute, as attributeSpan() looks for them
         if (!content.contains("<text")) tag = withoutFont(tag);
-        tag = withoutRepeats(tag.simplified(), {}).replace(" transform=\"matrix(1,0,0,1,0,0)\"", "");
+        tag = withoutRepeats(tag, {}).replace(" transform=\"matrix(1,0,0,1,0,0)\"", "");
         if (!groups.empty() && groups.back().first == tag)
             groups.back().second += '\n' + content;
         else

@@ -46,12 +46,10 @@ public:
     bool key(string_t& key) {
         Open& object = m_open.back();
         if (++object.count > kMaxJsonObjectKeys) refuseSize();
-        const auto& members = object.value.get_ref<const Json::object_t&>();
-        if (std::any_of(members.begin(), members.end(), [&](const auto& m) { return m.first == key; })) {
-            object.key = std::move(key);
-            refuseDuplicate();
-        }
         object.key = std::move(key);
+        const auto& members = object.value.get_ref<const Json::object_t&>();
+        if (std::any_of(members.begin(), members.end(), [&](const auto& m) { return m.first == object.key; }))
+            refuseDuplicate();
         return true;
     }
 

@@ -48,12 +48,12 @@ std::string toJson(const SweepResult& result) {
     for (std::size_t i = 0; i < result.points.size(); ++i) {
         text += i == 0 ? "\n  " : ",\n  ";
         const std::string point = dump(jsonio::pointToJson(result.points[i]));
-        for (std::size_t at = 0; at < point.size();) {
-            const std::size_t end = std::min(point.find('\n', at), point.size() - 1) + 1;
-            text.append(point, at, end - at);
-            if (point[end - 1] == '\n') text += "  ";
-            at = end;
+        std::size_t at = 0;
+        for (std::size_t line = point.find('\n'); line != std::string::npos; line = point.find('\n', at)) {
+            text.append(point, at, line + 1 - at).append("  ");
+            at = line + 1;
         }
+        text.append(point, at);
     }
     text += result.points.empty() ? "]\n}\n" : "\n ]\n}\n";
     return text;
