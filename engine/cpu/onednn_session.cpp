@@ -61,6 +61,16 @@ Memory OneDnnSession::view(const Memory& buffer, std::int64_t offset, const Memo
     return Memory(md, m_plan.engine(), ptr(buffer) + offset);
 }
 
+Memory OneDnnSession::partView(const Memory& buffer, std::int64_t part, const Memory::desc& md) const {
+    return Memory(md, m_plan.engine(), static_cast<char*>(buffer.get_data_handle()) + part * md.get_size());
+}
+
+Memory OneDnnSession::stateView(const Memory& states, int layer, std::int64_t part) const {
+    const OneDnnDims& d = m_plan.dims();
+    const std::int64_t directions = m_plan.layers()[std::size_t(layer)].partDirections(d.D);
+    return view(states, (layer * d.D + part * directions) * d.B * d.H, oneDnnStateDesc(d, directions));
+}
+
 void OneDnnSession::loadData(ResolvedProblem<float>& in) {
     const OneDnnDims& d = m_plan.dims();
     ProblemData<float>& data = in.data;
@@ -102,6 +112,8 @@ void OneDnnSession::loadData(ResolvedProblem<float>& in) {
         copyIn(*in.outputGrad, m_dy);
     for (std::int64_t i = 0; i < d.backwardBuffers(); ++i)
         m_backwardOut.push_back(allocate(ws, out));
+    if (const std::int64_t n = m_plan.reverseInputGradientElements(); n > 0)
+        m_reverseInputGradient = allocate(ws, oneDnnFlatDesc(n));
     m_dx = allocate(io, oneDnnSequenceDesc(d, d.I));
     m_dh0 = allocate(io, stateMd);
     m_dhN = allocate(ws, stateMd);
@@ -117,53 +129,89 @@ void OneDnnSession::createLayer(int layer, const ParamSet<float>& params) {
     const OneDnnDims& d = m_plan.dims();
     const RnnConfig& c = m_problem.config;
     const OneDnnLayerDescs& descs = m_plan.layers()[std::size_t(layer)];
+    const OneDnnPrimitiveDescs& first = descs.first();
+    const std::int64_t parts = descs.parts;
     const std::string where = " (layer " + std::to_string(layer) + ")";
     Layer& l = m_layers[std::size_t(layer)];
+    // A buffer of every part of a kind, in the layout `md` of one part.
+    const auto buffer = [&](std::uint64_t& category, const Memory::desc& md) {
+        return allocate(category, Memory::desc({parts * std::int64_t(md.get_size())}, Memory::data_type::u8,
+                                               Memory::format_tag::a));
+    };
     auto& w = m_memory.weights;
-    l.weightsLayer = allocate(w, descs.forward.weights_layer_desc());
-    l.weightsIter = allocate(w, descs.forward.weights_iter_desc());
-    l.bias = allocate(w, descs.forward.bias_desc());
-    l.forward =
-        oneDnnCall("forward primitive creation" + where, [&] { return dnnl::primitive(descs.forward); });
+    l.weightsLayer = buffer(w, first.forward.weights_layer_desc());
+    l.weightsIter = buffer(w, first.forward.weights_iter_desc());
+    l.bias = buffer(w, first.forward.bias_desc());
+    for (const auto& lengths : descs.descs)
+        for (const OneDnnPrimitiveDescs& p : lengths) {
+            l.forward.push_back(
+                oneDnnCall("forward primitive creation" + where, [&] { return dnnl::primitive(p.forward); }));
+            if (d.training)
+                l.backward.push_back(oneDnnCall("backward primitive creation" + where,
+                                                [&] { return dnnl::primitive(p.backward); }));
+        }
     if (d.training) {
         if (descs.separateBackwardWeights) {
-            l.backwardWeightsLayer = allocate(w, descs.backward.weights_layer_desc());
-            l.backwardWeightsIter = allocate(w, descs.backward.weights_iter_desc());
+            l.backwardWeightsLayer = buffer(w, first.backward.weights_layer_desc());
+            l.backwardWeightsIter = buffer(w, first.backward.weights_iter_desc());
             oneDnnCall("weights reorder creation" + where, [&] {
-                l.refreshWeightsLayer = dnnl::reorder(l.weightsLayer, l.backwardWeightsLayer);
-                l.refreshWeightsIter = dnnl::reorder(l.weightsIter, l.backwardWeightsIter);
+                l.refreshWeightsLayer = dnnl::reorder(
+                    dnnl::reorder::primitive_desc(m_plan.engine(), first.forward.weights_layer_desc(),
+                                                  m_plan.engine(), first.backward.weights_layer_desc()));
+                l.refreshWeightsIter = dnnl::reorder(
+                    dnnl::reorder::primitive_desc(m_plan.engine(), first.forward.weights_iter_desc(),
+                                                  m_plan.engine(), first.backward.weights_iter_desc()));
             });
         } else {
             l.backwardWeightsLayer = l.weightsLayer;
             l.backwardWeightsIter = l.weightsIter;
         }
         auto& g = m_memory.gradients;
-        l.diffWeightsLayer = allocate(g, descs.backward.diff_weights_layer_desc());
-        l.diffWeightsIter = allocate(g, descs.backward.diff_weights_iter_desc());
-        l.diffBias = allocate(g, descs.backward.diff_bias_desc());
-        l.workspace = allocate(m_memory.activations, descs.forward.workspace_desc());
-        l.backward = oneDnnCall("backward primitive creation" + where,
-                                [&] { return dnnl::primitive(descs.backward); });
+        l.diffWeightsLayer = buffer(g, first.backward.diff_weights_layer_desc());
+        l.diffWeightsIter = buffer(g, first.backward.diff_weights_iter_desc());
+        l.diffBias = buffer(g, first.backward.diff_bias_desc());
+    }
+    l.parts.resize(std::size_t(parts));
+    for (std::int64_t part = 0; part < parts; ++part) {
+        Part& p = l.parts[std::size_t(part)];
+        p.weightsLayer = partView(l.weightsLayer, part, first.forward.weights_layer_desc());
+        p.weightsIter = partView(l.weightsIter, part, first.forward.weights_iter_desc());
+        p.bias = partView(l.bias, part, first.forward.bias_desc());
+        if (!d.training) continue;
+        p.backwardWeightsLayer = partView(l.backwardWeightsLayer, part, first.backward.weights_layer_desc());
+        p.backwardWeightsIter = partView(l.backwardWeightsIter, part, first.backward.weights_iter_desc());
+        p.diffWeightsLayer = partView(l.diffWeightsLayer, part, first.backward.diff_weights_layer_desc());
+        p.diffWeightsIter = partView(l.diffWeightsIter, part, first.backward.diff_weights_iter_desc());
+        p.diffBias = partView(l.diffBias, part, first.backward.diff_bias_desc());
     }
 
     // Weights: the canonical rows, gate blocks in oneDNN's order (plain ldgoi), then one reorder
-    // into the layout the primitive chose. Done once; runs update the primitive's copy in place.
+    // per part into the layout the primitives chose. Done once; runs update the primitive's copy
+    // in place.
+    const std::int64_t directions = descs.partDirections(d.D);
     for (const ParamKind kind : {ParamKind::WeightIh, ParamKind::WeightHh}) {
         const std::int64_t cols = kind == ParamKind::WeightIh ? d.layerInput(layer) : d.H;
-        Memory user = oneDnnCall("buffer allocation",
-                                 [&] { return Memory(oneDnnUserWeightsDesc(d, cols), m_plan.engine()); });
+        Memory user = oneDnnCall("buffer allocation", [&] {
+            return Memory(oneDnnUserWeightsDesc(d, d.D, cols), m_plan.engine());
+        });
         for (int dir = 0; dir < int(d.D); ++dir)
             weightsToOneDnn(c.cell, int(d.H), int(cols), params.data(layer, dir, kind),
                             ptr(user) + dir * d.G * d.H * cols);
-        Memory& target = kind == ParamKind::WeightIh ? l.weightsLayer : l.weightsIter;
-        oneDnnCall("weights reorder into the primitive's layout" + where, [&] {
-            dnnl::reorder(user, target).execute(m_stream, user, target);
-            if (d.training && descs.separateBackwardWeights) {
-                Memory& back = kind == ParamKind::WeightIh ? l.backwardWeightsLayer : l.backwardWeightsIter;
-                dnnl::reorder(user, back).execute(m_stream, user, back);
-            }
-            m_stream.wait();
-        });
+        const Memory::desc userPart = oneDnnUserWeightsDesc(d, directions, cols);
+        for (const Part& p : l.parts) {
+            const std::int64_t part = &p - l.parts.data();
+            Memory from = partView(user, part, userPart);
+            Memory target = kind == ParamKind::WeightIh ? p.weightsLayer : p.weightsIter;
+            oneDnnCall("weights reorder into the primitive's layout" + where, [&] {
+                dnnl::reorder(from, target).execute(m_stream, from, target);
+                if (d.training && descs.separateBackwardWeights) {
+                    Memory back =
+                        kind == ParamKind::WeightIh ? p.backwardWeightsLayer : p.backwardWeightsIter;
+                    dnnl::reorder(from, back).execute(m_stream, from, back);
+                }
+                m_stream.wait();
+            });
+        }
     }
     for (int dir = 0; dir < int(d.D); ++dir) {
         const float* bih = params.data(layer, dir, ParamKind::BiasIh);
@@ -177,62 +225,119 @@ void OneDnnSession::createLayer(int layer, const ParamSet<float>& params) {
     }
 }
 
+Memory OneDnnSession::layerInput(int layer) const {
+    if (layer == 0) return m_x;
+    return m_plan.dims().betweenDropout ? m_maskedIn[std::size_t(layer - 1)] : layerOutput(layer - 1);
+}
+
 Memory OneDnnSession::layerOutput(int layer) const {
     const OneDnnDims& d = m_plan.dims();
     if (layer == int(d.L) - 1) return m_y;
     return d.training ? m_forwardOut[std::size_t(layer)] : m_forwardOut[std::size_t(layer % 2)];
 }
 
-void OneDnnSession::bindArguments(int layer) {
-    const OneDnnDims& d = m_plan.dims();
-    Layer& l = m_layers[std::size_t(layer)];
-    const Memory::desc state = oneDnnStateDesc(d);
-    const std::int64_t offset = layer * d.layerStateElements();
-    Args& f = l.forwardArgs;
-    f[DNNL_ARG_SRC_LAYER] =
-        layer == 0 ? m_x : (d.betweenDropout ? m_maskedIn[std::size_t(layer - 1)] : layerOutput(layer - 1));
-    f[DNNL_ARG_SRC_ITER] = view(m_h0, offset, state);
-    f[DNNL_ARG_WEIGHTS_LAYER] = l.weightsLayer;
-    f[DNNL_ARG_WEIGHTS_ITER] = l.weightsIter;
-    f[DNNL_ARG_BIAS] = l.bias;
-    f[DNNL_ARG_DST_LAYER] = layerOutput(layer);
-    f[DNNL_ARG_DST_ITER] = view(m_hN, offset, state);
-    if (d.lstm) {
-        f[DNNL_ARG_SRC_ITER_C] = view(m_c0, offset, state);
-        f[DNNL_ARG_DST_ITER_C] = view(m_cN, offset, state);
-    }
-    if (m_scratchpad) f[DNNL_ARG_SCRATCHPAD] = m_scratchpad;
-    if (!d.training) return;
-    f[DNNL_ARG_WORKSPACE] = l.workspace;
-
-    Args& b = l.backwardArgs = f;
-    b[DNNL_ARG_WEIGHTS_LAYER] = l.backwardWeightsLayer;
-    b[DNNL_ARG_WEIGHTS_ITER] = l.backwardWeightsIter;
-    // Gradients between layers ping-pong: layer k writes buffer (k-1)%2, layer k-1 reads it.
-    b[DNNL_ARG_DIFF_DST_LAYER] = layer == int(d.L) - 1 ? m_dy : m_backwardOut[std::size_t(layer % 2)];
-    b[DNNL_ARG_DIFF_SRC_LAYER] = layer == 0 ? m_dx : m_backwardOut[std::size_t((layer - 1) % 2)];
-    b[DNNL_ARG_DIFF_SRC_ITER] = view(m_dh0, offset, state);
-    b[DNNL_ARG_DIFF_DST_ITER] = view(m_dhN, offset, state);
-    if (d.lstm) {
-        b[DNNL_ARG_DIFF_SRC_ITER_C] = view(m_dc0, offset, state);
-        b[DNNL_ARG_DIFF_DST_ITER_C] = view(m_dcN, offset, state);
-    }
-    b[DNNL_ARG_DIFF_WEIGHTS_LAYER] = l.diffWeightsLayer;
-    b[DNNL_ARG_DIFF_WEIGHTS_ITER] = l.diffWeightsIter;
-    b[DNNL_ARG_DIFF_BIAS] = l.diffBias;
+// Gradients between layers ping-pong: layer k writes buffer (k-1)%2, layer k-1 reads it.
+Memory OneDnnSession::layerInputGradient(int layer) const {
+    return layer == 0 ? m_dx : m_backwardOut[std::size_t((layer - 1) % 2)];
 }
 
-void OneDnnSession::weightsToCanonical(int layer, const Memory& source, ParamKind kind,
+Memory OneDnnSession::layerOutputGradient(int layer) const {
+    return layer == int(m_plan.dims().L) - 1 ? m_dy : m_backwardOut[std::size_t(layer % 2)];
+}
+
+void OneDnnSession::bindArguments(int layer) {
+    const OneDnnLayerDescs& descs = m_plan.layers()[std::size_t(layer)];
+    Layer& l = m_layers[std::size_t(layer)];
+    const std::size_t n = descs.chunks.size();
+    for (std::int64_t part = 0; part < descs.parts; ++part) {
+        Part& p = l.parts[std::size_t(part)];
+        p.calls.resize(n);
+        for (std::size_t position = 0; position < n; ++position)
+            bindCall(layer, part, position, p.calls[position]);
+    }
+}
+
+// Call `position` of `part`: the reverse part of a split layer runs its chunks from the last in time.
+// A call reads the state the part's previous call wrote (h0 for the first) and writes the one its
+// next call reads (hN for the last); in backward, the state gradients flow the other way.
+void OneDnnSession::bindCall(int layer, std::int64_t part, std::size_t position, Call& call) {
+    const OneDnnDims& d = m_plan.dims();
+    const OneDnnLayerDescs& descs = m_plan.layers()[std::size_t(layer)];
+    Layer& l = m_layers[std::size_t(layer)];
+    const Part& p = l.parts[std::size_t(part)];
+    const std::size_t n = descs.chunks.size();
+    const std::size_t chunk = part == 1 ? n - 1 - position : position;
+    const std::size_t lengths = descs.descs[std::size_t(part)].size();
+    call.chunk = descs.chunks[chunk];
+    call.primitive = std::size_t(part) * lengths + descs.lengthIndex(chunk);
+    const OneDnnPrimitiveDescs& pd = descs.of(part, chunk);
+    const std::int64_t in = d.layerInput(layer), t0 = call.chunk.first;
+    const std::int64_t outOffset = t0 * d.B * d.D * d.H + part * d.H;
+    const Memory::desc state = oneDnnStateDesc(d, descs.partDirections(d.D));
+    // The states between this part's calls (n - 1 in forward, then a pair of gradients): h and c at
+    // each, allocated when first bound.
+    const std::size_t kinds = d.lstm ? 2 : 1;
+    l.chunkStates.resize(std::size_t(descs.parts) * (n + 1) * kinds);
+    const auto boundary = [&](std::size_t index, int kind) -> Memory {
+        Memory& m = l.chunkStates[(std::size_t(part) * (n + 1) + index) * kinds + std::size_t(kind)];
+        if (!m) m = allocate(m_memory.workspace, state);
+        return m;
+    };
+    Args& f = call.forwardArgs;
+    f[DNNL_ARG_SRC_LAYER] = view(layerInput(layer), t0 * d.B * in, pd.forward.src_layer_desc());
+    f[DNNL_ARG_DST_LAYER] = view(layerOutput(layer), outOffset, pd.forward.dst_layer_desc());
+    f[DNNL_ARG_SRC_ITER] = position == 0 ? stateView(m_h0, layer, part) : boundary(position - 1, 0);
+    f[DNNL_ARG_DST_ITER] = position == n - 1 ? stateView(m_hN, layer, part) : boundary(position, 0);
+    if (d.lstm) {
+        f[DNNL_ARG_SRC_ITER_C] = position == 0 ? stateView(m_c0, layer, part) : boundary(position - 1, 1);
+        f[DNNL_ARG_DST_ITER_C] = position == n - 1 ? stateView(m_cN, layer, part) : boundary(position, 1);
+    }
+    f[DNNL_ARG_WEIGHTS_LAYER] = p.weightsLayer;
+    f[DNNL_ARG_WEIGHTS_ITER] = p.weightsIter;
+    f[DNNL_ARG_BIAS] = p.bias;
+    if (m_scratchpad) f[DNNL_ARG_SCRATCHPAD] = m_scratchpad;
+    if (!d.training) return;
+    l.workspaces.push_back(allocate(m_memory.activations, pd.forward.workspace_desc()));
+    f[DNNL_ARG_WORKSPACE] = l.workspaces.back();
+
+    Args& b = call.backwardArgs = f;
+    b[DNNL_ARG_WEIGHTS_LAYER] = p.backwardWeightsLayer;
+    b[DNNL_ARG_WEIGHTS_ITER] = p.backwardWeightsIter;
+    b[DNNL_ARG_DIFF_DST_LAYER] =
+        view(layerOutputGradient(layer), outOffset, pd.backward.diff_dst_layer_desc());
+    const Memory inputGradient = part == 0 ? layerInputGradient(layer) : m_reverseInputGradient;
+    b[DNNL_ARG_DIFF_SRC_LAYER] = view(inputGradient, t0 * d.B * in, pd.backward.diff_src_layer_desc());
+    // Backward runs the calls from the last position: a ping-pong pair of state gradients.
+    const auto gradient = [&](std::size_t index, int kind) { return boundary(n - 1 + index % 2, kind); };
+    b[DNNL_ARG_DIFF_DST_ITER] = position == n - 1 ? stateView(m_dhN, layer, part) : gradient(position, 0);
+    b[DNNL_ARG_DIFF_SRC_ITER] = position == 0 ? stateView(m_dh0, layer, part) : gradient(position - 1, 0);
+    if (d.lstm) {
+        b[DNNL_ARG_DIFF_DST_ITER_C] =
+            position == n - 1 ? stateView(m_dcN, layer, part) : gradient(position, 1);
+        b[DNNL_ARG_DIFF_SRC_ITER_C] =
+            position == 0 ? stateView(m_dc0, layer, part) : gradient(position - 1, 1);
+    }
+    b[DNNL_ARG_DIFF_WEIGHTS_LAYER] = p.diffWeightsLayer;
+    b[DNNL_ARG_DIFF_WEIGHTS_ITER] = p.diffWeightsIter;
+    b[DNNL_ARG_DIFF_BIAS] = p.diffBias;
+}
+
+void OneDnnSession::weightsToCanonical(int layer, Memory Part::*source, ParamKind kind,
                                        ParamSet<float>& out) const {
     const OneDnnDims& d = m_plan.dims();
     const std::int64_t cols = kind == ParamKind::WeightIh ? d.layerInput(layer) : d.H;
-    Memory from = source;
+    const Layer& l = m_layers[std::size_t(layer)];
+    const std::int64_t directions = m_plan.layers()[std::size_t(layer)].partDirections(d.D);
     Memory user = oneDnnCall("buffer allocation",
-                             [&] { return Memory(oneDnnUserWeightsDesc(d, cols), m_plan.engine()); });
-    oneDnnCall("weights reorder to the canonical layout", [&] {
-        dnnl::reorder(from, user).execute(m_stream, from, user);
-        m_stream.wait();
-    });
+                             [&] { return Memory(oneDnnUserWeightsDesc(d, d.D, cols), m_plan.engine()); });
+    for (const Part& p : l.parts) {
+        Memory from = p.*source;
+        Memory to = partView(user, &p - l.parts.data(), oneDnnUserWeightsDesc(d, directions, cols));
+        oneDnnCall("weights reorder to the canonical layout", [&] {
+            dnnl::reorder(from, to).execute(m_stream, from, to);
+            m_stream.wait();
+        });
+    }
     for (int dir = 0; dir < int(d.D); ++dir)
         weightsFromOneDnn(m_problem.config.cell, int(d.H), int(cols), ptr(user) + dir * d.G * d.H * cols,
                           out.data(layer, dir, kind));
@@ -255,10 +360,10 @@ RunOutputs OneDnnSession::outputs() const {
     out.paramsAfter = ParamSet<float>(c);
     for (int layer = 0; layer < int(d.L); ++layer) {
         const Layer& l = m_layers[std::size_t(layer)];
-        weightsToCanonical(layer, l.diffWeightsLayer, ParamKind::WeightIh, g.dParams);
-        weightsToCanonical(layer, l.diffWeightsIter, ParamKind::WeightHh, g.dParams);
-        weightsToCanonical(layer, l.weightsLayer, ParamKind::WeightIh, out.paramsAfter);
-        weightsToCanonical(layer, l.weightsIter, ParamKind::WeightHh, out.paramsAfter);
+        weightsToCanonical(layer, &Part::diffWeightsLayer, ParamKind::WeightIh, g.dParams);
+        weightsToCanonical(layer, &Part::diffWeightsIter, ParamKind::WeightHh, g.dParams);
+        weightsToCanonical(layer, &Part::weightsLayer, ParamKind::WeightIh, out.paramsAfter);
+        weightsToCanonical(layer, &Part::weightsIter, ParamKind::WeightHh, out.paramsAfter);
         if (!d.bias) continue;
         for (int dir = 0; dir < int(d.D); ++dir) {
             biasGradientFromOneDnn(c, ptr(l.diffBias) + dir * d.biasGates * d.H,
@@ -280,9 +385,12 @@ RunOutputs OneDnnSession::outputs() const {
 }
 
 std::vector<std::string> OneDnnSession::notes() const {
-    return {"oneDNN RNN primitives, " + threadCount(m_plan.threads()) + ", ISA " +
-                cpuIsaName(dnnl::get_effective_cpu_isa()),
-            "oneDNN implementations: " + m_plan.implementations()};
+    std::vector<std::string> notes{"oneDNN RNN primitives, " + threadCount(m_plan.threads()) + ", ISA " +
+                                       cpuIsaName(dnnl::get_effective_cpu_isa()),
+                                   "oneDNN implementations: " + m_plan.implementations()};
+    if (const std::string chunks = m_plan.chunking(); !chunks.empty())
+        notes.push_back("time steps run in chunks so that a stop waits for one chunk only: " + chunks);
+    return notes;
 }
 
 } // namespace rnnprof::cpu

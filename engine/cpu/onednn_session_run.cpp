@@ -50,6 +50,13 @@ void multiply(const float* a, const float* mask, float* out, std::int64_t n) {
         out[i] = a[i] * mask[i];
 }
 
+// into[i] += from[i]
+void add(const float* from, float* into, std::int64_t n) {
+#pragma omp parallel for simd if (n >= kParallelElements)
+    for (std::int64_t i = 0; i < n; ++i)
+        into[i] += from[i];
+}
+
 // w -= lr * dw over whole buffers of one layout (padding is 0 in both and stays 0).
 void sgd(const Memory& w, const Memory& dw, float lr, int threads) {
     sgdStep(ptr(w), ptr(dw), lr, floats(w), threads);
@@ -66,11 +73,24 @@ void OneDnnSession::run(PhaseHook& hook) {
     update(hook);
 }
 
-// One primitive runs a whole layer (both directions): the stop checks go between them.
+// A primitive call runs a whole layer, or a chunk of its time steps: the stop checks go between
+// the calls.
 void OneDnnSession::stopBeforeLayer(const char* pass, int layer) const {
     if (stopRequested())
         throw StopRequested("in " + std::string(pass) + ", before layer " + std::to_string(layer + 1) +
                             " of " + std::to_string(m_plan.dims().L));
+}
+
+void OneDnnSession::stopBeforeCall(const char* pass, int layer, std::int64_t part, const Call& call) const {
+    if (!stopRequested()) return;
+    const OneDnnDims& d = m_plan.dims();
+    const std::int64_t first = call.chunk.first + 1, last = call.chunk.first + call.chunk.steps;
+    const std::string steps = first == last
+                                  ? "time step " + std::to_string(first)
+                                  : "time steps " + std::to_string(first) + " to " + std::to_string(last);
+    throw StopRequested("in " + std::string(pass) + ", layer " + std::to_string(layer + 1) + " of " +
+                        std::to_string(d.L) + ", before " + steps + " of " + std::to_string(d.T) +
+                        (part == 1 ? " of the reverse direction" : ""));
 }
 
 void OneDnnSession::applyBetweenMask(const Memory& in, const Tensor<float>& mask, const Memory& out) {
@@ -89,7 +109,13 @@ void OneDnnSession::forward(PhaseHook& hook) {
         }
         StepScope step(hook, kForwardSteps[layer]);
         const Layer& l = m_layers[std::size_t(layer)];
-        execute(l.forward, m_stream, l.forwardArgs, kForwardSteps[layer]);
+        // A split layer's parts take turns, chunk by chunk.
+        for (std::size_t position = 0; position < l.parts.front().calls.size(); ++position)
+            for (std::size_t part = 0; part < l.parts.size(); ++part) {
+                const Call& call = l.parts[part].calls[position];
+                if (position > 0 || part > 0) stopBeforeCall("forward", layer, std::int64_t(part), call);
+                execute(l.forward[call.primitive], m_stream, call.forwardArgs, kForwardSteps[layer]);
+            }
     }
 }
 
@@ -113,11 +139,21 @@ void OneDnnSession::backward(PhaseHook& hook) {
         const Layer& l = m_layers[std::size_t(layer)];
         {
             StepScope step(hook, kBackwardSteps[layer]);
-            execute(l.backward, m_stream, l.backwardArgs, kBackwardSteps[layer]);
+            const std::size_t n = l.parts.front().calls.size();
+            for (std::size_t position = n; position-- > 0;)
+                for (std::size_t part = 0; part < l.parts.size(); ++part) {
+                    const Call& call = l.parts[part].calls[position];
+                    if (position < n - 1 || part > 0)
+                        stopBeforeCall("backward", layer, std::int64_t(part), call);
+                    execute(l.backward[call.primitive], m_stream, call.backwardArgs, kBackwardSteps[layer]);
+                }
+            if (l.parts.size() == 2) // both directions' shares of the input gradient
+                add(ptr(m_reverseInputGradient), ptr(layerInputGradient(layer)),
+                    d.T * d.B * d.layerInput(layer));
         }
         if (d.betweenDropout && layer > 0) {
             StepScope step(hook, "dropout");
-            const Memory& dIn = m_backwardOut[std::size_t((layer - 1) % 2)];
+            const Memory dIn = layerInputGradient(layer);
             applyBetweenMask(dIn, m_masks[std::size_t(layer - 1)], dIn);
         }
     }
@@ -151,11 +187,15 @@ void OneDnnSession::update(PhaseHook& hook) {
     StepScope step(hook, "weights reorder");
     for (std::size_t layer = 0; layer < m_layers.size(); ++layer) {
         if (!plans[layer].separateBackwardWeights) continue;
-        const Layer& l = m_layers[layer];
-        execute(l.refreshWeightsLayer, m_stream,
-                {{DNNL_ARG_FROM, l.weightsLayer}, {DNNL_ARG_TO, l.backwardWeightsLayer}}, "weights reorder");
-        execute(l.refreshWeightsIter, m_stream,
-                {{DNNL_ARG_FROM, l.weightsIter}, {DNNL_ARG_TO, l.backwardWeightsIter}}, "weights reorder");
+        for (const Part& p : m_layers[layer].parts) {
+            const Layer& l = m_layers[layer];
+            execute(l.refreshWeightsLayer, m_stream,
+                    {{DNNL_ARG_FROM, p.weightsLayer}, {DNNL_ARG_TO, p.backwardWeightsLayer}},
+                    "weights reorder");
+            execute(l.refreshWeightsIter, m_stream,
+                    {{DNNL_ARG_FROM, p.weightsIter}, {DNNL_ARG_TO, p.backwardWeightsIter}},
+                    "weights reorder");
+        }
     }
 }
 

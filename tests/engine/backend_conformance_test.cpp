@@ -3,10 +3,10 @@
 // Unsupported combinations must come with reasons; unavailable backends skip with theirs. cpu-blas
 // runs once more per vector ISA of its step kernels (RNNPROF_CPU_ISA, see tests/CMakeLists.txt).
 #include "engine/backend.h"
-#include "engine/reference/reference_rnn.h"
 #include "forced_isa.h"
 #include "support/compare.h"
 #include "support/random_problems.h"
+#include "support/reference_check.h"
 
 #include <gtest/gtest.h>
 
@@ -15,25 +15,12 @@
 namespace rnnprof {
 namespace {
 
-using test::tensorsClose;
-
 std::vector<std::string> backendIds() {
     std::vector<std::string> ids;
     for (const Backend* b : builtinBackends().all())
         if (b->id() != "cpu-reference") ids.emplace_back(b->id());
     ids.emplace_back("cpu-reference"); // the float reference against the double one
     return ids;
-}
-
-Tensor<double> paramTensor(const ParamSet<double>& p) {
-    Tensor<double> t({std::int64_t(p.values.size())});
-    t.data = p.values;
-    return t;
-}
-
-template <class A>
-Tensor<double> asDouble(const Tensor<A>& t) {
-    return t.template cast<double>();
 }
 
 // True when the session says its results cannot equal the reference's (cuDNN draws its own dropout
@@ -44,33 +31,14 @@ bool notComparable(const Session& session) {
 
 void expectMatchesReference(const Backend& backend, const Problem& problem) {
     auto session = backend.prepare(problem);
-    NullPhaseHook hook;
     if (notComparable(*session)) {
+        NullPhaseHook hook;
         session->run(hook);
         for (float v : session->outputs().y.data)
             ASSERT_TRUE(std::isfinite(v));
         return;
     }
-    session->run(hook);
-    const RunOutputs out = session->outputs();
-    const auto ref = reference::runIteration<double>(problem);
-    constexpr double tol = 1e-4;
-    EXPECT_TRUE(tensorsClose(asDouble(out.y), ref.y, tol, "output"));
-    EXPECT_TRUE(tensorsClose(asDouble(out.hN), ref.hN, tol, "h_n"));
-    if (problem.config.cell == CellType::Lstm) {
-        EXPECT_TRUE(tensorsClose(asDouble(out.cN), ref.cN, tol, "c_n"));
-    }
-    if (problem.mode != Mode::Training) return;
-    ASSERT_TRUE(out.training);
-    EXPECT_NEAR(out.loss, ref.loss, 1e-4 * std::max(1.0, ref.loss));
-    test::expectParamGradientsClose(out.gradients.dParams, ref.gradients.dParams, tol);
-    EXPECT_TRUE(tensorsClose(asDouble(out.gradients.dx), ref.gradients.dx, tol, "grad_input"));
-    EXPECT_TRUE(tensorsClose(asDouble(out.gradients.dh0), ref.gradients.dh0, tol, "grad_h0"));
-    if (problem.config.cell == CellType::Lstm) {
-        EXPECT_TRUE(tensorsClose(asDouble(out.gradients.dc0), ref.gradients.dc0, tol, "grad_c0"));
-    }
-    EXPECT_TRUE(tensorsClose(paramTensor(out.paramsAfter.cast<double>()), paramTensor(ref.paramsAfter), tol,
-                             "parameters after SGD"));
+    test::expectRunMatchesReference(*session, problem);
 }
 
 class BackendConformance : public ::testing::TestWithParam<std::string> {
