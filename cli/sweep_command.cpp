@@ -3,6 +3,7 @@
 #include "cli/cli_common.h"
 #include "cli/headless_commands.h"
 #include "cli/path_arguments.h"
+#include "cli/stop_signals.h"
 #include "cli/sweep_options.h"
 #include "engine/error.h"
 #include "profiling/analysis/crossover.h"
@@ -26,70 +27,6 @@
 
 namespace rnnprof::cli {
 namespace {
-
-std::atomic<StopToken*> g_stop{nullptr};
-std::atomic<bool> g_stderrIsTty{false};
-
-// The signals that stop a sweep as Ctrl-C does: Ctrl-C itself, SIGTERM (what Slurm and Kubernetes
-// send at a time limit or preemption, and `kill`'s default) and SIGHUP (a closed terminal or ssh
-// session). Each saves what was measured and exits with 128 + the signal's number.
-struct StopSignal {
-    int number;
-    const char* name; // also the reason recorded in the results file ("stopped_by")
-};
-constexpr StopSignal kStopSignals[] = {{SIGINT, "SIGINT"}, {SIGTERM, "SIGTERM"}, {SIGHUP, "SIGHUP"}};
-
-// Said at once, from the handler (write() is async-signal-safe): the stop itself may take until
-// the session's next check inside the run, or the end of a GPU run.
-constexpr char kStoppingBefore[] = "rnnprof sweep: stopping (";
-constexpr char kStopping[] = "): the run in progress is abandoned (a GPU run finishes first), the runs "
-                             "measured so far are saved; the same signal again quits at once "
-                             "(the journal keeps the finished points)\n";
-
-void writeToStderr(const char* text, std::size_t length) {
-    if (::write(STDERR_FILENO, text, length) < 0) return; // nothing better to do in a handler
-}
-
-extern "C" void onStopSignal(int number) {
-    const char* name = "a signal";
-    for (const StopSignal& s : kStopSignals)
-        if (s.number == number) name = s.name;
-    if (StopToken* stop = g_stop.load()) stop->requestStop(name);
-    std::signal(number, SIG_DFL); // the same signal again ends the process; the journal stays valid
-    if (g_stderrIsTty.load()) writeToStderr("\n", 1); // below the progress line, which stays as it was
-    writeToStderr(kStoppingBefore, sizeof kStoppingBefore - 1);
-    writeToStderr(name, std::strlen(name));
-    writeToStderr(kStopping, sizeof kStopping - 1);
-}
-
-// Installs the stop-signal handlers for the lifetime of a sweep.
-class StopSignalGuard {
-public:
-    explicit StopSignalGuard(StopToken& stop) {
-        g_stderrIsTty.store(::isatty(STDERR_FILENO) == 1);
-        g_stop.store(&stop);
-        for (std::size_t i = 0; i < std::size(kStopSignals); ++i)
-            m_previous[i] = std::signal(kStopSignals[i].number, onStopSignal);
-    }
-    ~StopSignalGuard() {
-        for (std::size_t i = 0; i < std::size(kStopSignals); ++i)
-            std::signal(kStopSignals[i].number, m_previous[i] == SIG_ERR ? SIG_DFL : m_previous[i]);
-        g_stop.store(nullptr);
-    }
-    StopSignalGuard(const StopSignalGuard&) = delete;
-    StopSignalGuard& operator=(const StopSignalGuard&) = delete;
-
-private:
-    void (*m_previous[std::size(kStopSignals)])(int) = {};
-};
-
-// The exit status of a sweep stopped early: 128 + the signal that stopped it (the result's
-// stopped_by), as a shell reports a process the signal ended (130 for Ctrl-C); 130 otherwise.
-int stoppedExitStatus(const std::string& stoppedBy) {
-    for (const StopSignal& s : kStopSignals)
-        if (stoppedBy == s.name) return 128 + s.number;
-    return 128 + SIGINT;
-}
 
 void listPresets() {
     std::size_t width = 0;
