@@ -156,9 +156,12 @@ int runRequest(const SweepRequest& req) {
         return kExitFailure;
     }
     if (!result.complete) {
-        std::fprintf(stderr, "rnnprof sweep: stopped early%s; %zu points were measured and saved\n",
+        const auto measured = std::count_if(result.points.begin(), result.points.end(),
+                                            [](const PointResult& p) { return p.measured(); });
+        std::fprintf(stderr,
+                     "rnnprof sweep: stopped early%s; %zu points saved, %zu of them with measured runs\n",
                      result.stoppedBy.empty() ? "" : (" by " + result.stoppedBy).c_str(),
-                     result.points.size());
+                     result.points.size(), std::size_t(measured));
         return stoppedExitStatus(result.stoppedBy);
     }
     return kExitOk;
