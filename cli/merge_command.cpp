@@ -43,11 +43,8 @@ int runParsed(const QStringList& args) {
                 problems.push_back(e.what());
             }
         }
-    std::vector<NamedResult> inputs;
-    for (std::size_t i = 0; problems.empty() && i < loaded.size(); ++i)
-        inputs.push_back({&loaded[i], req.inputPaths[i]});
     SweepResult merged;
-    if (problems.empty()) merged = mergeResults(inputs, problems);
+    if (problems.empty()) merged = mergeResults(loaded, req.inputPaths, problems);
     if (!problems.empty()) {
         for (const auto& p : problems)
             printError("merge", p);
@@ -64,7 +61,7 @@ int runParsed(const QStringList& args) {
         machines.insert(machineName(hostOf(merged, p)));
     std::fprintf(stderr,
                  "rnnprof merge: wrote %zu points of %zu files to %s (%zu host%s, %zu kind%s of machine)\n",
-                 merged.points.size(), inputs.size(), req.outPath.c_str(), merged.otherHosts.size() + 1,
+                 merged.points.size(), loaded.size(), req.outPath.c_str(), merged.otherHosts.size() + 1,
                  merged.otherHosts.empty() ? "" : "s", machines.size(), machines.size() == 1 ? "" : "s");
     return kExitOk;
 }

@@ -1,6 +1,7 @@
 #pragma once
 // Atomic file replacement: the content goes to a temporary file beside the target, is flushed to
 // disk, then renamed over the target. A reader sees the old file or the new one, never a part.
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -27,6 +28,13 @@ enum class LinkAtPath { Follow, Replace };
 // created exclusively, so a link planted at a guessable name in a shared folder is never written
 // through.
 void writeFileAtomically(const std::string& path, std::string_view bytes,
+                         LinkAtPath link = LinkAtPath::Follow);
+
+// The same for content made piece by piece: `produce` hands each piece, in order, to the function
+// it is given, so that a large file is never held whole. An exception from `produce` leaves the
+// target untouched and removes the temporary file.
+using ByteSink = std::function<void(std::string_view)>;
+void writeFileAtomically(const std::string& path, const std::function<void(const ByteSink&)>& produce,
                          LinkAtPath link = LinkAtPath::Follow);
 
 } // namespace rnnprof

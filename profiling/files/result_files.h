@@ -3,6 +3,7 @@
 // columns that pandas reads unmodified), Chrome trace JSON (Perfetto / chrome://tracing), and the
 // journal (JSON Lines next to the output, one finished point per line, so a crash loses nothing).
 // Loading never crashes: malformed or newer files throw Error(InvalidInput) with the reason.
+#include "engine/atomic_file.h"
 #include "engine/unique_fd.h"
 #include "profiling/result.h"
 
@@ -16,6 +17,8 @@
 namespace rnnprof {
 
 [[nodiscard]] std::string toJson(const SweepResult& result);
+// The same text handed to `out` a piece at a time (the header, then one point after another).
+void writeJson(const SweepResult& result, const ByteSink& out);
 [[nodiscard]] SweepResult resultFromJson(std::string_view text, const std::string& source);
 void saveResultJson(const std::string& path, const SweepResult& result); // atomic
 [[nodiscard]] SweepResult loadResultFile(const std::string& path);       // JSON or journal

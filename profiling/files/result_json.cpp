@@ -34,19 +34,20 @@ std::string fileName(const std::string& path) {
 
 } // namespace
 
-std::string toJson(const SweepResult& result) {
+void writeJson(const SweepResult& result, const ByteSink& out) {
     // Replacing invalid UTF-8 (a backend's message) instead of throwing keeps the file writable.
     const auto dump = [](const Json& j) { return j.dump(1, ' ', false, Json::error_handler_t::replace); };
     Json doc = jsonio::headerToJson(result, jsonio::kResultsFormat);
     doc[kPointsKey] = Json::array();
     std::string text = dump(doc);
     // The header ends in `"points": []` and "\n}". Each point is dumped on its own and indented as
-    // the whole document's dump would: one point's JSON tree at a time, never all of them.
+    // the whole document's dump would: one point's JSON tree and text at a time, never all of them.
     const std::string emptyPoints = "[]\n}";
     text.resize(text.size() - emptyPoints.size());
     text += '[';
+    out(text);
     for (std::size_t i = 0; i < result.points.size(); ++i) {
-        text += i == 0 ? "\n  " : ",\n  ";
+        text = i == 0 ? "\n  " : ",\n  ";
         const std::string point = dump(jsonio::pointToJson(result.points[i]));
         std::size_t at = 0;
         for (std::size_t line = point.find('\n'); line != std::string::npos; line = point.find('\n', at)) {
@@ -54,8 +55,14 @@ std::string toJson(const SweepResult& result) {
             at = line + 1;
         }
         text.append(point, at);
+        out(text);
     }
-    text += result.points.empty() ? "]\n}\n" : "\n ]\n}\n";
+    out(result.points.empty() ? "]\n}\n" : "\n ]\n}\n");
+}
+
+std::string toJson(const SweepResult& result) {
+    std::string text;
+    writeJson(result, [&](std::string_view piece) { text.append(piece); });
     return text;
 }
 
@@ -93,7 +100,7 @@ SweepResult resultFromJson(std::string_view text, const std::string& source) {
 }
 
 void saveResultJson(const std::string& path, const SweepResult& result) {
-    writeFileAtomically(path, toJson(result));
+    writeFileAtomically(path, [&](const ByteSink& out) { writeJson(result, out); });
 }
 
 SweepResult loadResultFile(const std::string& path) {

@@ -3,6 +3,7 @@
 #include "profiling/files/plan_json.h"
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <set>
 #include <tuple>
@@ -171,9 +172,12 @@ void checkRunPoints(const Run& run, const std::vector<PointKey>& expected,
     }
 }
 
-} // namespace
+// mergeResults() with the points taken by `take` (input, index): copied, or moved out of inputs
+// the caller no longer needs.
+using TakePoint = std::function<PointResult(std::size_t input, std::size_t index)>;
 
-SweepResult mergeResults(const std::vector<NamedResult>& inputs, std::vector<std::string>& problems) {
+SweepResult merge(const std::vector<NamedResult>& inputs, std::vector<std::string>& problems,
+                  const TakePoint& take) {
     const std::size_t before = problems.size();
     if (inputs.empty()) {
         problems.push_back("nothing to merge: give the result files");
@@ -205,7 +209,7 @@ SweepResult mergeResults(const std::vector<NamedResult>& inputs, std::vector<std
         for (const PointKey& key : expected) {
             const auto [input, index] = run.from.at(key);
             const SweepResult& source = *inputs[input].result;
-            PointResult point = source.points[index];
+            PointResult point = take(input, index);
             const HostInfo& host = hostOf(source, point);
             point.hostIndex = 0;
             if (!(host == merged.host)) {
@@ -216,6 +220,23 @@ SweepResult mergeResults(const std::vector<NamedResult>& inputs, std::vector<std
             merged.points.push_back(std::move(point));
         }
     return merged;
+}
+
+} // namespace
+
+SweepResult mergeResults(const std::vector<NamedResult>& inputs, std::vector<std::string>& problems) {
+    return merge(inputs, problems,
+                 [&](std::size_t input, std::size_t index) { return inputs[input].result->points[index]; });
+}
+
+SweepResult mergeResults(std::vector<SweepResult>& loaded, const std::vector<std::string>& names,
+                         std::vector<std::string>& problems) {
+    std::vector<NamedResult> inputs;
+    for (std::size_t i = 0; i < loaded.size(); ++i)
+        inputs.push_back({&loaded[i], i < names.size() ? names[i] : std::string()});
+    return merge(inputs, problems, [&](std::size_t input, std::size_t index) {
+        return std::move(loaded[input].points[index]);
+    });
 }
 
 } // namespace rnnprof

@@ -22,5 +22,10 @@ namespace rnnprof {
 // `problems` gets one entry per reason (the input names in them) and the result is empty.
 [[nodiscard]] SweepResult mergeResults(const std::vector<NamedResult>& inputs,
                                        std::vector<std::string>& problems);
+// The same for results loaded for the merge only (`names[i]` naming `loaded[i]`): their points are
+// moved into the merged result, not copied, and `loaded` keeps only the headers.
+[[nodiscard]] SweepResult mergeResults(std::vector<SweepResult>& loaded,
+                                       const std::vector<std::string>& names,
+                                       std::vector<std::string>& problems);
 
 } // namespace rnnprof

@@ -103,6 +103,23 @@ TEST(MergeShards, GiveTheWholeSweepInThePlansOrderWithEachPointsHost) {
     EXPECT_EQ(merged.plan, plan);
 }
 
+// `rnnprof merge` loads its inputs for the merge only: their points are moved, not copied (a
+// merge of 100k points then holds each once), with the same result as the copying merge.
+TEST(MergeShards, MovedFromLoadedResultsGiveWhatTheCopyingMergeGives) {
+    const SweepPlan plan = mergePlan();
+    std::vector<SweepResult> shards = shardsOf(plan, 3, "Xeon 8480");
+    for (SweepResult& shard : shards)
+        for (PointResult& p : shard.points)
+            p.notes = {"oneDNN RNN primitives, 2 threads"};
+    std::vector<std::string> problems;
+    const SweepResult copied = mergeResults(named(shards), problems);
+    ASSERT_TRUE(problems.empty()) << problems.front();
+    const SweepResult moved = mergeResults(shards, {"r1.json", "r2.json", "r3.json"}, problems);
+    ASSERT_TRUE(problems.empty()) << problems.front();
+    EXPECT_EQ(moved, copied);
+    EXPECT_EQ(moved.points.front().notes, std::vector<std::string>{"oneDNN RNN primitives, 2 threads"});
+}
+
 TEST(MergeShards, AStoppedShardMakesAnIncompleteResult) {
     const SweepPlan plan = mergePlan();
     auto shards = shardsOf(plan, 2, "Xeon 8480");
