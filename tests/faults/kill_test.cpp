@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <sstream>
 #include <thread>
 
 namespace rnnprof {
@@ -298,33 +299,14 @@ TEST(SweepStopSignal, InsideOneDnnKernelsLeavesTheProcessIntact) {
         SCOPED_TRACE("attempt " + std::to_string(attempt + 1));
         TempDir dir;
         const std::string out = dir.path("results.json");
-        ChildProcess sweep({RNNPROF_EXE,
-                            "sweep",
-                            "--backend",
-                            "cpu-onednn",
-                            "--cell",
-                            "lstm",
-                            "--input-size",
-                            "512",
-                            "--hidden-size",
-                            "512",
-                            "--batch",
-                            "64",
-                            "--seq-len",
-                            "100",
-                            "--mode",
-                            "train",
-                            "--warmup",
-                            "0",
-                            "--min-repeats",
-                            "1",
-                            "--max-repeats",
-                            "100000",
-                            "--time-budget",
-                            "600000",
-                            "--no-numerics",
-                            "--out",
-                            out});
+        std::vector<std::string> args{RNNPROF_EXE};
+        std::istringstream words("sweep --backend cpu-onednn --cell lstm --input-size 512 --hidden-size 512 "
+                                 "--batch 64 --seq-len 100 --mode train --warmup 0 --min-repeats 1 "
+                                 "--max-repeats 100000 --time-budget 600000 --no-numerics --out");
+        for (std::string word; words >> word;)
+            args.push_back(word);
+        args.push_back(out);
+        ChildProcess sweep(args);
         ASSERT_TRUE(sweep.started());
         ASSERT_TRUE(waitUntil([&] {
             return sweep.errSoFar().find("cpu-onednn train") != std::string::npos || !sweep.running();
