@@ -14,8 +14,8 @@ namespace rnnprof::cli {
 // that computes: the first guard blocks the signals in the calling thread (and so in every thread
 // it starts later: OpenMP's, the engine's) and starts one thread that only receives them. oneDNN
 // 2.6's JIT GEMM kernels point the stack register into the heap while they run; a handler run on
-// such a thread writes its frame there and corrupts the heap (fixed upstream after oneDNN 3.11). So the first
-// guard must be made before the process runs any kernel.
+// such a thread writes its frame there and corrupts the heap (fixed upstream after oneDNN 3.11).
+// So the first guard must be made before the process runs any kernel.
 class StopSignalGuard {
 public:
     explicit StopSignalGuard(StopToken& stop);
