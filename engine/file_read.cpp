@@ -84,6 +84,25 @@ std::string FileChars::rest() {
     return text;
 }
 
+bool FileChars::nextLine(std::string& line, bool& terminated) {
+    line.clear();
+    if (atEnd()) return false;
+    while (!atEnd()) {
+        const auto* newline =
+            static_cast<const char*>(std::memchr(m_at, '\n', std::size_t(m_chunkEnd - m_at)));
+        if (newline) {
+            line.append(m_at, newline);
+            m_at = newline + 1;
+            terminated = true;
+            return true;
+        }
+        line.append(m_at, m_chunkEnd);
+        m_at = m_chunkEnd;
+    }
+    terminated = false;
+    return true;
+}
+
 void FileChars::fill() {
     if (m_at != m_chunkEnd || m_left == 0) return;
     m_chunk.resize(std::size_t(std::min<std::uint64_t>(m_left, kChunkBytes)));

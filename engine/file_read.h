@@ -51,6 +51,9 @@ public:
     [[nodiscard]] std::string_view start();
     // Every byte not consumed yet, read at once; the range is at its end afterwards.
     [[nodiscard]] std::string rest();
+    // The next line (without its '\n') into `line`; false at the end. `terminated` says whether a
+    // '\n' followed it (only a file's last line can lack one).
+    bool nextLine(std::string& line, bool& terminated);
 
     class Iterator {
     public:

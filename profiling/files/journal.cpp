@@ -14,7 +14,9 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <functional>
 #include <map>
+#include <optional>
 #include <tuple>
 
 namespace rnnprof {
@@ -97,22 +99,13 @@ struct Line {
     std::size_t number; // 1-based, for messages
 };
 
-std::vector<Line> splitLines(std::string_view text) {
-    std::vector<Line> lines;
-    std::size_t start = 0;
-    while (start < text.size()) {
-        const std::size_t end = text.find('\n', start);
-        if (end == std::string_view::npos) {
-            lines.push_back({text.substr(start), false, lines.size() + 1});
-            break;
-        }
-        lines.push_back({text.substr(start, end - start), true, lines.size() + 1});
-        start = end + 1;
-    }
-    // Blank lines carry nothing (an editor may add one at the end).
-    std::erase_if(lines,
-                  [](const Line& l) { return l.text.find_first_not_of(" \t\r") == std::string_view::npos; });
-    return lines;
+// Gives the next line that is not blank (an editor may add a blank one at the end), numbered over
+// all lines; false at the end. The line's text is valid until the next call.
+using NextLine = std::function<bool(Line&)>;
+
+// `line` (without its '\n') is blank: it carries nothing.
+bool blank(std::string_view line) {
+    return line.find_first_not_of(" \t\r") == std::string_view::npos;
 }
 
 std::string lineName(const std::string& source, const Line& line) {
@@ -192,33 +185,41 @@ long journalHolder(const std::string& path) {
     return holder > 0 ? holder : -1;
 }
 
-SweepResult journalFromText(std::string_view text, const std::string& source,
-                            std::vector<std::string>* skipped) {
-    std::vector<Line> lines = splitLines(text);
-    // Only the last line can be torn: every earlier one was fsync()ed before the next began.
-    if (!lines.empty() && !lines.back().terminated && !parseLine(source, lines.back())) lines.pop_back();
-    if (lines.empty())
+namespace {
+
+SweepResult journalFromLines(const NextLine& next, const std::string& source,
+                             std::vector<std::string>* skipped) {
+    // A line and its JSON; false at the end, and for a torn last line (the process died while
+    // writing it): only the last line can be torn, every earlier one was fsync()ed before the next.
+    const auto nextRecord = [&](Line& line, std::optional<Json>& json) {
+        if (!next(line)) return false;
+        json = parseLine(source, line);
+        return json.has_value() || line.terminated;
+    };
+    Line first{};
+    std::optional<Json> header;
+    if (!nextRecord(first, header))
         throw Error(ErrorKind::InvalidInput, source + ": the journal is empty (the sweep stopped before "
                                                       "its header was written)");
     jsonio::Problems problems;
     SweepResult result;
-    const auto header = parseLine(source, lines.front());
     if (!header)
         throw Error(ErrorKind::InvalidInput,
-                    lineName(source, lines.front()) + ": the journal header is not valid JSON");
+                    lineName(source, first) + ": the journal header is not valid JSON");
     jsonio::ObjectReader root(*header, "", problems, false);
     jsonio::readFormat(root, jsonio::kJournalFormat, jsonio::Need::Required);
     jsonio::readHeader(*header, source, problems, result);
-    problems.throwIfAny(lineName(source, lines.front()));
+    problems.throwIfAny(lineName(source, first));
     // Where each ok point is in result.points, by what makes it the same point: found in one
     // lookup, so a journal of 100,000 points reads in linear time.
     using OkPointKey = std::tuple<std::string, Mode, int, int>;
     std::map<OkPointKey, std::size_t> okPoints;
-    for (std::size_t i = 1; i < lines.size(); ++i) {
-        const auto record = parseLine(source, lines[i]);
+    Line line{};
+    std::optional<Json> record;
+    while (nextRecord(line, record)) {
         if (!record) {
-            const std::string why = lineName(source, lines[i]) + ": not valid JSON (only the last line of a "
-                                                                 "journal may be torn)";
+            const std::string why = lineName(source, line) + ": not valid JSON (only the last line of a "
+                                                             "journal may be torn)";
             if (!skipped) throw Error(ErrorKind::InvalidInput, why);
             skipped->push_back(why);
             continue;
@@ -229,13 +230,13 @@ SweepResult journalFromText(std::string_view text, const std::string& source,
         jsonio::checkHostIndex(result, point, "", pointProblems);
         if (skipped && !pointProblems.empty()) {
             try {
-                pointProblems.throwIfAny(lineName(source, lines[i]));
+                pointProblems.throwIfAny(lineName(source, line));
             } catch (const Error& e) {
                 skipped->push_back(e.what());
             }
             continue;
         }
-        pointProblems.throwIfAny(lineName(source, lines[i]));
+        pointProblems.throwIfAny(lineName(source, line));
         // A later ok record of an ok point is its re-measurement (a disturbed one): it replaces.
         if (!point.ok()) {
             result.points.push_back(std::move(point));
@@ -251,6 +252,42 @@ SweepResult journalFromText(std::string_view text, const std::string& source,
     }
     result.complete = false;
     return result;
+}
+
+} // namespace
+
+SweepResult journalFromText(std::string_view text, const std::string& source,
+                            std::vector<std::string>* skipped) {
+    std::size_t start = 0, number = 0;
+    return journalFromLines(
+        [&](Line& line) {
+            while (start < text.size()) {
+                const std::size_t end = text.find('\n', start);
+                const bool terminated = end != std::string_view::npos;
+                const std::string_view piece =
+                    text.substr(start, terminated ? end - start : std::string_view::npos);
+                start = terminated ? end + 1 : text.size();
+                line = {piece, terminated, ++number};
+                if (!blank(piece)) return true;
+            }
+            return false;
+        },
+        source, skipped);
+}
+
+SweepResult journalFromChars(FileChars& chars, const std::string& source) {
+    std::string text;
+    std::size_t number = 0;
+    return journalFromLines(
+        [&](Line& line) {
+            bool terminated = false;
+            while (chars.nextLine(text, terminated)) {
+                line = {text, terminated, ++number};
+                if (!blank(text)) return true;
+            }
+            return false;
+        },
+        source, nullptr);
 }
 
 std::string journalPathFor(const std::string& outputPath) {

@@ -4,6 +4,7 @@
 // journal (JSON Lines next to the output, one finished point per line, so a crash loses nothing).
 // Loading never crashes: malformed or newer files throw Error(InvalidInput) with the reason.
 #include "engine/atomic_file.h"
+#include "engine/file_read.h"
 #include "engine/unique_fd.h"
 #include "profiling/result.h"
 
@@ -114,6 +115,8 @@ private:
 // 7: not valid JSON"); a bad header is always an error. The result has complete = false.
 [[nodiscard]] SweepResult journalFromText(std::string_view text, const std::string& source,
                                           std::vector<std::string>* skipped = nullptr);
+// The same read a line at a time from a file (every bad line an error), never holding it whole.
+[[nodiscard]] SweepResult journalFromChars(FileChars& chars, const std::string& source);
 // "results.json" -> "results.json.journal"
 [[nodiscard]] std::string journalPathFor(const std::string& outputPath);
 

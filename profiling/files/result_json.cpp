@@ -108,7 +108,7 @@ SweepResult loadResultFile(const std::string& path) {
     FileChars chars(file);
     SweepResult result;
     if (looksLikeJournal(chars.start())) {
-        result = journalFromText(chars.rest(), path); // read line by line from its text
+        result = journalFromChars(chars, path); // a line at a time
     } else {
         result = readResult(path, [&](const jsonio::PointVisitor& onPoint) {
             return jsonio::parseEachPoint(chars, path, onPoint);

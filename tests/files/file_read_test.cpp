@@ -146,5 +146,36 @@ TEST(FileChars, AnEmptyFileIsAnEmptyRange) {
     EXPECT_TRUE(chars.begin() == chars.end());
 }
 
+// Lines are split at every '\n' wherever the chunks end, a line longer than a chunk whole; the
+// last line says whether a '\n' ended it.
+TEST(FileChars, GivesLinesAcrossChunksAndSaysWhetherTheLastWasEnded) {
+    test::TempDir dir;
+    const std::string longLine(FileChars::kChunkBytes + 100, 'L');
+    const std::vector<std::string> lines{"first", "", longLine, std::string(FileChars::kChunkBytes - 7, 's'),
+                                         "last"};
+    for (const bool endedLast : {true, false}) {
+        std::string bytes;
+        for (const std::string& line : lines)
+            bytes += line + "\n";
+        if (!endedLast) bytes.pop_back();
+        const std::string path = dir.path(endedLast ? "ended" : "torn");
+        writeBytes(path, bytes);
+        RegularFile file(path, kMaxResultFileBytes);
+        FileChars chars(file);
+        std::vector<std::string> read;
+        std::string line;
+        bool terminated = false;
+        std::vector<bool> ends;
+        while (chars.nextLine(line, terminated)) {
+            read.push_back(line);
+            ends.push_back(terminated);
+        }
+        EXPECT_TRUE(read == lines) << "ended: " << endedLast;
+        EXPECT_EQ(ends, (std::vector<bool>{true, true, true, true, endedLast}));
+        EXPECT_FALSE(chars.nextLine(line, terminated));
+        EXPECT_TRUE(line.empty());
+    }
+}
+
 } // namespace
 } // namespace rnnprof

@@ -102,6 +102,26 @@ TEST(Journal, TornLastLineIsIgnored) {
     EXPECT_EQ(journalFromText(text.substr(0, text.size() - 1), path).points.size(), full.points.size());
 }
 
+// loadResultFile() reads a journal a line at a time from the file: torn or not, with blank lines,
+// it gives what the whole text gives.
+TEST(Journal, AJournalFileReadsAsItsWholeText) {
+    test::TempDir dir;
+    const std::string path = dir.file("j");
+    const SweepResult full = test::sampleResult();
+    {
+        Journal journal(path, header());
+        for (const auto& p : full.points)
+            journal.append(p);
+    }
+    const std::string text = readText(path);
+    for (const std::string& variant : {text, text + "\n  \n", text.substr(0, text.size() - 20)}) {
+        const std::string copy = dir.file("copy.journal");
+        std::ofstream(copy, std::ios::binary | std::ios::trunc) << variant;
+        EXPECT_EQ(loadResultFile(copy), journalFromText(variant, copy));
+    }
+    EXPECT_EQ(loadResultFile(path).points.size(), full.points.size());
+}
+
 TEST(Journal, DamageBeforeTheLastLineIsAnError) {
     test::TempDir dir;
     const std::string path = dir.file("j");
