@@ -4,6 +4,7 @@
 #include "cli/model_options.h"
 #include "cli/output_files.h"
 #include "cli/path_arguments.h"
+#include "cli/stop_signals.h"
 #include "cli/sweep_options.h"
 #include "engine/cpu/cpu_libraries.h"
 #include "engine/error.h"
@@ -34,7 +35,9 @@ const char* const kDescription =
     "file (SIDE defaults to its fastest GPU backend, else its fastest CPU backend); with a file side the\n"
     "model defaults to the file's and the grid to the batch sizes it measured. Writes the points\n"
     "measured as a result file with the crossover record.\n"
-    "Exit status: 0 written, 1 measuring or writing failed, 2 bad command line or input.";
+    "Ctrl-C, SIGTERM and SIGHUP end the search where it is and save the points measured.\n"
+    "Exit status: 0 written, 1 measuring or writing failed, 2 bad command line or input, 128+N\n"
+    "stopped by signal N (130 Ctrl-C, 143 SIGTERM, 129 SIGHUP).";
 
 QString opt(const char* name) {
     return QString::fromLatin1(name);
@@ -274,10 +277,17 @@ int runParsed(const QStringList& args) {
         std::fprintf(stderr, "rnnprof crossover: %s B=%d T=%d %s\n", p.backend.c_str(), p.shape.batch,
                      p.shape.seqLen, std::string(toString(p.status)).c_str());
     };
+    // Ctrl-C, SIGTERM and SIGHUP end the search where it is, and the points measured are saved.
     StopToken stop;
-    const SearchRun run = runCrossoverSearch(builtinBackends(), plan, searchSide(req.baseline),
-                                             searchSide(req.challenger), stop, callbacks);
-    const SweepResult& here = run.result;
+    StopSignalGuard guard(
+        stop, "rnnprof crossover",
+        "the run in progress is abandoned (a GPU run finishes first), the search ends there "
+        "and the points measured so far are saved; the same signal again quits at once "
+        "(and saves nothing)");
+    SearchRun run = runCrossoverSearch(builtinBackends(), plan, searchSide(req.baseline),
+                                       searchSide(req.challenger), stop, callbacks);
+    SweepResult& here = run.result;
+    if (stop.stopRequested()) here.stoppedBy = stop.reason();
     const CrossoverSearch& search = run.search;
     const std::string verdict = here.crossovers.empty() ? "no crossover: " + searchSummary(search, grid)
                                                         : here.crossovers.front().verdict;
@@ -294,6 +304,7 @@ int runParsed(const QStringList& args) {
         return kExitFailure;
     }
     std::fprintf(stderr, "rnnprof crossover: wrote %s\n", req.outPath.c_str());
+    if (stop.stopRequested()) return stoppedExitStatus(here.stoppedBy);
     return search.failure.empty() ? kExitOk : kExitFailure;
 }
 

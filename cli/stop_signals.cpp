@@ -20,12 +20,12 @@ struct StopSignal {
 };
 constexpr StopSignal kStopSignals[] = {{SIGINT, "SIGINT"}, {SIGTERM, "SIGTERM"}, {SIGHUP, "SIGHUP"}};
 
-// Said at once, from the handler (write() is async-signal-safe): the stop itself may take until
-// the session's next check inside the run, or the end of a GPU run.
-constexpr char kStoppingBefore[] = "rnnprof sweep: stopping (";
-constexpr char kStopping[] = "): the run in progress is abandoned (a GPU run finishes first), the runs "
-                             "measured so far are saved; the same signal again quits at once "
-                             "(the journal keeps the finished points)\n";
+// Said at once, from the handler (write() is async-signal-safe): "rnnprof sweep: stopping (SIGTERM)"
+// and what happens next. The stop itself may take until the session's next check inside the run,
+// or the end of a GPU run.
+std::atomic<const char*> g_command{"rnnprof"};
+std::atomic<const char*> g_whatHappens{""};
+constexpr char kStopping[] = ": stopping (";
 
 void writeToStderr(const char* text, std::size_t length) {
     if (::write(STDERR_FILENO, text, length) < 0) return; // nothing better to do in a handler
@@ -38,9 +38,9 @@ extern "C" void onStopSignal(int number) {
     if (StopToken* stop = g_stop.load()) stop->requestStop(name);
     std::signal(number, SIG_DFL); // the same signal again ends the process; the journal stays valid
     if (g_stderrIsTty.load()) writeToStderr("\n", 1); // below the progress line, which stays as it was
-    writeToStderr(kStoppingBefore, sizeof kStoppingBefore - 1);
-    writeToStderr(name, std::strlen(name));
-    writeToStderr(kStopping, sizeof kStopping - 1);
+    for (const char* text :
+         {g_command.load(), static_cast<const char*>(kStopping), name, "): ", g_whatHappens.load(), "\n"})
+        writeToStderr(text, std::strlen(text));
 }
 
 sigset_t stopSignalSet() {
@@ -72,8 +72,10 @@ static_assert(std::size(kStopSignals) == 3, "StopSignalGuard::m_previous holds o
 
 } // namespace
 
-StopSignalGuard::StopSignalGuard(StopToken& stop) {
+StopSignalGuard::StopSignalGuard(StopToken& stop, const char* command, const char* whatHappens) {
     routeStopSignalsToOneThread();
+    g_command.store(command);
+    g_whatHappens.store(whatHappens);
     g_stderrIsTty.store(::isatty(STDERR_FILENO) == 1);
     g_stop.store(&stop);
     for (std::size_t i = 0; i < std::size(kStopSignals); ++i)

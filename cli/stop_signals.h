@@ -18,7 +18,9 @@ namespace rnnprof::cli {
 // So the first guard must be made before the process runs any kernel.
 class StopSignalGuard {
 public:
-    explicit StopSignalGuard(StopToken& stop);
+    // `command` ("rnnprof sweep") and `whatHappens` (what the stop does to the run in progress and
+    // what is saved) make the acknowledgement; string literals, read by the handler.
+    StopSignalGuard(StopToken& stop, const char* command, const char* whatHappens);
     ~StopSignalGuard();
     StopSignalGuard(const StopSignalGuard&) = delete;
     StopSignalGuard& operator=(const StopSignalGuard&) = delete;

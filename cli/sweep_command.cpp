@@ -63,7 +63,11 @@ private:
 
 int runRequest(const SweepRequest& req) {
     StopToken stop;
-    StopSignalGuard guard(stop);
+    StopSignalGuard guard(
+        stop, "rnnprof sweep",
+        "the run in progress is abandoned (a GPU run finishes first), the runs measured so far "
+        "are saved; the same signal again quits at once (the journal keeps the finished "
+        "points)");
     std::unique_ptr<KernelTracer> tracer = makeKernelTracer(); // on this (the engine) thread
     ProgressPrinter progress(req.quiet);
 

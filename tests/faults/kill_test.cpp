@@ -323,6 +323,45 @@ TEST(SweepStopSignal, InsideOneDnnKernelsLeavesTheProcessIntact) {
     }
 }
 
+// `rnnprof crossover` stopped by its scheduler: the search ends where it is and the points it
+// measured are saved (marked incomplete, naming the signal), as a sweep's are. Both ends of the
+// grid are measured first: B=1 takes a second, cpu-reference at B=1024 minutes, so the signal
+// sent once B=1 is done lands in B=1024.
+TEST(CrossoverStopSignal, SavesThePointsMeasuredAndExitsAsTheSignalSays) {
+    TempDir dir;
+    const std::string out = dir.path("x.json");
+    std::vector<std::string> args{RNNPROF_EXE};
+    std::istringstream words(
+        "crossover --baseline cpu-reference --challenger cpu-blas --cell lstm --input-size "
+        "256 --hidden-size 256 --seq-len 50 --batch 1,1024 --repeats 1 --out");
+    for (std::string word; words >> word;)
+        args.push_back(word);
+    args.push_back(out);
+    ChildProcess search(args);
+    ASSERT_TRUE(search.started());
+    ASSERT_TRUE(waitUntil([&] {
+        const std::string err = search.errSoFar();
+        return (err.find("cpu-reference B=1 T=50 ok") != std::string::npos &&
+                err.find("cpu-blas B=1 T=50 ok") != std::string::npos) ||
+               !search.running();
+    }));
+    ASSERT_TRUE(search.running()) << search.wait().err;
+    search.kill(SIGTERM);
+    ASSERT_TRUE(waitUntil([&] { return !search.running(); }, std::chrono::seconds(60))) << search.errSoFar();
+    const ProcessResult r = search.wait();
+    EXPECT_EQ(r.status, 128 + SIGTERM) << r.err;
+    EXPECT_NE(r.err.find("rnnprof crossover: stopping (SIGTERM): the run in progress is abandoned"),
+              std::string::npos)
+        << r.err;
+    const SweepResult saved = loadResultFile(out);
+    EXPECT_FALSE(saved.complete);
+    EXPECT_EQ(saved.stoppedBy, "SIGTERM");
+    int ok = 0;
+    for (const PointResult& p : saved.points)
+        ok += p.status == PointStatus::Ok && p.shape.batch == 1 ? 1 : 0;
+    EXPECT_EQ(ok, 2) << "both sides at B=1";
+}
+
 INSTANTIATE_TEST_SUITE_P(Signals, SweepStopSignal,
                          testing::Values(StopSignalCase{SIGINT, "SIGINT", 130},
                                          StopSignalCase{SIGTERM, "SIGTERM", 143},
