@@ -187,8 +187,8 @@ void OneDnnSession::update(PhaseHook& hook) {
     StepScope step(hook, "weights reorder");
     for (std::size_t layer = 0; layer < m_layers.size(); ++layer) {
         if (!plans[layer].separateBackwardWeights) continue;
-        for (const Part& p : m_layers[layer].parts) {
-            const Layer& l = m_layers[layer];
+        const Layer& l = m_layers[layer];
+        for (const Part& p : l.parts) {
             execute(l.refreshWeightsLayer, m_stream,
                     {{DNNL_ARG_FROM, p.weightsLayer}, {DNNL_ARG_TO, p.backwardWeightsLayer}},
                     "weights reorder");
