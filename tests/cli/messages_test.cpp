@@ -1,8 +1,10 @@
 // Messages that say the truth, as a table: a command line a user could type, and what rnnprof must
 // answer (exit status and a part of the message). Flags that do not exist get the nearest one the
 // command has; a flag with a value given twice is refused, naming it, instead of its last value
-// winning without a word.
+// winning without a word; files that are wrong, damaged or not files say so, and names are
+// printed by their bytes.
 #include "cli/cli_process.h"
+#include "profiling/files/result_files.h"
 
 #include <gtest/gtest.h>
 
@@ -32,6 +34,19 @@ std::string fixture(const std::string& name) {
     return dir + name;
 }
 
+// A sweep of 4 points that takes a second, writing `out` (a fixture name).
+test::Args tinySweep(const std::string& out) {
+    return {"--cell",  "lstm",  "--input-size", "3", "--hidden-size", "4",
+            "--batch", "1,2",   "--seq-len",    "3", "--backend",     "cpu-reference",
+            "--mode",  "both",  "--warmup",     "0", "--repeats",     "1",
+            "--quiet", "--out", fixture(out)};
+}
+
+test::Args withCommand(const char* command, test::Args args) {
+    args.insert(args.begin(), command);
+    return args;
+}
+
 class Messages : public testing::TestWithParam<MessageCase> {
 public:
     static void SetUpTestSuite() {
@@ -42,6 +57,32 @@ public:
         std::ofstream(fixture("not-json.json")) << "not json";
         std::filesystem::remove(fixture("fifo"));
         ::mkfifo(fixture("fifo").c_str(), 0600);
+        writeDamagedJournal();
+    }
+
+    // The journal of a 4-point sweep (tinySweep) whose third line, its second point, was damaged on
+    // disk: made by a real sweep, its points journalled again, one line overwritten.
+    static void writeDamagedJournal() {
+        std::filesystem::remove(fixture("damaged.json"));
+        std::filesystem::remove(fixture("damaged.json.journal"));
+        test::Args args{"sweep"};
+        for (const std::string& a : tinySweep("made.json"))
+            args.push_back(a);
+        const test::ProcessResult made = test::runRnnprof(args);
+        ASSERT_EQ(made.status, 0) << made.err;
+        SweepResult result = loadResultFile(fixture("made.json"));
+        const std::vector<PointResult> points = std::move(result.points);
+        result.points.clear();
+        result.complete = false;
+        {
+            Journal journal(fixture("damaged.json.journal"), result);
+            for (const PointResult& p : points)
+                journal.append(p);
+        }
+        std::string text = test::slurp(fixture("damaged.json.journal"));
+        const auto third = text.find('\n', text.find('\n') + 1) + 1;
+        text.replace(third, 10, "#damaged!#");
+        std::ofstream(fixture("damaged.json.journal"), std::ios::binary | std::ios::trunc) << text;
     }
 };
 
@@ -141,7 +182,15 @@ INSTANTIATE_TEST_SUITE_P(
                      "--out",
                      fixture("nothing.json")},
                     1,
-                    "nothing was measured: every point was unavailable, ineligible, too large or failed"}),
+                    "nothing was measured: every point was unavailable, ineligible, too large or failed"},
+        // A journal damaged in its middle (not torn by a kill) keeps its sound points on request.
+        MessageCase{"DamagedJournalLine", withCommand("sweep", tinySweep("damaged.json")), 2,
+                    "Give --resume --skip-damaged to keep its 3 sound points"},
+        // A file name that is not UTF-8 is named by its bytes, not by U+FFFD.
+        MessageCase{"MergeOfANonUtf8Name",
+                    {"merge", fixture("r\xff.json"), "--out", fixture("m.json")},
+                    2,
+                    "r\xff.json"}),
     [](const testing::TestParamInfo<MessageCase>& info) { return std::string(info.param.name); });
 
 } // namespace
