@@ -289,6 +289,16 @@ TEST_P(SweepStopSignal, InsideALongIterationIsAcknowledgedAtOnceAndAbandonsIt) {
     }
 }
 
+// rnnprof with the arguments `words` (split at spaces) and then `last` (a path, kept whole).
+std::vector<std::string> commandLine(const std::string& words, const std::string& last) {
+    std::vector<std::string> args{RNNPROF_EXE};
+    std::istringstream in(words);
+    for (std::string word; in >> word;)
+        args.push_back(word);
+    args.push_back(last);
+    return args;
+}
+
 // oneDNN 2.6's JIT GEMM kernels point the stack register into the heap while they run: a signal
 // handler run on a thread inside one writes its frame into the heap, and the process later aborts
 // ("corrupted size vs. prev_size") instead of saving. Before the stop signals were routed to a
@@ -299,14 +309,11 @@ TEST(SweepStopSignal, InsideOneDnnKernelsLeavesTheProcessIntact) {
         SCOPED_TRACE("attempt " + std::to_string(attempt + 1));
         TempDir dir;
         const std::string out = dir.path("results.json");
-        std::vector<std::string> args{RNNPROF_EXE};
-        std::istringstream words("sweep --backend cpu-onednn --cell lstm --input-size 512 --hidden-size 512 "
-                                 "--batch 64 --seq-len 100 --mode train --warmup 0 --min-repeats 1 "
-                                 "--max-repeats 100000 --time-budget 600000 --no-numerics --out");
-        for (std::string word; words >> word;)
-            args.push_back(word);
-        args.push_back(out);
-        ChildProcess sweep(args);
+        ChildProcess sweep(
+            commandLine("sweep --backend cpu-onednn --cell lstm --input-size 512 --hidden-size 512 "
+                        "--batch 64 --seq-len 100 --mode train --warmup 0 --min-repeats 1 "
+                        "--max-repeats 100000 --time-budget 600000 --no-numerics --out",
+                        out));
         ASSERT_TRUE(sweep.started());
         ASSERT_TRUE(waitUntil([&] {
             return sweep.errSoFar().find("cpu-onednn train") != std::string::npos || !sweep.running();
@@ -330,14 +337,11 @@ TEST(SweepStopSignal, InsideOneDnnKernelsLeavesTheProcessIntact) {
 TEST(CrossoverStopSignal, SavesThePointsMeasuredAndExitsAsTheSignalSays) {
     TempDir dir;
     const std::string out = dir.path("x.json");
-    std::vector<std::string> args{RNNPROF_EXE};
-    std::istringstream words(
-        "crossover --baseline cpu-reference --challenger cpu-blas --cell lstm --input-size "
-        "256 --hidden-size 256 --seq-len 50 --batch 1,1024 --repeats 1 --out");
-    for (std::string word; words >> word;)
-        args.push_back(word);
-    args.push_back(out);
-    ChildProcess search(args);
+    ChildProcess search(
+        commandLine("crossover --baseline cpu-reference --challenger cpu-blas --cell lstm "
+                    "--input-size 256 --hidden-size 256 --seq-len 50 --batch 1,1024 --repeats 1 "
+                    "--out",
+                    out));
     ASSERT_TRUE(search.started());
     ASSERT_TRUE(waitUntil([&] {
         const std::string err = search.errSoFar();

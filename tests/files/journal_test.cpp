@@ -35,6 +35,16 @@ SweepResult header() {
     return h;
 }
 
+// Journals every point of `full` at `path` as a sweep does; returns the file's text.
+std::string writeJournalOf(const std::string& path, const SweepResult& full) {
+    {
+        Journal journal(path, header());
+        for (const auto& p : full.points)
+            journal.append(p);
+    }
+    return readText(path);
+}
+
 std::string journalError(const std::string& text) {
     try {
         (void)journalFromText(text, "r.json.journal");
@@ -85,12 +95,7 @@ TEST(Journal, TornLastLineIsIgnored) {
     test::TempDir dir;
     const std::string path = dir.file("j");
     const SweepResult full = test::sampleResult();
-    {
-        Journal journal(path, header());
-        for (const auto& p : full.points)
-            journal.append(p);
-    }
-    const std::string text = readText(path);
+    const std::string text = writeJournalOf(path, full);
     // Cut anywhere inside the last record: the other points survive.
     const std::size_t lastStart = text.rfind('\n', text.size() - 2) + 1;
     for (std::size_t cut = lastStart + 1; cut < text.size() - 1; cut += 97) {
@@ -108,12 +113,7 @@ TEST(Journal, AJournalFileReadsAsItsWholeText) {
     test::TempDir dir;
     const std::string path = dir.file("j");
     const SweepResult full = test::sampleResult();
-    {
-        Journal journal(path, header());
-        for (const auto& p : full.points)
-            journal.append(p);
-    }
-    const std::string text = readText(path);
+    const std::string text = writeJournalOf(path, full);
     for (const std::string& variant : {text, text + "\n  \n", text.substr(0, text.size() - 20)}) {
         const std::string copy = dir.file("copy.journal");
         std::ofstream(copy, std::ios::binary | std::ios::trunc) << variant;
