@@ -70,6 +70,7 @@ int writeAndSyncProduced(const std::string& path, const Produce& produce, bool e
 int writeAndSync(const std::string& path, std::string_view bytes, bool exclusive) {
     return writeAndSyncProduced(path, whole(bytes), exclusive);
 }
+
 namespace {
 
 // Writes what `produce` makes into an existing special file (a device, pipe or socket); returns
@@ -93,7 +94,7 @@ std::string replaceableTarget(const std::string& path) {
     return target;
 }
 
-// Writes `bytes` into a new temporary file beside `target` and returns its name, or "" with `err`
+// Writes what `produce` makes into a new temporary file beside `target` and returns its name, or "" with `err`
 // set. The name is unpredictable and the file is created exclusively: another user who plants a
 // link at a guessable name in a shared folder cannot make us write through it.
 std::string writeTemporaryBeside(const std::string& target, const Produce& produce, int& err) {
