@@ -94,9 +94,9 @@ std::string replaceableTarget(const std::string& path) {
     return target;
 }
 
-// Writes what `produce` makes into a new temporary file beside `target` and returns its name, or "" with `err`
-// set. The name is unpredictable and the file is created exclusively: another user who plants a
-// link at a guessable name in a shared folder cannot make us write through it.
+// Writes what `produce` makes into a new temporary file beside `target` and returns its name, or ""
+// with `err` set. The name is unpredictable and the file is created exclusively: another user who
+// plants a link at a guessable name in a shared folder cannot make us write through it.
 std::string writeTemporaryBeside(const std::string& target, const Produce& produce, int& err) {
     static thread_local std::mt19937_64 random{std::random_device{}()};
     for (int attempt = 0; attempt < 16; ++attempt) {
