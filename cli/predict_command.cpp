@@ -52,15 +52,17 @@ void gpuSeriesAndModes(const SweepResult& result, std::vector<std::string>& back
     }
 }
 
-// "c 0.021 ms, alpha 0.0091 ms/step, R 3010 GFLOP/s; 14 points, leave-one-out median 12.3 %, 86 %
-// within +-30 %": one fit for the terminal.
+// "c 0.021 ms, launches 0.0091 ms/step, BW 1900 GB/s, R 3010 GFLOP/s; fitted on 14 points; left-out
+// points (leave-one-model-out) predicted with median error 12.3 %, 86 % within +-30 %": one fit for
+// the terminal.
 std::string fitLine(const Prediction& p) {
     char line[512];
-    std::snprintf(line, sizeof line,
-                  "c %.4g ms, alpha %.4g ms/step, R %.4g GFLOP/s; fitted on %d points; left-out points (%s) "
-                  "predicted with median error %.1f %%, %.0f %% within +-30 %%%s%s",
-                  p.fixedMs, p.stepMs, p.gflops, p.fittedPoints, p.check.c_str(), 100 * p.looMedianError,
-                  100 * p.looWithin30, p.unreliable ? "; " : "", unreliableText(p).c_str());
+    std::snprintf(
+        line, sizeof line,
+        "c %.4g ms, launches %.4g ms/step, BW %.4g GB/s, R %.4g GFLOP/s; fitted on %d points; left-out "
+        "points (%s) predicted with median error %.1f %%, %.0f %% within +-30 %%%s%s",
+        p.fixedMs, p.stepMs, p.bandwidthGBs, p.gflops, p.fittedPoints, p.check.c_str(),
+        100 * p.looMedianError, 100 * p.looWithin30, p.unreliable ? "; " : "", unreliableText(p).c_str());
     return line;
 }
 
@@ -90,7 +92,7 @@ PredictRequest parsePredictArguments(const QStringList& args, std::vector<std::s
         {opt("csv"), QStringLiteral("Also write them as CSV."), QStringLiteral("FILE")},
     });
     model.addTo(parser);
-    if (!parseFlags(parser, args, help, problems, req.help, req.helpText)) return req;
+    if (!parseFlags(parser, args, help, problems, req.help, req.helpText, false, {opt("from")})) return req;
     for (const QString& f : parser.values(opt("from")))
         req.fromPaths.push_back(pathFromArgument(f));
     if (req.fromPaths.empty())

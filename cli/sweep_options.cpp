@@ -156,7 +156,8 @@ std::string parseErrorText(const QCommandLineParser& parser) {
 }
 
 bool parseFlags(QCommandLineParser& parser, const QStringList& args, const QCommandLineOption& help,
-                std::vector<std::string>& problems, bool& helpAsked, std::string& helpText, bool takesFiles) {
+                std::vector<std::string>& problems, bool& helpAsked, std::string& helpText, bool takesFiles,
+                const QStringList& repeatable) {
     if (!parser.parse(args)) {
         problems.push_back(parseErrorText(parser));
         return false;
@@ -176,15 +177,16 @@ bool parseFlags(QCommandLineParser& parser, const QStringList& args, const QComm
     if (!takesFiles && !parser.positionalArguments().isEmpty())
         problems.push_back("unexpected argument '" + parser.positionalArguments().front().toStdString() +
                            "' (flags start with --; see --help)");
-    refuseRepeatedFlags(parser, problems);
+    refuseRepeatedFlags(parser, problems, repeatable);
     return true;
 }
 
-void refuseRepeatedFlags(const QCommandLineParser& parser, std::vector<std::string>& problems) {
+void refuseRepeatedFlags(const QCommandLineParser& parser, std::vector<std::string>& problems,
+                         const QStringList& repeatable) {
     QStringList named;
     for (const QString& name : parser.optionNames()) {
         const auto times = parser.values(name).size(); // a switch (--quiet) has none: given twice, no harm
-        if (times < 2 || named.contains(name)) continue;
+        if (times < 2 || named.contains(name) || repeatable.contains(name)) continue;
         named << name;
         problems.push_back("--" + name.toStdString() + " is given " + std::to_string(times) +
                            " times; give it once");

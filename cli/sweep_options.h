@@ -64,15 +64,17 @@ void readIntFlag(const QCommandLineParser& parser, const char* name, int lo, int
 // option 'backends'. Did you mean --backend?" (the flags are read from the parser's help text).
 [[nodiscard]] std::string parseErrorText(const QCommandLineParser& parser);
 // Appends "--batch is given 2 times; give it once" per flag with a value given more than once: its
-// last value would otherwise win without a word. parseFlags() calls it; commands that parse by themselves
-// too.
-void refuseRepeatedFlags(const QCommandLineParser& parser, std::vector<std::string>& problems);
+// last value would otherwise win without a word; the flags in `repeatable` (predict's --from) are
+// meant to be given several times. parseFlags() calls it; commands that parse by themselves too.
+void refuseRepeatedFlags(const QCommandLineParser& parser, std::vector<std::string>& problems,
+                         const QStringList& repeatable = {});
 // The start every command's flag parsing shares: parses `args`, and returns false when the command
 // stops here — a parse error (appended to `problems`) or --help (`helpAsked`, its text in
 // `helpText`). A positional argument is appended as a problem unless `takesFiles` (merge's inputs):
-// the other commands take flags only.
+// the other commands take flags only. `repeatable` as refuseRepeatedFlags().
 [[nodiscard]] bool parseFlags(QCommandLineParser& parser, const QStringList& args,
                               const QCommandLineOption& help, std::vector<std::string>& problems,
-                              bool& helpAsked, std::string& helpText, bool takesFiles = false);
+                              bool& helpAsked, std::string& helpText, bool takesFiles = false,
+                              const QStringList& repeatable = {});
 
 } // namespace rnnprof::cli

@@ -114,15 +114,13 @@ bool referenceCoversGrid(const SweepPlan& plan, const SweepResult& reference) {
 }
 
 std::optional<SweepResult> predictedReferenceFor(const SweepPlan& plan, QString& why) {
-    std::vector<SweepResult> sameCell, all;
+    std::vector<SweepResult> files;
     for (const QString& f : referenceResultFiles()) {
         if (f.endsWith(QStringLiteral("-traced.json"))) continue; // the same times as its untraced twin
         SweepResult r = loadReferenceResult(f);
         r.label = QFileInfo(f).fileName().toStdString(); // the name predictions are labelled with
-        if (r.plan.config.cell == plan.config.cell) sameCell.push_back(r);
-        all.push_back(std::move(r));
+        files.push_back(std::move(r));
     }
-    const std::vector<SweepResult>& files = sameCell.empty() ? all : sameCell;
     std::vector<NamedResult> from;
     for (const auto& r : files)
         from.push_back({&r, r.label});
@@ -133,7 +131,7 @@ std::optional<SweepResult> predictedReferenceFor(const SweepPlan& plan, QString&
         bool fits = true;
         for (Mode mode : plan.modes) {
             std::string whyNot;
-            if (!fitBackend(from, backend, mode, &whyNot)) {
+            if (!fitBackend(from, {backend, mode, plan.settings.cudaGraph}, &whyNot)) {
                 fits = false;
                 refused << QString::fromStdString(whyNot);
             }

@@ -37,9 +37,9 @@ void attachTracedKernels(SweepResult& reference, const SweepResult& traced, cons
 // Whether `reference` measured every (mode, sequence length, batch) of `plan` on a GPU backend.
 [[nodiscard]] bool referenceCoversGrid(const SweepPlan& plan, const SweepResult& reference);
 // The GPU times of `plan`'s model and grid predicted by profiling's cost model (predictResult),
-// fitted per GPU backend and mode on the untraced references of the same cell (all of them when
-// none is): every point status predicted, labelled with the files and the GPU. Only backends that
-// fit in every mode of the plan. None: `why` says why.
+// fitted on every untraced reference (all models and cells of the one GPU pooled): every point status
+// predicted, labelled with the files and the GPU. Only backends that fit in every mode of the plan. None:
+// `why` says why.
 [[nodiscard]] std::optional<SweepResult> predictedReferenceFor(const SweepPlan& plan, QString& why);
 
 } // namespace rnnprof::gui

@@ -57,10 +57,10 @@ auto members(const Numerics& n) {
 }
 
 auto members(const Prediction& p) {
-    const auto& [lowMs, highMs, from, gpu, fittedPoints, fixedMs, stepMs, gflops, looMedianError, looWithin30,
-                 unreliable, unreliableReason, check] = p;
-    return std::tie(lowMs, highMs, from, gpu, fittedPoints, fixedMs, stepMs, gflops, looMedianError,
-                    looWithin30, unreliable, unreliableReason, check);
+    const auto& [lowMs, highMs, from, gpu, fittedPoints, fixedMs, stepMs, gflops, bandwidthGBs,
+                 looMedianError, looWithin30, unreliable, unreliableReason, check, band] = p;
+    return std::tie(lowMs, highMs, from, gpu, fittedPoints, fixedMs, stepMs, gflops, bandwidthGBs,
+                    looMedianError, looWithin30, unreliable, unreliableReason, check, band);
 }
 
 auto members(const PointResult& p) {

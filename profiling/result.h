@@ -123,9 +123,10 @@ struct Prediction {
     std::string from;         // the file fitted, as its name
     std::string gpu;          // the GPU of that file: "NVIDIA H100 80GB HBM3"
     int fittedPoints = 0;
-    double fixedMs = 0.0; // the fitted model, c, alpha and R (cost_model.h)
-    double stepMs = 0.0;
-    double gflops = 0.0;
+    double fixedMs = 0.0;             // the fitted model (cost_model.h): c,
+    double stepMs = 0.0;              // the launch cost per recurrent step at this point's batch,
+    double gflops = 0.0;              // R
+    double bandwidthGBs = 0.0;        // and BW (0: no weights streamed)
     double looMedianError = kNoValue; // leave-one-out |predicted - measured| / measured, median
     double looWithin30 = kNoValue;    // share of those within +-30 %
     bool unreliable = false;          // unreliable() of the leave-one-out errors, or outside the fit
@@ -136,6 +137,9 @@ struct Prediction {
     // (a model the files ran), "leave-one-model-out" (another model; the files ran two or more) or
     // "leave-one-out; another model, cross-shape error unchecked" (another model, the files ran one).
     std::string check;
+    // Where the band comes from: "10-90 % of the left-out-model errors, widened x1.69 for the
+    // distance to the nearest measured model".
+    std::string band;
 };
 // "predicted from h100-quick-start.json (NVIDIA H100 80GB HBM3) — not measured": the one label of
 // predicted points and series, in files, tables, charts and the terminal.

@@ -97,6 +97,7 @@ QString predictionNote(const QString& seriesName, const Prediction& p) {
             .arg(QString::fromStdString(p.check))
             .arg(100 * p.looMedianError, 0, 'f', 1)
             .arg(100 * p.looWithin30, 0, 'f', 0);
+    if (!p.band.empty()) note += QStringLiteral("; band: ") + QString::fromStdString(p.band);
     if (p.unreliable) note += QStringLiteral(" — ") + QString::fromStdString(unreliableText(p));
     return note;
 }

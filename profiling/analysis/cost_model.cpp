@@ -3,6 +3,8 @@
 #include "engine/error.h"
 #include "profiling/analysis/crossover.h"
 #include "profiling/analysis/flops.h"
+#include "profiling/analysis/nnls.h"
+#include "profiling/plan.h"
 
 #include <algorithm>
 #include <cmath>
@@ -12,135 +14,180 @@
 namespace rnnprof {
 namespace {
 
-constexpr std::size_t kN = 3;
+constexpr double kInfinity = std::numeric_limits<double>::infinity();
 
-// Least squares of the rows `x` (scaled by 1/t: relative errors) over the coefficients in `use`;
-// the others stay 0. Normal equations solved by Gaussian elimination with partial pivoting.
-// False when the system is singular.
-bool solveRelative(const std::vector<CostSample>& samples, const std::array<bool, kN>& use,
-                   std::array<double, kN>& theta) {
-    // Columns are scaled to unit size first so that 1 and W (up to 1e12) share one matrix.
-    std::array<double, kN> scale{};
-    for (const auto& s : samples)
-        for (std::size_t j = 0; j < kN; ++j)
-            scale[j] = std::max(scale[j], std::abs(s.x[j] / s.ms));
-    std::vector<std::size_t> cols;
-    for (std::size_t j = 0; j < kN; ++j)
-        if (use[j] && scale[j] > 0) cols.push_back(j);
-    const std::size_t m = cols.size();
-    if (m == 0) return false;
-    std::vector<std::vector<double>> a(m, std::vector<double>(m + 1, 0.0));
-    for (const auto& s : samples)
-        for (std::size_t p = 0; p < m; ++p) {
-            const double xp = s.x[cols[p]] / s.ms / scale[cols[p]];
-            for (std::size_t q = 0; q < m; ++q)
-                a[p][q] += xp * (s.x[cols[q]] / s.ms / scale[cols[q]]);
-            a[p][m] += xp; // the target: t / t = 1
-        }
-    double largest = 0.0;
-    for (std::size_t p = 0; p < m; ++p)
-        largest = std::max(largest, a[p][p]);
-    for (std::size_t p = 0; p < m; ++p) {
-        std::size_t pivot = p;
-        for (std::size_t r = p + 1; r < m; ++r)
-            if (std::abs(a[r][p]) > std::abs(a[pivot][p])) pivot = r;
-        if (std::abs(a[pivot][p]) < 1e-9 * largest) {
-            // Column p is a combination of the columns before it: leave it out (coefficient 0).
-            for (std::size_t r = 0; r < m; ++r)
-                a[r][p] = 0.0;
-            a[p].assign(m + 1, 0.0);
-            a[p][p] = 1.0;
-            continue;
-        }
-        std::swap(a[p], a[pivot]);
-        for (std::size_t r = 0; r < m; ++r) {
-            if (r == p) continue;
-            const double f = a[r][p] / a[p][p];
-            for (std::size_t q = p; q <= m; ++q)
-                a[r][q] -= f * a[p][q];
-        }
+bool usable(const CostSample& s) {
+    return std::isfinite(s.ms) && s.ms > 0.0;
+}
+
+// The derived figures of a model from its theta, and its residuals on `samples` of its family.
+void describe(CostModel& m, const std::vector<CostSample>& samples, std::size_t family) {
+    const CostFeatures& t = m.theta;
+    m.fixedMs = t[kFixedTerm];
+    m.launchUs = t[kLaunchTerm] * 1e3;
+    m.bandwidthGBs = t[kStreamTerm] > 0.0 ? 1.0 / (t[kStreamTerm] * 1e6) : 0.0;
+    m.gflops = t[kComputeTerm] > 0.0 ? 1.0 / (t[kComputeTerm] * 1e6) : 0.0;
+    m.elementPs = t[kElementTerm] * 1e9;
+    double sum = 0.0;
+    m.points = 0;
+    m.minRelative = kInfinity;
+    m.maxRelative = -kInfinity;
+    for (const CostSample& s : samples) {
+        if (s.family != family) continue;
+        const double r = (predictMs(m, s.x) - s.ms) / s.ms;
+        ++m.points;
+        sum += r * r;
+        m.minRelative = std::min(m.minRelative, r);
+        m.maxRelative = std::max(m.maxRelative, r);
     }
-    theta.fill(0.0);
-    for (std::size_t p = 0; p < m; ++p)
-        theta[cols[p]] = a[p][m] / a[p][p] / scale[cols[p]];
-    return true;
+    if (m.points == 0) m.minRelative = m.maxRelative = 0.0;
+    m.rmsRelative = m.points ? std::sqrt(sum / double(m.points)) : 0.0;
+}
+
+// Least absolute deviation under x >= 0, by iteratively reweighted least squares: a row whose
+// residual r exceeds kRobustFrom is weighted by 1 / |r| (its distance counts, not its square), so
+// that a single disturbed point (the references hold a few measured at twice their neighbours'
+// time) does not pull the fit; rows within it keep the weight of plain least squares.
+constexpr double kRobustFrom = 0.1;
+std::vector<double> robustNonNegativeFit(const std::vector<std::vector<double>>& rows,
+                                         const std::vector<double>& target) {
+    std::vector<double> z = nonNegativeLeastSquares(rows, target);
+    for (int iteration = 0; iteration < 20; ++iteration) {
+        std::vector<std::vector<double>> weighted = rows;
+        std::vector<double> weightedTarget = target;
+        for (std::size_t i = 0; i < rows.size(); ++i) {
+            double r = -target[i];
+            for (std::size_t j = 0; j < z.size(); ++j)
+                r += rows[i][j] * z[j];
+            const double w = std::sqrt(1.0 / std::max(std::abs(r), kRobustFrom));
+            for (double& v : weighted[i])
+                v *= w;
+            weightedTarget[i] *= w;
+        }
+        z = nonNegativeLeastSquares(weighted, weightedTarget);
+    }
+    return z;
+}
+
+double quantile(std::vector<double> v, double f) {
+    std::sort(v.begin(), v.end());
+    const double at = f * double(v.size() - 1);
+    const auto i = static_cast<std::size_t>(at);
+    return i + 1 < v.size() ? v[i] + (at - double(i)) * (v[i + 1] - v[i]) : v[i];
 }
 
 } // namespace
 
-double recurrentSteps(const RnnConfig& config, const Shape& shape, Mode mode) {
-    const double steps = double(config.layers) * (config.bidirectional ? 2.0 : 1.0) * double(shape.seqLen);
-    return mode == Mode::Training ? 2.0 * steps : steps;
+CostLimits costLimits(const std::optional<GpuPeaks>& peaks) {
+    CostLimits l;
+    if (!peaks) {
+        l.source = "no published peaks known for this GPU: bandwidth and rate unbounded";
+        return l;
+    }
+    l.lowest[kStreamTerm] = 1.0 / peaks->bytesPerMs;
+    l.lowest[kComputeTerm] = 1.0 / peaks->flopsPerMs;
+    char text[200];
+    std::snprintf(text, sizeof text, "at most the published peaks of the %s: %.0f GB/s, %.0f GFLOP/s",
+                  peaks->name.c_str(), peaks->bytesPerMs / 1e6, peaks->flopsPerMs / 1e6);
+    l.source = text;
+    return l;
 }
 
-CostFeatures costFeatures(const RnnConfig& config, const Shape& shape, Mode mode) {
-    const double w = double(iterationFlops(config, shape, mode));
-    return {1.0, recurrentSteps(config, shape, mode), w};
+std::optional<std::vector<CostModel>> fitCostModels(const std::vector<CostSample>& all,
+                                                    const std::vector<CostFamily>& families,
+                                                    const CostLimits& limits,
+                                                    std::optional<double> launchMs) {
+    std::vector<CostSample> samples;
+    std::copy_if(all.begin(), all.end(), std::back_inserter(samples), usable);
+    if (samples.size() < 3) return std::nullopt;
+    // Columns: theta of each (family, term); the host-launch lambda is one column for every family
+    // without CUDA graphs (or none when fixed), the bandwidth one column for all (one memory).
+    constexpr std::size_t kNone = std::numeric_limits<std::size_t>::max();
+    std::vector<std::array<std::size_t, kCostTerms>> column(families.size());
+    std::size_t columns = 0, sharedLaunch = kNone, sharedStream = kNone;
+    std::vector<bool> present(families.size(), false);
+    for (const CostSample& s : samples)
+        present.at(s.family) = true;
+    for (std::size_t f = 0; f < families.size(); ++f)
+        for (std::size_t k = 0; k < kCostTerms; ++k) {
+            column[f][k] = kNone;
+            if (!present[f]) continue;
+            if (k == kLaunchTerm && !families[f].cudaGraph) {
+                if (launchMs) continue;
+                if (sharedLaunch == kNone) sharedLaunch = columns++;
+                column[f][k] = sharedLaunch;
+            } else if (k == kStreamTerm) {
+                if (sharedStream == kNone) sharedStream = columns++;
+                column[f][k] = sharedStream;
+            } else {
+                column[f][k] = columns++;
+            }
+        }
+    // Rows scaled by 1 / t (relative errors); the limits moved to the right-hand side:
+    // theta = lowest + z with z >= 0.
+    std::vector<std::vector<double>> rows;
+    std::vector<double> target;
+    for (const CostSample& s : samples) {
+        std::vector<double> row(columns, 0.0);
+        double rhs = 1.0;
+        for (std::size_t k = 0; k < kCostTerms; ++k) {
+            double floor = limits.lowest[k];
+            if (k == kLaunchTerm && launchMs && !families[s.family].cudaGraph) floor = *launchMs;
+            rhs -= floor * s.x[k] / s.ms;
+            if (column[s.family][k] != kNone) row[column[s.family][k]] += s.x[k] / s.ms;
+        }
+        rows.push_back(std::move(row));
+        target.push_back(rhs);
+    }
+    const std::vector<double> z = robustNonNegativeFit(rows, target);
+    std::vector<CostModel> out(families.size());
+    for (std::size_t f = 0; f < families.size(); ++f) {
+        out[f].family = families[f];
+        for (std::size_t k = 0; k < kCostTerms; ++k) {
+            double floor = limits.lowest[k];
+            if (k == kLaunchTerm && launchMs && !families[f].cudaGraph) floor = *launchMs;
+            out[f].theta[k] = floor + (column[f][k] != kNone ? z[column[f][k]] : 0.0);
+        }
+        describe(out[f], samples, f);
+    }
+    return out;
+}
+
+std::optional<CostModel> fitCostModel(std::vector<CostSample> samples) {
+    for (CostSample& s : samples)
+        s.family = 0;
+    const auto fit = fitCostModels(samples, {CostFamily{}});
+    if (!fit) return std::nullopt;
+    return fit->front();
 }
 
 double predictMs(const CostModel& model, const CostFeatures& x) {
     double t = 0.0;
-    for (std::size_t j = 0; j < kN; ++j)
-        t += model.theta[j] * x[j];
+    for (std::size_t k = 0; k < kCostTerms; ++k)
+        t += model.theta[k] * x[k];
     return t;
 }
 
-std::optional<CostModel> fitCostModel(const std::vector<CostSample>& all) {
-    std::vector<CostSample> samples;
-    for (const auto& s : all)
-        if (std::isfinite(s.ms) && s.ms > 0.0) samples.push_back(s);
-    if (samples.size() < kN) return std::nullopt;
-    std::array<bool, kN> use{true, true, true};
-    std::array<double, kN> theta{};
-    // Drop the most negative coefficient and refit until none is negative.
-    for (;;) {
-        if (!solveRelative(samples, use, theta)) return std::nullopt;
-        std::size_t worst = kN;
-        for (std::size_t j = 0; j < kN; ++j)
-            if (use[j] && theta[j] < 0.0 && (worst == kN || theta[j] < theta[worst])) worst = j;
-        if (worst == kN) break;
-        use[worst] = false;
-        theta[worst] = 0.0;
-    }
-    CostModel m;
-    m.theta = theta;
-    m.fixedMs = theta[0];
-    m.stepMs = theta[1];
-    m.gflops = theta[2] > 0.0 ? 1.0 / (theta[2] * 1e6) : 0.0;
-    m.points = static_cast<int>(samples.size());
-    double sum = 0.0;
-    m.minRelative = std::numeric_limits<double>::infinity();
-    m.maxRelative = -std::numeric_limits<double>::infinity();
-    for (const auto& s : samples) {
-        const double rel = (predictMs(m, s.x) - s.ms) / s.ms;
-        sum += rel * rel;
-        m.worstRelative = std::max(m.worstRelative, std::abs(rel));
-        m.minRelative = std::min(m.minRelative, rel);
-        m.maxRelative = std::max(m.maxRelative, rel);
-    }
-    m.rmsRelative = std::sqrt(sum / double(samples.size()));
-    return m;
-}
-
-PredictedTime predictWithBand(const CostModel& model, const CostFeatures& x) {
-    PredictedTime p;
-    p.ms = predictMs(model, x);
-    p.lowMs = p.ms / (1.0 + model.maxRelative);
-    p.highMs =
-        model.minRelative > -1.0 ? p.ms / (1.0 + model.minRelative) : std::numeric_limits<double>::infinity();
+PredictedTime bandFrom(double ms, const std::vector<double>& residuals, double widen) {
+    PredictedTime p{ms, ms, ms};
+    if (residuals.empty()) return p;
+    const bool few = residuals.size() < 10;
+    const double low = few ? *std::min_element(residuals.begin(), residuals.end()) : quantile(residuals, 0.1);
+    const double high =
+        few ? *std::max_element(residuals.begin(), residuals.end()) : quantile(residuals, 0.9);
+    // t = m / (1 + r): the largest residual gives the lowest time.
+    p.lowMs = ms * std::exp(std::min(0.0, -std::log1p(high)) * widen);
+    p.highMs = low > -1.0 ? ms * std::exp(std::max(0.0, -std::log1p(low)) * widen) : kInfinity;
     return p;
 }
 
-std::vector<double> leaveOneOutErrors(const std::vector<CostSample>& samples) {
-    std::vector<double> out;
-    for (std::size_t i = 0; i < samples.size(); ++i) {
-        if (!(std::isfinite(samples[i].ms) && samples[i].ms > 0.0)) continue;
-        std::vector<CostSample> others = samples;
-        others.erase(others.begin() + static_cast<std::ptrdiff_t>(i));
-        if (const auto m = fitCostModel(others))
-            out.push_back(std::abs(predictMs(*m, samples[i].x) - samples[i].ms) / samples[i].ms);
-    }
-    return out;
+double modelDistance(const RnnConfig& a, const RnnConfig& b) {
+    const auto term = [](int x, int y) { return std::abs(std::log(double(x) / double(y))); };
+    return term(a.hiddenSize, b.hiddenSize) + term(a.inputSize, b.inputSize) + term(a.layers, b.layers);
+}
+
+double bandWidening(double distance) {
+    return 1.0 + distance;
 }
 
 bool unreliable(const std::vector<double>& errors) {
@@ -149,12 +196,16 @@ bool unreliable(const std::vector<double>& errors) {
     return 5 * wrong > static_cast<std::ptrdiff_t>(errors.size());
 }
 
-std::vector<CostSample> costSamples(const SweepResult& result, const std::string& backend, Mode mode) {
+CostFamily familyOf(const SweepResult& result, const PointResult& point) {
+    return {point.backend, point.mode, result.plan.settings.cudaGraph};
+}
+
+std::vector<CostSample> costSamples(const SweepResult& result, const CostFamily& family) {
     std::vector<CostSample> out;
     for (const auto& p : result.points)
-        if (p.ok() && p.backend == backend && p.mode == mode && std::isfinite(p.iteration.median) &&
+        if (p.ok() && familyOf(result, p) == family && std::isfinite(p.iteration.median) &&
             p.iteration.median > 0.0)
-            out.push_back({costFeatures(result.plan.config, p.shape, mode), p.iteration.median});
+            out.push_back({costFeatures(result.plan.config, p.shape, family), p.iteration.median});
     return out;
 }
 
@@ -184,8 +235,20 @@ void addDistinct(std::vector<std::string>& list, const std::string& s) {
     if (!s.empty() && std::find(list.begin(), list.end(), s) == list.end()) list.push_back(s);
 }
 
-void addDistinct(std::vector<int>& list, int v) {
-    if (std::find(list.begin(), list.end(), v) == list.end()) list.push_back(v);
+template <class T>
+std::size_t indexOf(std::vector<T>& list, const T& value) {
+    const auto it = std::find(list.begin(), list.end(), value);
+    if (it != list.end()) return std::size_t(it - list.begin());
+    list.push_back(value);
+    return list.size() - 1;
+}
+
+std::size_t modelIndex(std::vector<RnnConfig>& models, const RnnConfig& config) {
+    const auto it = std::find_if(models.begin(), models.end(),
+                                 [&](const RnnConfig& m) { return modelDifferences(m, config).empty(); });
+    if (it != models.end()) return std::size_t(it - models.begin());
+    models.push_back(config);
+    return models.size() - 1;
 }
 
 // What a result has instead, for the message when it has too few points: "gpu-cudnn infer 7,
@@ -200,106 +263,155 @@ std::string okPointCounts(const SweepResult& r) {
     return parts.empty() ? "no ok points" : joined(parts);
 }
 
+// The distance from `config` to the nearest of `models` other than `except`.
+double nearestDistance(const std::vector<RnnConfig>& models, const RnnConfig& config,
+                       std::size_t except = std::numeric_limits<std::size_t>::max()) {
+    double best = kInfinity;
+    for (std::size_t m = 0; m < models.size(); ++m)
+        if (m != except) best = std::min(best, modelDistance(models[m], config));
+    return std::isfinite(best) ? best : 0.0;
+}
+
 } // namespace
 
-std::optional<BackendFit> fitBackend(const std::vector<NamedResult>& from, const std::string& backend,
-                                     Mode mode, std::string* whyNot) {
+std::optional<BackendFit> fitBackend(const std::vector<NamedResult>& from, const CostFamily& family,
+                                     std::string* whyNot) {
     BackendFit fit;
-    fit.backend = backend;
-    fit.mode = mode;
+    fit.family = family;
+    std::vector<CostFamily> families{family};
     std::vector<CostSample> samples;
-    std::vector<std::size_t> modelOf; // per sample, its index in fit.models
     std::vector<std::string> names, gpus, have;
+    std::optional<GpuPeaks> peaks;
+    bool unknownGpu = false;
     for (const auto& r : from) {
         if (!r.result) continue;
-        const auto s = costSamples(*r.result, backend, mode);
-        samples.insert(samples.end(), s.begin(), s.end());
-        if (!s.empty()) {
-            const auto known = std::find_if(fit.models.begin(), fit.models.end(), [&](const RnnConfig& m) {
-                return modelDifferences(m, r.result->plan.config).empty();
-            });
-            const std::size_t index = std::size_t(known - fit.models.begin());
-            if (known == fit.models.end()) fit.models.push_back(r.result->plan.config);
-            modelOf.insert(modelOf.end(), s.size(), index);
-        }
-        for (const PointResult& p : r.result->points)
-            if (p.ok() && p.backend == backend && p.mode == mode) {
-                addDistinct(fit.seqLens, p.shape.seqLen);
-                addDistinct(fit.batches, p.shape.batch);
-            }
         names.push_back(r.name);
         have.push_back(r.name + ": " + okPointCounts(*r.result));
-        if (s.empty()) continue;
-        if (r.result->host.gpu.devices.empty())
+        bool contributes = false;
+        for (const PointResult& p : r.result->points) {
+            const CostFamily f = familyOf(*r.result, p);
+            // Every GPU family of the results: they share the launch cost and limits.
+            if (!p.ok() || !(f == family || isGpuBackendId(registryIdOf(p.backend)))) continue;
+            if (!(std::isfinite(p.iteration.median) && p.iteration.median > 0.0)) continue;
+            CostSample s{costFeatures(r.result->plan.config, p.shape, f), p.iteration.median};
+            s.family = indexOf(families, f);
+            s.model = modelIndex(fit.models, r.result->plan.config);
+            samples.push_back(s);
+            contributes = true;
+            if (s.family != 0) continue;
+            if (std::find(fit.seqLens.begin(), fit.seqLens.end(), p.shape.seqLen) == fit.seqLens.end())
+                fit.seqLens.push_back(p.shape.seqLen);
+            if (std::find(fit.batches.begin(), fit.batches.end(), p.shape.batch) == fit.batches.end())
+                fit.batches.push_back(p.shape.batch);
+            if (std::find(fit.familyModels.begin(), fit.familyModels.end(), s.model) ==
+                fit.familyModels.end())
+                fit.familyModels.push_back(s.model);
+        }
+        if (!contributes) continue;
+        if (r.result->host.gpu.devices.empty()) {
             addDistinct(gpus, r.result->host.hostname);
-        else
-            for (const auto& d : r.result->host.gpu.devices)
-                addDistinct(gpus, d.name);
+            unknownGpu = true;
+        }
+        for (const auto& d : r.result->host.gpu.devices) {
+            addDistinct(gpus, d.name);
+            const auto known = publishedPeaks(d.name, r.result->plan.settings.allowTf32);
+            if (!known) unknownGpu = true;
+            // Pooled GPUs of different models: the faster peaks bound them all.
+            else if (!peaks || known->bytesPerMs > peaks->bytesPerMs || known->flopsPerMs > peaks->flopsPerMs)
+                peaks = known;
+        }
     }
-    const auto model = fitCostModel(samples);
-    if (!model) {
+    const auto own =
+        std::count_if(samples.begin(), samples.end(), [](const CostSample& s) { return s.family == 0; });
+    fit.limits = costLimits(unknownGpu ? std::nullopt : peaks);
+    const auto models = own >= 3 ? fitCostModels(samples, families, fit.limits) : std::nullopt;
+    if (!models) {
         if (whyNot)
-            *whyNot = "cannot fit " + backend + " " + std::string(toString(mode)) +
-                      ": it needs at least 3 ok " + backend + " " + std::string(toString(mode)) +
-                      " points, got " + std::to_string(samples.size()) + " (" +
+            *whyNot = "cannot fit " + toString(family) + ": it needs at least 3 ok " + family.backend + " " +
+                      std::string(toString(family.mode)) + " points, got " + std::to_string(own) + " (" +
                       (have.empty() ? "no results" : joined(have)) + ")";
         return std::nullopt;
     }
-    fit.model = *model;
-    fit.lowest = fit.highest = samples.front().x;
-    for (const CostSample& sample : samples)
-        for (std::size_t k = 0; k < sample.x.size(); ++k) {
-            fit.lowest[k] = std::min(fit.lowest[k], sample.x[k]);
-            fit.highest[k] = std::max(fit.highest[k], sample.x[k]);
-        }
-    fit.looErrors = leaveOneOutErrors(samples);
-    if (fit.models.size() >= 2)
-        for (std::size_t k = 0; k < fit.models.size(); ++k) {
+    fit.model = models->front();
+    // Leave-one-out within the family, lambda as fitted on all.
+    std::vector<CostSample> mine;
+    std::copy_if(samples.begin(), samples.end(), std::back_inserter(mine),
+                 [](const CostSample& s) { return s.family == 0; });
+    const double launchMs = fit.model.theta[kLaunchTerm];
+    for (std::size_t i = 0; i < mine.size(); ++i) {
+        std::vector<CostSample> others = mine;
+        others.erase(others.begin() + std::ptrdiff_t(i));
+        const auto m = fitCostModels(others, {family}, fit.limits,
+                                     family.cudaGraph ? std::nullopt : std::optional(launchMs));
+        if (!m) continue;
+        fit.looResiduals.push_back((predictMs(m->front(), mine[i].x) - mine[i].ms) / mine[i].ms);
+    }
+    // Leave-one-model-out: every family refitted without the model's points.
+    if (fit.familyModels.size() >= 2)
+        for (std::size_t k : fit.familyModels) {
             std::vector<CostSample> others;
-            for (std::size_t i = 0; i < samples.size(); ++i)
-                if (modelOf[i] != k) others.push_back(samples[i]);
-            const auto m = fitCostModel(others);
+            std::copy_if(samples.begin(), samples.end(), std::back_inserter(others),
+                         [&](const CostSample& s) { return s.model != k; });
+            const auto left = std::count_if(others.begin(), others.end(),
+                                            [](const CostSample& s) { return s.family == 0; });
+            const auto m = left >= 3 ? fitCostModels(others, families, fit.limits) : std::nullopt;
             if (!m) continue;
-            for (std::size_t i = 0; i < samples.size(); ++i)
-                if (modelOf[i] == k)
-                    fit.crossModelErrors.push_back(std::abs(predictMs(*m, samples[i].x) - samples[i].ms) /
-                                                   samples[i].ms);
+            for (const CostSample& s : mine)
+                if (s.model == k) {
+                    fit.crossModelResiduals.push_back((predictMs(m->front(), s.x) - s.ms) / s.ms);
+                    fit.crossModelOf.push_back(k);
+                }
         }
+    for (double r : fit.looResiduals)
+        fit.looErrors.push_back(std::abs(r));
+    for (double r : fit.crossModelResiduals)
+        fit.crossModelErrors.push_back(std::abs(r));
+    // The band check: each left-out point against the band of the other models' residuals.
+    std::size_t inside = 0;
+    for (std::size_t i = 0; i < fit.crossModelResiduals.size(); ++i) {
+        std::vector<double> rest;
+        for (std::size_t j = 0; j < fit.crossModelResiduals.size(); ++j)
+            if (fit.crossModelOf[j] != fit.crossModelOf[i]) rest.push_back(fit.crossModelResiduals[j]);
+        const std::size_t k = fit.crossModelOf[i];
+        const PredictedTime band =
+            bandFrom(1.0, rest, bandWidening(nearestDistance(fit.models, fit.models[k], k)));
+        const double measured = 1.0 / (1.0 + fit.crossModelResiduals[i]);
+        // A relative margin of 1e-6: exact data leaves residuals of rounding size on both sides.
+        if (measured >= band.lowMs * (1 - 1e-6) && measured <= band.highMs * (1 + 1e-6)) ++inside;
+    }
+    fit.bandCoverage =
+        fit.crossModelResiduals.empty() ? 0.0 : double(inside) / double(fit.crossModelResiduals.size());
     fit.from = joined(names);
     fit.gpu = joined(gpus);
     return fit;
 }
 
 bool isFittedModel(const BackendFit& fit, const RnnConfig& config) {
-    return std::any_of(fit.models.begin(), fit.models.end(),
-                       [&](const RnnConfig& m) { return modelDifferences(m, config).empty(); });
+    return std::any_of(fit.familyModels.begin(), fit.familyModels.end(),
+                       [&](std::size_t m) { return modelDifferences(fit.models[m], config).empty(); });
 }
 
-std::string extrapolationProblem(const BackendFit& fit, const Shape& shape, const CostFeatures& x) {
+std::string extrapolationProblem(const BackendFit& fit, const Shape& shape) {
     auto has = [](const std::vector<int>& values, int v) {
         return std::find(values.begin(), values.end(), v) != values.end();
-    };
-    // A relative margin: features of the same shape computed for another model differ by rounding.
-    auto outside = [&](std::size_t k) {
-        return x[k] < fit.lowest[k] * (1 - 1e-9) || x[k] > fit.highest[k] * (1 + 1e-9);
     };
     if (fit.seqLens.size() == 1 && !has(fit.seqLens, shape.seqLen))
         return "cannot extrapolate in T from one sequence length (T=" + std::to_string(fit.seqLens.front()) +
                ")";
     if (fit.batches.size() == 1 && !has(fit.batches, shape.batch))
         return "cannot extrapolate in B from one batch size (B=" + std::to_string(fit.batches.front()) + ")";
-    if (fit.model.gflops <= 0.0 && outside(2))
-        return "the fit has no FLOP term (R 0): it cannot follow work outside the range it was fitted on";
-    if (fit.model.stepMs <= 0.0 && outside(1))
-        return "the fit has no per-step term (alpha 0): it cannot follow steps outside the range it was "
-               "fitted on";
     return {};
 }
 
-Prediction predictionOf(const BackendFit& fit, const PredictedTime& time, bool fittedModel,
-                        const std::string& extrapolation) {
-    const std::vector<double>& errors =
-        !fittedModel && !fit.crossModelErrors.empty() ? fit.crossModelErrors : fit.looErrors;
+Prediction predictionOf(const BackendFit& fit, const RnnConfig& config, const Shape& shape,
+                        PredictedTime& time) {
+    const bool fittedModel = isFittedModel(fit, config);
+    const bool crossModel = !fittedModel && !fit.crossModelErrors.empty();
+    const std::vector<double>& errors = crossModel ? fit.crossModelErrors : fit.looErrors;
+    const double distance = crossModel ? nearestDistance(fit.models, config) : 0.0;
+    time = bandFrom(predictMs(fit.model, costFeatures(config, shape, fit.family)),
+                    crossModel ? fit.crossModelResiduals : fit.looResiduals, bandWidening(distance));
+    const std::string extrapolation = extrapolationProblem(fit, shape);
     Prediction p;
     p.lowMs = time.lowMs;
     p.highMs = std::isfinite(time.highMs) ? time.highMs : std::numeric_limits<double>::quiet_NaN();
@@ -307,29 +419,38 @@ Prediction predictionOf(const BackendFit& fit, const PredictedTime& time, bool f
     p.gpu = fit.gpu;
     p.fittedPoints = fit.model.points;
     p.fixedMs = fit.model.fixedMs;
-    p.stepMs = fit.model.stepMs;
+    p.stepMs =
+        fit.model.theta[kLaunchTerm] * kernelsPerStep(fit.family.backend, fit.family.mode, shape.batch);
     p.gflops = fit.model.gflops;
+    p.bandwidthGBs = fit.model.bandwidthGBs;
     p.looMedianError = medianOf(errors);
     p.looWithin30 = shareWithin30(errors);
     p.unreliable = unreliable(errors) || !extrapolation.empty();
     p.unreliableReason = extrapolation;
-    p.check = fittedModel                     ? "leave-one-out"
-              : !fit.crossModelErrors.empty() ? "leave-one-model-out"
-                                              : "leave-one-out; another model, cross-shape error unchecked";
+    p.check = fittedModel  ? "leave-one-out"
+              : crossModel ? "leave-one-model-out"
+                           : "leave-one-out; another model, cross-shape error unchecked";
+    p.band = std::string("10-90 % of the ") + (crossModel ? "left-out-model" : "left-out-point") + " errors";
+    if (distance > 0.0) {
+        char widened[120];
+        std::snprintf(widened, sizeof widened,
+                      ", widened x%.2f for the distance to the nearest measured model",
+                      bandWidening(distance));
+        p.band += widened;
+    }
     return p;
 }
 
 PointResult predictedPoint(const BackendFit& fit, const RnnConfig& config, const Shape& shape) {
-    const CostFeatures x = costFeatures(config, shape, fit.mode);
-    const PredictedTime time = predictWithBand(fit.model, x);
     PointResult p;
-    p.backend = fit.backend;
-    p.mode = fit.mode;
+    PredictedTime time;
+    p.prediction = predictionOf(fit, config, shape, time);
+    p.backend = fit.family.backend;
+    p.mode = fit.family.mode;
     p.shape = shape;
     p.status = PointStatus::Predicted;
     p.iteration.median = time.ms;
-    p.flopsPerIteration = iterationFlops(config, shape, fit.mode);
-    p.prediction = predictionOf(fit, time, isFittedModel(fit, config), extrapolationProblem(fit, shape, x));
+    p.flopsPerIteration = iterationFlops(config, shape, fit.family.mode);
     p.reason = predictedFromText(*p.prediction);
     return p;
 }
@@ -344,7 +465,7 @@ SweepResult predictResult(const std::vector<NamedResult>& from, const SweepPlan&
     for (Mode mode : plan.modes)
         for (const auto& backend : plan.backends) {
             std::string why;
-            auto fit = fitBackend(from, backend, mode, &why);
+            auto fit = fitBackend(from, {backend, mode, plan.settings.cudaGraph}, &why);
             if (!fit) throw Error(ErrorKind::InvalidInput, why);
             fits.emplace(std::make_pair(backend, mode), std::move(*fit));
         }

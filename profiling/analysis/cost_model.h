@@ -1,79 +1,93 @@
 #pragma once
-// A small cost model of one backend and mode, fitted on measured points, to predict the time of
-// shapes nobody measured. Per iteration:
+// The cost model of GPU backends, fitted on measured points, to predict the time of models and
+// shapes nobody measured. Its terms are the hardware's (cost_terms.h):
 //
-//     t(B, T) = c + n * alpha + W / R
+//     t = c + lambda * K + Q / BW + W / R + epsilon * E
 //
-//   n      recurrent steps per iteration: layers * directions * T, twice that in training (forward
-//          and backward through time)
-//   W      the iteration's FLOPs (profiling/analysis/flops.h, iterationFlops)
-//   c      a fixed cost per iteration (launches and copies outside the steps), ms
-//   alpha  the per-step floor (launch / synchronisation latency), ms
-//   R      the achieved rate, FLOP/ms
+// Linear in theta = (c, lambda, 1/BW, 1/R, epsilon) and fitted by non-negative least squares on
+// relative errors ((model - t) / t), all families of a GPU at once: one launch cost lambda shared by
+// every family that launches kernels from the host (it is the host's and the driver's, not the
+// backend's), and c, BW, R, epsilon per family. A CUDA-graph family has a lambda of its own (a
+// replayed graph pays no host launch). Physical limits: every coefficient >= 0, BW and R at most
+// the GPU's published peaks (cost_terms.h's publishedPeaks), recorded in the fit.
 //
-// It is linear in theta = (c, alpha, 1/R) with the features (1, n, W), and fitted by least squares
-// on relative errors ((model - t) / t), every coefficient kept >= 0 (a coefficient that would be
-// negative is dropped and the rest refitted). A batch-dependent rate R(B) = Rmax * B / (B + Bh)
-// was tried first and left out: for one model its extra term W/B * Bh/Rmax grows with T exactly
-// as n * alpha does, so the two cannot be told apart. With a single sequence length, n is
-// constant as well: c and alpha then merge (the fit keeps one of them, see fitCostModel).
-// One function per formula.
+// A prediction's check is leave-one-model-out: each model's points predicted from a fit on every
+// other model's (all families), as for a model nobody measured; its band comes from those
+// residuals and widens with the distance in (H, I, layers) to the nearest measured model.
 #include "engine/config.h"
+#include "profiling/analysis/cost_terms.h"
 #include "profiling/result.h"
 
-#include <array>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace rnnprof {
 
-// The features of one shape: (1, n, W).
-using CostFeatures = std::array<double, 3>;
-[[nodiscard]] double recurrentSteps(const RnnConfig& config, const Shape& shape, Mode mode); // n
-[[nodiscard]] CostFeatures costFeatures(const RnnConfig& config, const Shape& shape, Mode mode);
-
 struct CostModel {
-    double fixedMs = 0.0;          // c
-    double stepMs = 0.0;           // alpha
-    double gflops = 0.0;           // R in GFLOP/s; 0 when the fit left the W term out
-    std::array<double, 3> theta{}; // (c, alpha, 1/R) in ms, ms per step and ms per FLOP
-    int points = 0;                // points fitted
-    double rmsRelative = 0.0;      // root mean square of (model - t) / t over the fitted points
-    double worstRelative = 0.0;    // largest |model - t| / t
-    double minRelative = 0.0;      // smallest and largest signed (model - t) / t: the band
+    CostFamily family;
+    CostFeatures theta{};      // c ms, lambda ms per launch, 1/BW ms per byte, 1/R ms per FLOP, ms per value
+    double fixedMs = 0.0;      // c
+    double launchUs = 0.0;     // lambda in microseconds
+    double bandwidthGBs = 0.0; // BW in GB/s; 0 when the term is left out (no bytes streamed)
+    double gflops = 0.0;       // R in GFLOP/s
+    double elementPs = 0.0;    // epsilon in picoseconds per gate value
+    int points = 0;            // points fitted of this family
+    double rmsRelative = 0.0;  // root mean square of (model - t) / t over them
+    double minRelative = 0.0;  // smallest and largest signed (model - t) / t
     double maxRelative = 0.0;
 };
 
-// One measured sample: the features of its shape and its median time.
+// One measured sample: its features, its median time, its family and its model (indexes into the
+// lists the fit is given).
 struct CostSample {
     CostFeatures x{};
     double ms = 0.0;
+    std::size_t family = 0;
+    std::size_t model = 0;
 };
 
-// Fits the model; nullopt when fewer than 3 samples with a positive finite time are given. A
-// feature the samples cannot tell from the others (n with a single sequence length) gets 0.
-[[nodiscard]] std::optional<CostModel> fitCostModel(const std::vector<CostSample>& samples);
-// The model's time for a shape: theta . x, in ms.
+// Lower limits of theta (the inverse of the published peaks; 0 where none is known) and the text
+// that says where they came from.
+struct CostLimits {
+    CostFeatures lowest{};
+    std::string source; // "published peaks of H100 SXM5 80GB: 3350 GB/s, 67000 GFLOP/s" or "none known"
+};
+[[nodiscard]] CostLimits costLimits(const std::optional<GpuPeaks>& peaks);
+
+// Fits every family at once; entry f is family f's model (points 0 when it had no sample).
+// `launchMs`, when given, fixes the shared lambda instead of fitting it. nullopt when fewer than 3
+// samples with a positive finite time are given.
+[[nodiscard]] std::optional<std::vector<CostModel>>
+fitCostModels(const std::vector<CostSample>& samples, const std::vector<CostFamily>& families,
+              const CostLimits& limits = {}, std::optional<double> launchMs = std::nullopt);
+// One family, no limits: the samples' `family` fields are ignored.
+[[nodiscard]] std::optional<CostModel> fitCostModel(std::vector<CostSample> samples);
+// theta . x, in ms.
 [[nodiscard]] double predictMs(const CostModel& model, const CostFeatures& x);
-// A prediction with the band the fit's residuals give: a fitted point's time t relates to the
-// model's m as t = m / (1 + r), r = (m - t) / t in [minRelative, maxRelative], so a time is
-// expected in [m / (1 + maxRelative), m / (1 + minRelative)] (high infinite when minRelative <= -1).
+
+// A predicted time and its band.
 struct PredictedTime {
     double ms = 0.0;
     double lowMs = 0.0;
-    double highMs = 0.0;
+    double highMs = 0.0; // infinite when the residuals give no upper bound
 };
-[[nodiscard]] PredictedTime predictWithBand(const CostModel& model, const CostFeatures& x);
-// Each sample predicted from a fit on all the others: |prediction - t| / t, for every sample whose
-// others can be fitted.
-[[nodiscard]] std::vector<double> leaveOneOutErrors(const std::vector<CostSample>& samples);
+// The band of a prediction m from signed residuals r = (m - t) / t of comparable predictions: the
+// measured t = m / (1 + r) lies in [m / (1 + r90), m / (1 + r10)] (10th and 90th percentiles; the
+// extremes below 10 residuals), each side's logarithm widened by `widen` >= 1, always containing m.
+[[nodiscard]] PredictedTime bandFrom(double ms, const std::vector<double>& residuals, double widen);
+// How far a model is from another: |ln H/H'| + |ln I/I'| + |ln layers/layers'|.
+[[nodiscard]] double modelDistance(const RnnConfig& a, const RnnConfig& b);
+// The band's widening for that distance: 1 + distance.
+[[nodiscard]] double bandWidening(double distance);
+
 // The model is not to be trusted when it is wrong by more than 30 % on more than a fifth of the
-// points (their errors as leaveOneOutErrors gives them); empty errors are not trusted either.
+// points; empty errors are not trusted either.
 [[nodiscard]] bool unreliable(const std::vector<double>& relativeErrors);
-// The ok points of `backend` in `mode` of a result, as samples of its plan's model.
-[[nodiscard]] std::vector<CostSample> costSamples(const SweepResult& result, const std::string& backend,
-                                                  Mode mode);
+// The ok points of `family` in a result, as samples of its plan's model (family and model 0).
+[[nodiscard]] std::vector<CostSample> costSamples(const SweepResult& result, const CostFamily& family);
+// The family of a point of a result.
+[[nodiscard]] CostFamily familyOf(const SweepResult& result, const PointResult& point);
 
 // ---- Predicted points: the fit of other results applied to a model and grid nobody measured ----
 // A result to fit on and the name it is shown by (its file name).
@@ -82,53 +96,51 @@ struct NamedResult {
     std::string name;
 };
 
-// The model of one backend and mode fitted on the ok points of one or more results (their samples
-// pooled: each sample's features come from its own result's model), with its leave-one-out errors
-// and the names a label needs.
+// The model of one family fitted on the results (every GPU family of them at once), with its checks.
 struct BackendFit {
-    std::string backend;
-    Mode mode = Mode::Inference;
+    CostFamily family;
     CostModel model;
-    std::vector<double> looErrors; // leaveOneOutErrors of the pooled samples
-    // Leave-one-model-out: each model's samples predicted from a fit on the other models' samples;
-    // empty when the results ran fewer than two models. The check of a prediction for a model none
-    // of them ran (cross-shape), which leave-one-out within a model cannot give.
-    std::vector<double> crossModelErrors;
-    std::vector<RnnConfig> models; // the distinct models fitted (crossover.h's modelDifferences)
-    // What the fitted points covered: their sequence lengths and batch sizes, and the range of
-    // their features n and W (extrapolationProblem()).
+    CostLimits limits;
+    // Leave-one-out within the models fitted: each of the family's points predicted from the rest
+    // (lambda as fitted on all), as signed (model - t) / t; looErrors their absolute values.
+    std::vector<double> looResiduals, looErrors;
+    // Leave-one-model-out: each model's points of the family predicted from a fit on every other
+    // model's points; empty when the family ran fewer than two models. crossModelOf: the model of each.
+    std::vector<double> crossModelResiduals, crossModelErrors;
+    std::vector<std::size_t> crossModelOf;
+    // The share of left-out-model points within the band their prediction carries (built from the
+    // other models' residuals only, widened by the distance to the nearest other model).
+    double bandCoverage = 0.0;
+    std::vector<RnnConfig> models;         // the distinct models fitted, of every family
+    std::vector<std::size_t> familyModels; // which of them the family ran
+    // What the family's points covered: their sequence lengths and batch sizes.
     std::vector<int> seqLens;
     std::vector<int> batches;
-    CostFeatures lowest{};
-    CostFeatures highest{};
     std::string from; // the results' names: "a.json, b.json"
     std::string gpu;  // their GPUs (host.gpu.devices names), distinct, or their hostnames
 };
-// nullopt when the results have fewer than 3 ok points of `backend` in `mode`; `whyNot` then says
-// which results were looked at and what they have instead.
+// nullopt when the results have fewer than 3 ok points of the family; `whyNot` then says which
+// results were looked at and what they have instead.
 [[nodiscard]] std::optional<BackendFit> fitBackend(const std::vector<NamedResult>& from,
-                                                   const std::string& backend, Mode mode,
-                                                   std::string* whyNot = nullptr);
-// Where a fit cannot reach: a shape outside what its points can carry it to. A fit on one sequence
-// length cannot extrapolate in T (n is constant there, c and alpha merged), one on one batch size
-// not in B; a fit that dropped its FLOP term (R = 0) or its per-step term (alpha = 0) cannot follow
-// W or n beyond the range it saw. Empty when the shape is within reach.
-[[nodiscard]] std::string extrapolationProblem(const BackendFit& fit, const Shape& shape,
-                                               const CostFeatures& x);
-// The Prediction record of a fit at one shape: band, source and fit quality. The quality (the
-// loo_* fields and `unreliable`) is of `fit.looErrors`, or, for a model none of the results ran
-// (`fittedModel` false) when they ran two or more, of `fit.crossModelErrors`; a non-empty
-// `extrapolation` (extrapolationProblem()) makes it unreliable with that reason.
-[[nodiscard]] Prediction predictionOf(const BackendFit& fit, const PredictedTime& time, bool fittedModel,
-                                      const std::string& extrapolation = {});
-// Whether `config` is one of the models the fit's results ran (the seed may differ).
+                                                   const CostFamily& family, std::string* whyNot = nullptr);
+// Where a fit cannot reach: a fit on one sequence length cannot extrapolate in T, one on one batch
+// size not in B. Empty when the shape is within reach.
+[[nodiscard]] std::string extrapolationProblem(const BackendFit& fit, const Shape& shape);
+// The Prediction record of the fit for `config` at `shape`: the time in `time`, and band, source,
+// coefficients and check. For a model the family ran, band and check are of the leave-one-out
+// residuals; for another, when the family ran two or more models, of the leave-one-model-out
+// residuals, the band widened by the distance to the nearest fitted model. An extrapolation
+// (extrapolationProblem) makes it unreliable with that reason.
+[[nodiscard]] Prediction predictionOf(const BackendFit& fit, const RnnConfig& config, const Shape& shape,
+                                      PredictedTime& time);
+// Whether `config` is one of the models the family ran (the seed may differ).
 [[nodiscard]] bool isFittedModel(const BackendFit& fit, const RnnConfig& config);
 // One predicted point: status predicted, iteration.median the model's time, the band and source in
-// `prediction`, the label in `reason` (so every place that shows a reason shows it), FLOPs set.
+// `prediction`, the label in `reason`, FLOPs set.
 [[nodiscard]] PointResult predictedPoint(const BackendFit& fit, const RnnConfig& config, const Shape& shape);
-// One predicted point per (mode, sequence length, batch, backend) of `plan` (its model, grid, modes
-// and backends), in the plan's order (points(plan)). The host is the first result's. Throws
-// Error(InvalidInput) naming the backend, mode and results when a pair cannot be fitted.
+// One predicted point per (mode, sequence length, batch, backend) of `plan`, in the plan's order
+// (points(plan)); its families replay CUDA graphs when the plan does. The host is the first
+// result's. Throws Error(InvalidInput) naming the family and results when one cannot be fitted.
 [[nodiscard]] SweepResult predictResult(const std::vector<NamedResult>& from, const SweepPlan& plan);
 // The share of `errors` within +-30 % (0 for none), and their median (NaN for none).
 [[nodiscard]] double shareWithin30(const std::vector<double>& errors);

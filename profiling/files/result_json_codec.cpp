@@ -158,11 +158,13 @@ void fields(Io& io, Ref<Io, Prediction> p) {
     io("fixed_ms", p.fixedMs);
     io("step_ms", p.stepMs);
     io("gflops", p.gflops);
+    io("bandwidth_gb_s", p.bandwidthGBs);
     io("loo_median_error", p.looMedianError);
     io("loo_within_30", p.looWithin30);
     io("unreliable", p.unreliable);
     io("unreliable_reason", p.unreliableReason);
     io("check", p.check);
+    io("band", p.band);
 }
 
 template <class Io>

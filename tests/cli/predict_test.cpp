@@ -1,5 +1,5 @@
-// `rnnprof predict` end to end: predictions of a synthetic GPU file made from known c, alpha and R
-// match the formula at a model and grid the file never ran; every written point is flagged
+// `rnnprof predict` end to end: predictions from synthetic GPU files made from known cost-model
+// coefficients match the formula at a model and grid no file ran; every written point is flagged
 // predicted (JSON, CSV, terminal); and every refused input names what was wrong.
 #include "cli_process.h"
 
@@ -29,17 +29,20 @@ ProcessResult predict(Args args) {
     return runRnnprof(args);
 }
 
-// The known GPU: c = 0.02 ms, alpha = 0.009 ms per step, R = 3000 GFLOP/s.
+// The known GPU: c = 0.02 ms, 5 us per kernel launch, 2000 GB/s, 3000 GFLOP/s, 10 ps per gate value.
 double knownMs(const RnnConfig& config, Shape shape, Mode mode) {
-    const double steps = double(config.layers) * (config.bidirectional ? 2 : 1) * shape.seqLen *
-                         (mode == Mode::Training ? 2 : 1);
-    return 0.02 + steps * 0.009 + double(iterationFlops(config, shape, mode)) / 3000e6;
+    const CostFeatures x = costFeatures(config, shape, {"gpu-cudnn", mode});
+    return 0.02 + x[kLaunchTerm] * 0.005 + x[kStreamTerm] / 2000e6 + x[kComputeTerm] / 3000e6 +
+           x[kElementTerm] * 10e-9;
 }
 
-// An LSTM 128->256 "measured" on that GPU at T in {20, 100}, B = 1..256, inference only, with a
-// CPU backend beside it that must not be fitted.
-SweepResult syntheticGpuFile() {
+// A model "measured" on that GPU at T in {20, 100}, B = 1..256, inference only, with a CPU backend
+// beside it that must not be fitted: by default LSTM 128->256.
+SweepResult syntheticGpuFile(int inputSize = 128, int hiddenSize = 256, int layers = 1) {
     SweepResult r;
+    r.plan.config.inputSize = inputSize;
+    r.plan.config.hiddenSize = hiddenSize;
+    r.plan.config.layers = layers;
     r.createdAt = "2026-01-01T00:00:00Z";
     r.host.hostname = "gpubox";
     r.host.gpu.available = true;
@@ -84,11 +87,15 @@ Args gruGrid(const TempDir& dir) {
             dir.path("predicted.json")};
 }
 
-TEST(PredictCommand, PredictsTheKnownTimesOfAModelTheFileNeverRanAndFlagsEveryPoint) {
+TEST(PredictCommand, PredictsTheKnownTimesOfAModelNoFileRanAndFlagsEveryPoint) {
+    // Three models, so that the fit can tell each term from the others.
     TempDir dir;
     saveResultJson(dir.path("gpu.json"), syntheticGpuFile());
+    saveResultJson(dir.path("gpu-64.json"), syntheticGpuFile(64, 64, 1));
+    saveResultJson(dir.path("gpu-512.json"), syntheticGpuFile(512, 512, 2));
     Args args = gruGrid(dir);
-    args.insert(args.end(), {"--csv", dir.path("predicted.csv")});
+    args.insert(args.end(), {"--from", dir.path("gpu-64.json"), "--from", dir.path("gpu-512.json"), "--csv",
+                             dir.path("predicted.csv")});
     const auto run = predict(args);
     ASSERT_EQ(run.status, 0) << run.err;
     const SweepResult predicted = loadResultFile(dir.path("predicted.json"));
@@ -101,9 +108,10 @@ TEST(PredictCommand, PredictsTheKnownTimesOfAModelTheFileNeverRanAndFlagsEveryPo
         const double expected = knownMs(predicted.plan.config, p.shape, p.mode);
         EXPECT_NEAR(p.iteration.median, expected, expected * 0.01) << "B=" << p.shape.batch;
         ASSERT_TRUE(p.prediction.has_value());
-        EXPECT_EQ(p.prediction->from, "gpu.json");
+        EXPECT_EQ(p.prediction->from, "gpu.json, gpu-64.json, gpu-512.json");
         EXPECT_EQ(p.prediction->gpu, "Synthetic GPU");
-        EXPECT_EQ(p.prediction->fittedPoints, 10) << "the CPU points are not fitted";
+        EXPECT_EQ(p.prediction->fittedPoints, 30) << "the CPU points are not fitted";
+        EXPECT_EQ(p.prediction->check, "leave-one-model-out");
     }
     const test::StrictCsv csv = test::readStrictCsv([&] {
         std::ifstream in(dir.path("predicted.csv"));
@@ -116,9 +124,11 @@ TEST(PredictCommand, PredictsTheKnownTimesOfAModelTheFileNeverRanAndFlagsEveryPo
     ASSERT_LT(from, header.size());
     for (std::size_t i = 1; i < csv.rows.size(); ++i) {
         EXPECT_EQ(csv.rows[i][status], "predicted");
-        EXPECT_EQ(csv.rows[i][from], "predicted from gpu.json (Synthetic GPU) \u2014 not measured");
+        EXPECT_EQ(csv.rows[i][from],
+                  "predicted from gpu.json, gpu-64.json, gpu-512.json (Synthetic GPU) \u2014 not measured");
     }
-    EXPECT_THAT(run.out, HasSubstr("gpu-cudnn infer from gpu.json (Synthetic GPU)"));
+    EXPECT_THAT(run.out,
+                HasSubstr("gpu-cudnn infer from gpu.json, gpu-64.json, gpu-512.json (Synthetic GPU)"));
     EXPECT_THAT(run.out, HasSubstr("predicted"));
     EXPECT_THAT(run.out, HasSubstr("not measured"));
 }
@@ -175,6 +185,17 @@ TEST(PredictCommand, AFileWithoutGpuPointsIsRefused) {
     const auto run = predict(gruGrid(dir));
     EXPECT_EQ(run.status, 2);
     EXPECT_THAT(run.err, HasSubstr("holds no ok GPU point"));
+}
+
+TEST(PredictCommand, FromMayBeRepeatedAndOtherFlagsMayNot) {
+    TempDir dir;
+    saveResultJson(dir.path("gpu.json"), syntheticGpuFile());
+    Args twice = gruGrid(dir);
+    twice.insert(twice.end(), {"--from", dir.path("gpu.json"), "--out", dir.path("other.json")});
+    const auto run = predict(twice);
+    EXPECT_EQ(run.status, 2);
+    EXPECT_THAT(run.err, HasSubstr("--out is given 2 times; give it once"));
+    EXPECT_THAT(run.err, ::testing::Not(HasSubstr("--from is given")));
 }
 
 TEST(PredictCommand, MissingFlagsAndUnreadableFilesAreNamed) {

@@ -33,8 +33,8 @@ TEST(PointResultEquality, EachMemberOfAPredictionMakesADifferenceAndAnOpenBandEq
     ASSERT_TRUE(std::isnan(a.prediction->highMs));
     EXPECT_EQ(a, test::predictedSamplePoint());
     [[maybe_unused]] const auto& [lowMs, highMs, from, gpu, fittedPoints, fixedMs, stepMs, gflops,
-                                  looMedianError, looWithin30, unreliable, unreliableReason, check] =
-        *a.prediction;
+                                  bandwidthGBs, looMedianError, looWithin30, unreliable, unreliableReason,
+                                  check, band] = *a.prediction;
     using Change = void (*)(Prediction&);
     const std::vector<std::pair<const char*, Change>> changes{
         {"lowMs", [](Prediction& p) { p.lowMs += 1; }},
@@ -45,11 +45,13 @@ TEST(PointResultEquality, EachMemberOfAPredictionMakesADifferenceAndAnOpenBandEq
         {"fixedMs", [](Prediction& p) { p.fixedMs += 1; }},
         {"stepMs", [](Prediction& p) { p.stepMs += 1; }},
         {"gflops", [](Prediction& p) { p.gflops += 1; }},
+        {"bandwidthGBs", [](Prediction& p) { p.bandwidthGBs += 1; }},
         {"looMedianError", [](Prediction& p) { p.looMedianError += 1; }},
         {"looWithin30", [](Prediction& p) { p.looWithin30 += 1; }},
         {"unreliable", [](Prediction& p) { p.unreliable = !p.unreliable; }},
         {"unreliableReason", [](Prediction& p) { p.unreliableReason = "outside the fit"; }},
         {"check", [](Prediction& p) { p.check += "x"; }},
+        {"band", [](Prediction& p) { p.band += "x"; }},
     };
     for (const auto& [name, change] : changes) {
         PointResult b = a;

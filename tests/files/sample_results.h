@@ -121,10 +121,12 @@ inline PointResult predictedSamplePoint() {
     pr.fixedMs = 0.02;
     pr.stepMs = 0.011;
     pr.gflops = 3500.0;
+    pr.bandwidthGBs = 1900.0;
     pr.looMedianError = 0.12;
     pr.looWithin30 = 0.875;
     pr.unreliable = false;
     pr.check = "leave-one-out";
+    pr.band = "10-90 % of the left-out-point errors";
     p.prediction = pr;
     p.reason = predictedFromText(pr);
     return p;

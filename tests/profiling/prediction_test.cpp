@@ -1,5 +1,5 @@
-// Predicted points: a GPU result generated from known c, alpha and R is fitted and
-// predicted at a model and grid it never ran; the oracle is the formula with the known constants.
+// Predicted points: GPU results generated from known cost-model coefficients are fitted and
+// predicted at a model and grid they never ran; the oracle is the formula with the known constants.
 // Every predicted point is flagged: status predicted, not ok(), its band and source recorded.
 #include "engine/error.h"
 #include "profiling/analysis/cost_model.h"
@@ -18,19 +18,22 @@ namespace {
 
 using ::testing::HasSubstr;
 
-// The known GPU: c = 0.02 ms, alpha = 0.009 ms per step, R = 3000 GFLOP/s (1 GFLOP/s = 1e6 FLOP/ms).
-constexpr double kC = 0.02, kAlpha = 0.009, kGflops = 3000.0;
+// The known GPU: c = 0.02 ms, 5 us per kernel launch, 2000 GB/s, R = 3000 GFLOP/s, 10 ps per gate
+// value (1 GB/s = 1e6 bytes per ms, 1 GFLOP/s = 1e6 FLOP per ms).
+constexpr double kC = 0.02, kLaunchMs = 0.005, kGBs = 2000.0, kGflops = 3000.0, kValueMs = 10e-9;
 
 double knownMs(const RnnConfig& config, Shape shape, Mode mode) {
-    return kC + recurrentSteps(config, shape, mode) * kAlpha +
-           double(iterationFlops(config, shape, mode)) / (kGflops * 1e6);
+    const CostFeatures x = costFeatures(config, shape, {"gpu-cudnn", mode});
+    return kC + x[kLaunchTerm] * kLaunchMs + x[kStreamTerm] / (kGBs * 1e6) +
+           x[kComputeTerm] / (kGflops * 1e6) + x[kElementTerm] * kValueMs;
 }
 
-// A result "measured" on that GPU: LSTM 128->256, T in {20, 100}, B = 1..256, both modes.
-SweepResult syntheticGpuResult() {
+// A result "measured" on that GPU: by default LSTM 128->256, T in {20, 100}, B = 1..256, both modes.
+SweepResult syntheticGpuResult(const RnnConfig& config = RnnConfig{}) {
     SweepResult r;
     r.host.hostname = "gpu-box";
     r.host.gpu.devices = {{0, "Synthetic GPU", 9, 0, 0, 0, 132}};
+    r.plan.config = config;
     r.plan.backends = {"gpu-cudnn"};
     r.plan.modes = {Mode::Inference, Mode::Training};
     for (Mode mode : r.plan.modes)
@@ -44,6 +47,28 @@ SweepResult syntheticGpuResult() {
                 r.points.push_back(p);
             }
     return r;
+}
+
+RnnConfig sized(CellType cell, int input, int hidden, int layers) {
+    RnnConfig c;
+    c.cell = cell;
+    c.inputSize = input;
+    c.hiddenSize = hidden;
+    c.layers = layers;
+    return c;
+}
+
+// Three models of the known GPU: the terms vary apart, so the fit can find each coefficient.
+std::vector<SweepResult> threeModels() {
+    return {syntheticGpuResult(), syntheticGpuResult(sized(CellType::Gru, 64, 64, 1)),
+            syntheticGpuResult(sized(CellType::Lstm, 512, 512, 2))};
+}
+
+std::vector<NamedResult> named(const std::vector<SweepResult>& results) {
+    std::vector<NamedResult> out;
+    for (std::size_t i = 0; i < results.size(); ++i)
+        out.push_back({&results[i], "m" + std::to_string(i) + ".json"});
+    return out;
 }
 
 // The model and grid the user measured on the CPU: a 2-layer bidirectional GRU 64 -> 512.
@@ -61,19 +86,30 @@ SweepPlan userPlan() {
     return plan;
 }
 
-TEST(Prediction, PredictsTheKnownTimesOfAModelAndGridTheFileNeverRan) {
-    const SweepResult gpu = syntheticGpuResult();
+const CostFamily kCudnnInfer{"gpu-cudnn", Mode::Inference};
+const CostFamily kCudnnTrain{"gpu-cudnn", Mode::Training};
+
+TEST(Prediction, PredictsTheKnownTimesOfAModelAndGridNoFileRan) {
+    const std::vector<SweepResult> gpu = threeModels();
     const SweepPlan plan = userPlan();
-    const SweepResult predicted = predictResult({{&gpu, "synthetic.json"}}, plan);
+    const SweepResult predicted = predictResult(named(gpu), plan);
     ASSERT_EQ(predicted.points.size(), 6u); // 2 modes x 1 T x 3 B x 1 backend
     for (const PointResult& p : predicted.points) {
         const double expected = knownMs(plan.config, p.shape, p.mode);
         EXPECT_NEAR(p.iteration.median, expected, expected * 0.01)
             << toString(p.mode) << " B=" << p.shape.batch;
         EXPECT_EQ(p.flopsPerIteration, iterationFlops(plan.config, p.shape, p.mode));
+        // The fitted coefficients, as each point records them.
+        EXPECT_NEAR(p.prediction->fixedMs, kC, kC * 0.01);
+        const double stepMs = kLaunchMs * kernelsPerStep("gpu-cudnn", p.mode, p.shape.batch);
+        EXPECT_NEAR(p.prediction->stepMs, stepMs, stepMs * 0.01);
+        EXPECT_NEAR(p.prediction->bandwidthGBs, kGBs, kGBs * 0.01);
+        EXPECT_NEAR(p.prediction->gflops, kGflops, kGflops * 0.01);
+        EXPECT_EQ(p.prediction->check, "leave-one-model-out");
+        EXPECT_FALSE(p.prediction->unreliable);
     }
     EXPECT_EQ(predicted.plan, plan);
-    EXPECT_EQ(predicted.host.hostname, "gpu-box") << "the predicted machine is the fitted file's";
+    EXPECT_EQ(predicted.host.hostname, "gpu-box") << "the predicted machine is the first file's";
 }
 
 TEST(Prediction, EveryPredictedPointIsFlaggedWithItsBandAndSource) {
@@ -96,43 +132,62 @@ TEST(Prediction, EveryPredictedPointIsFlaggedWithItsBandAndSource) {
         EXPECT_FALSE(p.prediction->unreliable);
         // One file of one model: a prediction for another model cannot be checked across shapes.
         EXPECT_EQ(p.prediction->check, "leave-one-out; another model, cross-shape error unchecked");
-        EXPECT_NEAR(p.prediction->stepMs, kAlpha, kAlpha * 0.01);
-        EXPECT_NEAR(p.prediction->gflops, kGflops, kGflops * 0.01);
     }
 }
 
-TEST(Prediction, EveryFittedPointLiesInsideTheBandOfItsOwnPrediction) {
-    // Every other measured point 20 % slow: no fit is right on both groups, so the band (from the
-    // fit's signed residuals) must widen to hold each measured time, and be tight at both ends.
+TEST(Prediction, APredictionForAFittedModelCarriesTheBandOfItsLeaveOneOutResiduals) {
+    // Every other measured point 20 % slow: no fit is right on both groups. The band of a
+    // prediction for the file's own model comes from its leave-one-out residuals, and holds most of
+    // the measured times.
     SweepResult gpu = syntheticGpuResult();
     for (std::size_t i = 0; i < gpu.points.size(); i += 2)
         gpu.points[i].iteration.median *= 1.2;
-    const auto fit = fitBackend({{&gpu, "noisy.json"}}, "gpu-cudnn", Mode::Inference);
+    const auto fit = fitBackend({{&gpu, "noisy.json"}}, kCudnnInfer);
     ASSERT_TRUE(fit.has_value());
-    bool atLow = false, atHigh = false;
-    for (const PointResult& measured : gpu.points) {
-        if (measured.mode != Mode::Inference) continue;
-        const PointResult p = predictedPoint(*fit, gpu.plan.config, measured.shape);
-        const double t = measured.iteration.median;
-        ASSERT_TRUE(p.prediction.has_value());
-        EXPECT_LE(p.prediction->lowMs, t * (1 + 1e-12)) << "B=" << measured.shape.batch;
-        EXPECT_GE(p.prediction->highMs, t * (1 - 1e-12)) << "B=" << measured.shape.batch;
-        atLow = atLow || std::abs(p.prediction->lowMs - t) <= t * 1e-9;
-        atHigh = atHigh || std::abs(p.prediction->highMs - t) <= t * 1e-9;
-        EXPECT_LT(p.prediction->lowMs, p.iteration.median * (1 + 1e-12));
-        EXPECT_GT(p.prediction->highMs, p.iteration.median * (1 - 1e-12));
+    ASSERT_EQ(fit->looResiduals.size(), 10u);
+    int inside = 0, measured = 0;
+    for (const PointResult& point : gpu.points) {
+        if (point.mode != Mode::Inference) continue;
+        const PointResult p = predictedPoint(*fit, gpu.plan.config, point.shape);
+        const PredictedTime band = bandFrom(p.iteration.median, fit->looResiduals, 1.0);
+        EXPECT_DOUBLE_EQ(p.prediction->lowMs, band.lowMs);
+        EXPECT_DOUBLE_EQ(p.prediction->highMs, band.highMs);
+        const double t = point.iteration.median;
+        inside += t >= p.prediction->lowMs && t <= p.prediction->highMs;
+        ++measured;
     }
-    EXPECT_TRUE(atLow && atHigh) << "the band's ends are the extreme residuals";
+    EXPECT_GE(inside, measured * 8 / 10) << "a 10-90 % band of leave-one-out residuals";
     // The spread of the data is 20 %: the band is wider than 10 %.
     const PointResult p = predictedPoint(*fit, userPlan().config, {8, 50});
     EXPECT_GT(p.prediction->highMs / p.prediction->lowMs, 1.1);
+}
+
+TEST(Prediction, TheBandOfAnUnseenModelWidensWithItsDistanceFromTheFittedOnes) {
+    // The three models fit exactly but for one 1.5x slow: left-out-model residuals are not all 0.
+    std::vector<SweepResult> gpu = threeModels();
+    for (PointResult& p : gpu[1].points)
+        p.iteration.median *= 1.5;
+    const auto fit = fitBackend(named(gpu), kCudnnInfer);
+    ASSERT_TRUE(fit.has_value());
+    RnnConfig near = gpu[0].plan.config, far = near;
+    near.hiddenSize = 300;
+    far.hiddenSize = 2048;
+    const PointResult a = predictedPoint(*fit, near, {16, 50}), b = predictedPoint(*fit, far, {16, 50});
+    const double widthNear = std::log(a.prediction->highMs / a.prediction->lowMs);
+    const double widthFar = std::log(b.prediction->highMs / b.prediction->lowMs);
+    EXPECT_GT(widthNear, 0.0);
+    // The near model's band is the residuals' band widened by 1 + its distance to LSTM 128->256.
+    const double dNear = std::log(300.0 / 256.0);
+    const PredictedTime expected = bandFrom(1.0, fit->crossModelResiduals, bandWidening(dNear));
+    EXPECT_NEAR(widthNear, std::log(expected.highMs / expected.lowMs), 1e-9);
+    EXPECT_GT(widthFar, widthNear);
 }
 
 TEST(Prediction, PoolsTheSamplesOfSeveralFilesAndNamesThemAll) {
     const SweepResult a = syntheticGpuResult();
     SweepResult b = syntheticGpuResult();
     b.host.gpu.devices[0].name = "Another GPU";
-    const auto fit = fitBackend({{&a, "a.json"}, {&b, "b.json"}}, "gpu-cudnn", Mode::Training);
+    const auto fit = fitBackend({{&a, "a.json"}, {&b, "b.json"}}, kCudnnTrain);
     ASSERT_TRUE(fit.has_value());
     EXPECT_EQ(fit->model.points, 20); // 10 of each file
     EXPECT_EQ(fit->from, "a.json, b.json");
@@ -153,14 +208,14 @@ TEST(Prediction, AFileWithoutPointsOfTheAskedBackendAndModeSaysWhatItHas) {
         EXPECT_THAT(e.what(), HasSubstr("synthetic.json: gpu-cudnn infer 10, gpu-cudnn train 10"));
     }
     std::string why;
-    EXPECT_FALSE(fitBackend({{&gpu, "synthetic.json"}}, "gpu-generic", Mode::Training, &why).has_value());
+    EXPECT_FALSE(fitBackend({{&gpu, "synthetic.json"}}, {"gpu-generic", Mode::Training}, &why).has_value());
     EXPECT_THAT(why, HasSubstr("gpu-generic train"));
 }
 
 TEST(Prediction, PredictedPointsAreNotPairedOrCrossedAsMeasurements) {
     const SweepResult gpu = syntheticGpuResult();
     SweepResult predicted = predictResult({{&gpu, "synthetic.json"}}, userPlan());
-    EXPECT_TRUE(costSamples(predicted, "gpu-cudnn", Mode::Inference).empty()) << "never fitted on itself";
+    EXPECT_TRUE(costSamples(predicted, kCudnnInfer).empty()) << "never fitted on itself";
     EXPECT_TRUE(sideTimes(predicted, "gpu-cudnn").empty());
     EXPECT_TRUE(speedups(predicted.points, "gpu-cudnn", "gpu-cudnn", Mode::Inference, 50).empty());
 }
@@ -212,33 +267,46 @@ TEST(Prediction, TheSummaryTableShowsPredictedWithTheBandAndTheLabel) {
 }
 
 TEST(Prediction, AModelNoFileRanIsJudgedByLeaveOneModelOut) {
-    // File A holds the formula's times for its LSTM 128->256, file B 1.5x the formula's for a GRU.
-    // A fit on B alone predicts every A point 1.5x too slow (error 50 %); a fit on A alone predicts
-    // every B point at 1/1.5 of it (error 1/3). So all 20 leave-one-model-out errors exceed 30 %, and
-    // their median is halfway between the two groups.
-    const SweepResult a = syntheticGpuResult();
-    SweepResult b = syntheticGpuResult();
-    b.plan.config.cell = CellType::Gru;
-    b.plan.config.hiddenSize = 64;
-    for (PointResult& p : b.points)
-        p.iteration.median = 1.5 * knownMs(b.plan.config, p.shape, p.mode);
-    const auto fit = fitBackend({{&a, "a.json"}, {&b, "b.json"}}, "gpu-cudnn", Mode::Inference);
+    // Three models on the formula and a fourth, a GRU 32->1024, 1.5x slower than it. Left out, the
+    // fourth is predicted from an exact fit of the three: every one of its points at 1/1.5 of its
+    // time, a residual of -1/3. Every point of every model is predicted once.
+    std::vector<SweepResult> gpu = threeModels();
+    gpu.push_back(syntheticGpuResult(sized(CellType::Gru, 32, 1024, 1)));
+    for (PointResult& p : gpu[3].points)
+        p.iteration.median *= 1.5;
+    const auto fit = fitBackend(named(gpu), kCudnnInfer);
     ASSERT_TRUE(fit.has_value());
-    ASSERT_EQ(fit->models.size(), 2u);
-    ASSERT_EQ(fit->crossModelErrors.size(), 20u);
-    for (double e : fit->crossModelErrors)
-        EXPECT_TRUE(std::abs(e - 0.5) < 1e-6 || std::abs(e - 1.0 / 3.0) < 1e-6) << e;
-    EXPECT_TRUE(isFittedModel(*fit, a.plan.config));
+    ASSERT_EQ(fit->models.size(), 4u);
+    ASSERT_EQ(fit->crossModelErrors.size(), 40u);
+    ASSERT_EQ(fit->crossModelOf.size(), 40u);
+    for (std::size_t i = 0; i < fit->crossModelOf.size(); ++i)
+        if (fit->crossModelOf[i] == 3) {
+            EXPECT_NEAR(fit->crossModelResiduals[i], -1.0 / 3.0, 1e-6);
+            EXPECT_NEAR(fit->crossModelErrors[i], 1.0 / 3.0, 1e-6);
+        }
+    EXPECT_TRUE(isFittedModel(*fit, gpu[0].plan.config));
     EXPECT_FALSE(isFittedModel(*fit, userPlan().config));
     const PointResult other = predictedPoint(*fit, userPlan().config, {8, 50});
-    EXPECT_TRUE(other.prediction->unreliable);
-    EXPECT_NEAR(other.prediction->looMedianError, (0.5 + 1.0 / 3.0) / 2, 1e-6);
-    EXPECT_DOUBLE_EQ(other.prediction->looWithin30, 0.0);
+    EXPECT_EQ(other.prediction->unreliable, unreliable(fit->crossModelErrors));
+    EXPECT_DOUBLE_EQ(other.prediction->looMedianError, medianOf(fit->crossModelErrors));
+    EXPECT_DOUBLE_EQ(other.prediction->looWithin30, shareWithin30(fit->crossModelErrors));
     EXPECT_EQ(other.prediction->check, "leave-one-model-out");
     // A model a file ran is judged by leave-one-out within the pooled points instead.
-    const PointResult own = predictedPoint(*fit, a.plan.config, {8, 50});
+    const PointResult own = predictedPoint(*fit, gpu[0].plan.config, {8, 50});
     EXPECT_DOUBLE_EQ(own.prediction->looMedianError, medianOf(fit->looErrors));
     EXPECT_EQ(own.prediction->check, "leave-one-out");
+}
+
+TEST(Prediction, ExactDataPredictsEveryLeftOutModelAndItsBandsHoldThem) {
+    const std::vector<SweepResult> gpu = threeModels();
+    for (const CostFamily& family : {kCudnnInfer, kCudnnTrain}) {
+        const auto fit = fitBackend(named(gpu), family);
+        ASSERT_TRUE(fit.has_value());
+        ASSERT_EQ(fit->crossModelErrors.size(), 30u);
+        for (double e : fit->crossModelErrors)
+            EXPECT_LT(e, 1e-6);
+        EXPECT_DOUBLE_EQ(fit->bandCoverage, 1.0);
+    }
 }
 
 TEST(Prediction, ShareWithinThirtyAndMedian) {
@@ -290,27 +358,9 @@ TEST(PredictionReach, AFitOnOneBatchSizeIsUnreliableAtAnother) {
     third.shape.seqLen = 50;
     third.iteration.median = knownMs(gpu.plan.config, third.shape, third.mode);
     gpu.points.push_back(third);
-    BackendFit fit = *fitBackend({{&gpu, "one-b.json"}}, "gpu-cudnn", Mode::Inference);
-    const RnnConfig& config = gpu.plan.config;
-    EXPECT_EQ(extrapolationProblem(fit, {16, 50}, costFeatures(config, {16, 50}, Mode::Inference)), "");
-    EXPECT_EQ(extrapolationProblem(fit, {64, 20}, costFeatures(config, {64, 20}, Mode::Inference)),
-              "cannot extrapolate in B from one batch size (B=16)");
-}
-
-TEST(PredictionReach, AFitWithoutItsFlopTermCannotFollowWorkBeyondItsRange) {
-    const SweepResult gpu = syntheticGpuResult();
-    BackendFit fit = *fitBackend({{&gpu, "synthetic.json"}}, "gpu-cudnn", Mode::Inference);
-    const RnnConfig& config = gpu.plan.config;
-    const CostFeatures inside = costFeatures(config, {16, 20}, Mode::Inference);
-    const CostFeatures beyond = costFeatures(config, {1024, 100}, Mode::Inference);
-    EXPECT_EQ(extrapolationProblem(fit, {1024, 100}, beyond), "") << "all three terms: within reach";
-    fit.model.gflops = 0.0; // as a fit that dropped its W term
-    EXPECT_EQ(extrapolationProblem(fit, {16, 20}, inside), "");
-    EXPECT_THAT(extrapolationProblem(fit, {1024, 100}, beyond), HasSubstr("no FLOP term"));
-    fit.model.gflops = kGflops;
-    fit.model.stepMs = 0.0; // as a fit that dropped its per-step term
-    EXPECT_THAT(extrapolationProblem(fit, {16, 400}, costFeatures(config, {16, 400}, Mode::Inference)),
-                HasSubstr("no per-step term"));
+    BackendFit fit = *fitBackend({{&gpu, "one-b.json"}}, kCudnnInfer);
+    EXPECT_EQ(extrapolationProblem(fit, {16, 50}), "");
+    EXPECT_EQ(extrapolationProblem(fit, {64, 20}), "cannot extrapolate in B from one batch size (B=16)");
 }
 
 } // namespace
