@@ -10,6 +10,7 @@
 #include "engine/error.h"
 #include "profiling/analysis/cost_model.h"
 #include "profiling/analysis/crossover.h"
+#include "profiling/analysis/prediction_check.h"
 #include "profiling/analysis/summary_text.h"
 #include "profiling/files/result_files.h"
 
@@ -28,13 +29,16 @@ namespace {
 const ModelOptionSettings kModelSettings{QStringLiteral("predict"), true, false};
 
 const char* const kDescription =
-    "Predicts GPU times for a model and grid nobody measured. Per backend and mode it fits\n"
-    "  t = c + n*alpha + W/R   per iteration\n"
-    "(n = layers x directions x seq_len recurrent steps, twice that in training; W the iteration's FLOPs;\n"
-    "c a fixed cost, alpha the per-step launch/sync floor, R the achieved rate) on the ok points of the\n"
-    "--from files, and writes one point per grid point with status \"predicted\", the band the fit's\n"
-    "residuals give and the fit's leave-one-out error. Predictions are not measurements: check them\n"
-    "against a sweep on the GPU. Exit status: 0 written, 1 failed (files), 2 bad command line or input.";
+    "Predicts GPU times for a model and grid nobody measured. Per iteration\n"
+    "  t = c + lambda*K + Q/BW + W/R + epsilon*E\n"
+    "(K kernel launches, Q weight bytes streamed, W FLOPs, E gate values computed), fitted on the ok\n"
+    "points of every GPU backend and mode of the --from files at once: c, R and epsilon per backend and\n"
+    "mode, lambda and BW shared, BW and R at most the GPU's published peaks. Writes one point per grid\n"
+    "point with status \"predicted\", its band (from the errors of each model's points predicted from\n"
+    "the other models', widened with the distance to the nearest measured model) and that check;\n"
+    "--check prints the check per backend and mode instead. Predictions are not measurements: check\n"
+    "them against a sweep on the GPU. Exit status: 0 written, 1 failed (files), 2 bad command line or\n"
+    "input.";
 
 QString opt(const char* name) {
     return QString::fromLatin1(name);
@@ -90,6 +94,10 @@ PredictRequest parsePredictArguments(const QStringList& args, std::vector<std::s
         {opt("out"), QStringLiteral("Write the predicted points to FILE.json (required)."),
          QStringLiteral("FILE")},
         {opt("csv"), QStringLiteral("Also write them as CSV."), QStringLiteral("FILE")},
+        {opt("check"),
+         QStringLiteral("Print how well the model predicts the --from files' models, each from the others "
+                        "(leave-one-model-out per backend and mode), and the fitted coefficients; "
+                        "nothing else is needed or written.")},
     });
     model.addTo(parser);
     if (!parseFlags(parser, args, help, problems, req.help, req.helpText, false, {opt("from")})) return req;
@@ -97,6 +105,13 @@ PredictRequest parsePredictArguments(const QStringList& args, std::vector<std::s
         req.fromPaths.push_back(pathFromArgument(f));
     if (req.fromPaths.empty())
         problems.push_back("--from is required: a result file with GPU points to fit on");
+    if ((req.check = parser.isSet(opt("check")))) {
+        for (const QString& name : parser.optionNames())
+            if (name != opt("from") && name != opt("check"))
+                problems.push_back("--" + name.toStdString() +
+                                   " has no use with --check: it checks the --from files only");
+        return req;
+    }
     // The model is the point of a prediction: no silent default for its size.
     for (const char* name : {"cell", "input-size", "hidden-size"})
         if (!parser.isSet(opt(name)))
@@ -150,6 +165,32 @@ PredictRequest parsePredictArguments(const QStringList& args, std::vector<std::s
 
 namespace {
 
+std::string joinedPaths(const std::vector<std::string>& paths) {
+    std::string files;
+    for (const auto& p : paths)
+        files += (files.empty() ? "" : ", ") + p;
+    return files;
+}
+
+std::string noGpuPointText(const std::vector<std::string>& paths) {
+    return "--from " + joinedPaths(paths) +
+           " holds no ok GPU point: give a result measured on a GPU machine, or name the backends to fit "
+           "with --backend";
+}
+
+// --check: the leave-one-model-out tables of the files.
+int printCheck(const std::vector<NamedResult>& from, const std::vector<std::string>& paths) {
+    const std::vector<FamilyCheck> checks = checkFamilies(from);
+    if (checks.empty()) {
+        printError("predict", noGpuPointText(paths));
+        return kExitUsage;
+    }
+    std::printf("Leave-one-model-out over %s: each model's points predicted from a fit on the other "
+                "models' points.\n\n%s",
+                joinedPaths(paths).c_str(), predictionCheckText(checks).c_str());
+    return kExitOk;
+}
+
 int runParsed(const QStringList& args) {
     std::vector<std::string> problems;
     PredictRequest req = parsePredictArguments(args, problems);
@@ -175,19 +216,14 @@ int runParsed(const QStringList& args) {
     }
     for (std::size_t i = 0; i < loaded.size(); ++i)
         from.push_back({&loaded[i], std::filesystem::path(req.fromPaths[i]).filename().string()});
+    if (req.check) return printCheck(from, req.fromPaths);
     if (req.plan.backends.empty() || req.plan.modes.empty()) {
         std::vector<std::string> backends;
         std::vector<Mode> modes;
         for (const auto& r : loaded)
             gpuSeriesAndModes(r, backends, modes);
         if (backends.empty()) {
-            std::string files;
-            for (const auto& p : req.fromPaths)
-                files += (files.empty() ? "" : ", ") + p;
-            printError("predict",
-                       "--from " + files +
-                           " holds no ok GPU point: give a result measured on a GPU machine, or name "
-                           "the backends to fit with --backend");
+            printError("predict", noGpuPointText(req.fromPaths));
             return kExitUsage;
         }
         if (req.plan.backends.empty()) req.plan.backends = backends;

@@ -17,6 +17,7 @@ struct PredictRequest {
     SweepPlan plan;                     // the model, grid, backends and modes to predict
     std::string outPath;                // --out predicted.json
     std::string csvPath;                // --csv
+    bool check = false;                 // --check: print the leave-one-model-out check of --from only
     bool help = false;
     std::string helpText;
 };

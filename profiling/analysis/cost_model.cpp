@@ -4,6 +4,7 @@
 #include "profiling/analysis/crossover.h"
 #include "profiling/analysis/flops.h"
 #include "profiling/analysis/nnls.h"
+#include "profiling/measure/statistics.h"
 #include "profiling/plan.h"
 
 #include <algorithm>
@@ -71,9 +72,7 @@ std::vector<double> robustNonNegativeFit(const std::vector<std::vector<double>>&
 
 double quantile(std::vector<double> v, double f) {
     std::sort(v.begin(), v.end());
-    const double at = f * double(v.size() - 1);
-    const auto i = static_cast<std::size_t>(at);
-    return i + 1 < v.size() ? v[i] + (at - double(i)) * (v[i + 1] - v[i]) : v[i];
+    return percentile(v, f);
 }
 
 } // namespace
@@ -87,7 +86,8 @@ CostLimits costLimits(const std::optional<GpuPeaks>& peaks) {
     l.lowest[kStreamTerm] = 1.0 / peaks->bytesPerMs;
     l.lowest[kComputeTerm] = 1.0 / peaks->flopsPerMs;
     char text[200];
-    std::snprintf(text, sizeof text, "at most the published peaks of the %s: %.0f GB/s, %.0f GFLOP/s",
+    std::snprintf(text, sizeof text,
+                  "bandwidth and rate at most the published peaks of the %s: %.0f GB/s, %.0f GFLOP/s",
                   peaks->name.c_str(), peaks->bytesPerMs / 1e6, peaks->flopsPerMs / 1e6);
     l.source = text;
     return l;

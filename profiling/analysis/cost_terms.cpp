@@ -6,7 +6,8 @@
 namespace rnnprof {
 
 std::string toString(const CostFamily& family) {
-    return family.backend + " " + std::string(toString(family.mode)) + (family.cudaGraph ? ", CUDA graphs" : "");
+    return family.backend + " " + std::string(toString(family.mode)) +
+           (family.cudaGraph ? ", CUDA graphs" : "");
 }
 
 double recurrentSteps(const RnnConfig& config, const Shape& shape, Mode mode) {

@@ -48,18 +48,20 @@ struct CostFamily {
 [[nodiscard]] double kernelsPerStep(std::string_view backend, Mode mode, int batch);
 [[nodiscard]] double kernelLaunches(const RnnConfig& config, const Shape& shape, const CostFamily& family);
 // Q in bytes.
-[[nodiscard]] double streamedWeightBytes(const RnnConfig& config, const Shape& shape, const CostFamily& family);
+[[nodiscard]] double streamedWeightBytes(const RnnConfig& config, const Shape& shape,
+                                         const CostFamily& family);
 // E in gate values.
 [[nodiscard]] double gateValues(const RnnConfig& config, const Shape& shape, Mode mode);
 // (1, K, Q, W, E).
-[[nodiscard]] CostFeatures costFeatures(const RnnConfig& config, const Shape& shape, const CostFamily& family);
+[[nodiscard]] CostFeatures costFeatures(const RnnConfig& config, const Shape& shape,
+                                        const CostFamily& family);
 
 // A GPU's published peaks, the physical limits of the fit: memory bandwidth and the FP32 rate
 // (TF32 tensor-core rate where the plan allowed TF32), from the vendor's data sheet.
 struct GpuPeaks {
-    std::string name;    // as the data sheet names it: "H100 SXM5 80GB"
-    double bytesPerMs;   // memory bandwidth
-    double flopsPerMs;   // FP32 (or TF32) peak
+    std::string name;  // as the data sheet names it: "H100 SXM5 80GB"
+    double bytesPerMs; // memory bandwidth
+    double flopsPerMs; // FP32 (or TF32) peak
 };
 // The peaks of a GPU by the name CUDA reports ("NVIDIA H100 80GB HBM3"); nullopt for a GPU not in
 // the table (the fit then has no upper limits, and says so).

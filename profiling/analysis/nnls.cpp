@@ -11,7 +11,8 @@ using Matrix = std::vector<std::vector<double>>;
 
 // Least squares over the columns in `passive` (the others 0), from the normal equations G z = h
 // with a ridge of 1e-12 of G's largest diagonal element; Gaussian elimination, partial pivoting.
-std::vector<double> passiveSolve(const Matrix& g, const std::vector<double>& h, const std::vector<bool>& passive) {
+std::vector<double> passiveSolve(const Matrix& g, const std::vector<double>& h,
+                                 const std::vector<bool>& passive) {
     std::vector<std::size_t> cols;
     for (std::size_t j = 0; j < passive.size(); ++j)
         if (passive[j]) cols.push_back(j);

@@ -198,6 +198,41 @@ TEST(PredictCommand, FromMayBeRepeatedAndOtherFlagsMayNot) {
     EXPECT_THAT(run.err, ::testing::Not(HasSubstr("--from is given")));
 }
 
+TEST(PredictCommand, CheckPrintsEachModelPredictedFromTheOthersPerBackendAndMode) {
+    // Three models on the known GPU: each predicted exactly from the other two.
+    TempDir dir;
+    saveResultJson(dir.path("gpu.json"), syntheticGpuFile());
+    saveResultJson(dir.path("gpu-64.json"), syntheticGpuFile(64, 64, 1));
+    saveResultJson(dir.path("gpu-512.json"), syntheticGpuFile(512, 512, 2));
+    const auto run = predict({"--check", "--from", dir.path("gpu.json"), "--from", dir.path("gpu-64.json"),
+                              "--from", dir.path("gpu-512.json")});
+    ASSERT_EQ(run.status, 0) << run.err;
+    EXPECT_THAT(run.out, HasSubstr("| gpu-cudnn infer | 3 | 30 | 0.0 % | 0.0 % | 100 % | 100 % |"));
+    EXPECT_THAT(run.out, HasSubstr("| all |  | 30 |"));
+    EXPECT_THAT(run.out,
+                HasSubstr("| gpu-cudnn infer | 30 | 0.02 ms | 5 µs | 2000 GB/s | 3000 GFLOP/s | 10 ps |"))
+        << "the known coefficients, fitted back";
+    EXPECT_THAT(run.out, ::testing::Not(HasSubstr("cpu-blas"))) << "CPU points are not a GPU family";
+    EXPECT_FALSE(std::filesystem::exists(dir.path("predicted.json")));
+}
+
+TEST(PredictCommand, CheckTakesOnlyFromFilesAndNeedsGpuPoints) {
+    TempDir dir;
+    saveResultJson(dir.path("gpu.json"), syntheticGpuFile());
+    const auto extra =
+        predict({"--check", "--from", dir.path("gpu.json"), "--batch", "1", "--out", dir.path("p.json")});
+    EXPECT_EQ(extra.status, 2);
+    EXPECT_THAT(extra.err, HasSubstr("--batch has no use with --check: it checks the --from files only"));
+    EXPECT_THAT(extra.err, HasSubstr("--out has no use with --check"));
+    EXPECT_THAT(predict({"--check"}).err, HasSubstr("--from is required"));
+    SweepResult cpu = syntheticGpuFile();
+    std::erase_if(cpu.points, [](const PointResult& p) { return p.backend != "cpu-blas"; });
+    saveResultJson(dir.path("cpu.json"), cpu);
+    const auto none = predict({"--check", "--from", dir.path("cpu.json")});
+    EXPECT_EQ(none.status, 2);
+    EXPECT_THAT(none.err, HasSubstr("holds no ok GPU point"));
+}
+
 TEST(PredictCommand, MissingFlagsAndUnreadableFilesAreNamed) {
     TempDir dir;
     const auto bare = predict({"--out", dir.path("p.json")});
@@ -218,7 +253,8 @@ TEST(PredictCommand, MissingFlagsAndUnreadableFilesAreNamed) {
 TEST(PredictCommand, HelpDescribesTheModel) {
     const auto run = predict({"--help"});
     EXPECT_EQ(run.status, 0);
-    EXPECT_THAT(run.out, HasSubstr("t = c + n*alpha + W/R"));
+    EXPECT_THAT(run.out, HasSubstr("t = c + lambda*K + Q/BW + W/R + epsilon*E"));
+    EXPECT_THAT(run.out, HasSubstr("--check"));
     EXPECT_THAT(run.out, HasSubstr("--from"));
 }
 
