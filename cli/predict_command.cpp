@@ -63,7 +63,7 @@ std::string fitLine(const Prediction& p) {
     char line[512];
     std::snprintf(
         line, sizeof line,
-        "c %.4g ms, launches %.4g ms/step, BW %.4g GB/s, R %.4g GFLOP/s; fitted on %d points; left-out "
+        "c %.4g ms, launches %.4g ms/step, BW %.0f GB/s, R %.0f GFLOP/s; fitted on %d points; left-out "
         "points (%s) predicted with median error %.1f %%, %.0f %% within +-30 %%%s%s",
         p.fixedMs, p.stepMs, p.bandwidthGBs, p.gflops, p.fittedPoints, p.check.c_str(),
         100 * p.looMedianError, 100 * p.looWithin30, p.unreliable ? "; " : "", unreliableText(p).c_str());

@@ -36,7 +36,8 @@ std::vector<CostFamily> gpuFamilies(const std::vector<NamedResult>& from) {
         if (!r.result) continue;
         for (const PointResult& p : r.result->points) {
             const CostFamily f = familyOf(*r.result, p);
-            if (p.ok() && isGpuBackendId(registryIdOf(p.backend)) && std::find(out.begin(), out.end(), f) == out.end())
+            if (p.ok() && isGpuBackendId(registryIdOf(p.backend)) &&
+                std::find(out.begin(), out.end(), f) == out.end())
                 out.push_back(f);
         }
     }
@@ -89,7 +90,8 @@ std::string predictionCheckText(const std::vector<FamilyCheck>& checks) {
         if (!c.fit) continue;
         const CostModel& m = c.fit->model;
         char row[300];
-        std::snprintf(row, sizeof row, "| %s | %d | %.3g ms | %.3g µs | %.0f GB/s | %.0f GFLOP/s | %.3g ps |\n",
+        std::snprintf(row, sizeof row,
+                      "| %s | %d | %.3g ms | %.3g µs | %.0f GB/s | %.0f GFLOP/s | %.3g ps |\n",
                       toString(c.family).c_str(), m.points, m.fixedMs, m.launchUs, m.bandwidthGBs, m.gflops,
                       m.elementPs);
         text += row;
