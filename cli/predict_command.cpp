@@ -94,6 +94,9 @@ PredictRequest parsePredictArguments(const QStringList& args, std::vector<std::s
         {opt("out"), QStringLiteral("Write the predicted points to FILE.json (required)."),
          QStringLiteral("FILE")},
         {opt("csv"), QStringLiteral("Also write them as CSV."), QStringLiteral("FILE")},
+        {opt("cuda-graph"),
+         QStringLiteral("Predict the CUDA-graph replays (fitted on points measured with sweep --cuda-graph), "
+                        "a family of their own.")},
         {opt("check"),
          QStringLiteral("Print how well the model predicts the --from files' models, each from the others "
                         "(leave-one-model-out per backend and mode), and the fitted coefficients; "
@@ -127,6 +130,7 @@ PredictRequest parsePredictArguments(const QStringList& args, std::vector<std::s
         (std::string(name) == "batch" ? plan.batches : plan.seqLens) =
             parseIntList(std::string("--") + name, parser.value(opt(name)).toStdString(), max, problems);
     }
+    plan.settings.cudaGraph = parser.isSet(opt("cuda-graph"));
     plan.backends.clear();
     if (parser.isSet(opt("backend")))
         for (const std::string& b : splitList(parser.value(opt("backend")).toStdString())) {

@@ -252,14 +252,14 @@ std::size_t modelIndex(std::vector<RnnConfig>& models, const RnnConfig& config) 
 }
 
 // What a result has instead, for the message when it has too few points: "gpu-cudnn infer 7,
-// cpu-blas train 12", or "no ok points".
+// cpu-blas train 12", "gpu-cudnn infer, CUDA graphs 10", or "no ok points".
 std::string okPointCounts(const SweepResult& r) {
-    std::map<std::pair<std::string, std::string>, int> counts;
+    std::map<std::string, int> counts;
     for (const auto& p : r.points)
-        if (p.ok()) ++counts[{p.backend, std::string(toString(p.mode))}];
+        if (p.ok()) ++counts[toString(familyOf(r, p))];
     std::vector<std::string> parts;
-    for (const auto& [key, n] : counts)
-        parts.push_back(key.first + " " + key.second + " " + std::to_string(n));
+    for (const auto& [family, n] : counts)
+        parts.push_back(family + " " + std::to_string(n));
     return parts.empty() ? "no ok points" : joined(parts);
 }
 

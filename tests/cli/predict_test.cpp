@@ -233,6 +233,24 @@ TEST(PredictCommand, CheckTakesOnlyFromFilesAndNeedsGpuPoints) {
     EXPECT_THAT(none.err, HasSubstr("holds no ok GPU point"));
 }
 
+TEST(PredictCommand, CudaGraphReplaysAreAFamilyOfTheirOwn) {
+    TempDir dir;
+    SweepResult graphs = syntheticGpuFile();
+    graphs.plan.settings.cudaGraph = true;
+    saveResultJson(dir.path("gpu.json"), graphs);
+    const auto plain = predict(gruGrid(dir));
+    EXPECT_EQ(plain.status, 2);
+    EXPECT_THAT(
+        plain.err,
+        HasSubstr("cannot fit gpu-cudnn infer: it needs at least 3 ok gpu-cudnn infer points, got 0"));
+    EXPECT_THAT(plain.err, HasSubstr("gpu-cudnn infer, CUDA graphs 10"));
+    Args withGraphs = gruGrid(dir);
+    withGraphs.push_back("--cuda-graph");
+    const auto run = predict(withGraphs);
+    ASSERT_EQ(run.status, 0) << run.err;
+    EXPECT_TRUE(loadResultFile(dir.path("predicted.json")).plan.settings.cudaGraph);
+}
+
 TEST(PredictCommand, MissingFlagsAndUnreadableFilesAreNamed) {
     TempDir dir;
     const auto bare = predict({"--out", dir.path("p.json")});
