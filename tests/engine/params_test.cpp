@@ -2,7 +2,9 @@
 // initialisation: uniform in +-1/sqrt(H), deterministic per seed, float = rounded double.
 #include "engine/params.h"
 
+#include "support/sized_model.h"
 #include <gmock/gmock.h>
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -13,17 +15,6 @@ namespace {
 
 using Shape2 = std::vector<std::int64_t>;
 
-RnnConfig model(CellType cell, int in, int hidden, int layers, bool bi, bool bias = true) {
-    RnnConfig c;
-    c.cell = cell;
-    c.inputSize = in;
-    c.hiddenSize = hidden;
-    c.layers = layers;
-    c.bidirectional = bi;
-    c.bias = bias;
-    return c;
-}
-
 std::vector<std::string> names(const ParamLayout& layout) {
     std::vector<std::string> out;
     for (const auto& s : layout.specs())
@@ -32,7 +23,7 @@ std::vector<std::string> names(const ParamLayout& layout) {
 }
 
 TEST(ParamLayout, SingleLayerLstmHasPytorchNamesAndShapes) {
-    const ParamLayout layout(model(CellType::Lstm, 3, 5, 1, false));
+    const ParamLayout layout(test::sizedModel(CellType::Lstm, 3, 5, 1, false));
     EXPECT_THAT(names(layout),
                 ::testing::ElementsAre("weight_ih_l0", "weight_hh_l0", "bias_ih_l0", "bias_hh_l0"));
     EXPECT_EQ(layout.find("weight_ih_l0")->shape(), (Shape2{20, 3})); // 4 gates x H rows
@@ -43,14 +34,14 @@ TEST(ParamLayout, SingleLayerLstmHasPytorchNamesAndShapes) {
 }
 
 TEST(ParamLayout, GruHasThreeGateBlocks) {
-    const ParamLayout layout(model(CellType::Gru, 2, 4, 1, false));
+    const ParamLayout layout(test::sizedModel(CellType::Gru, 2, 4, 1, false));
     EXPECT_EQ(layout.find("weight_ih_l0")->shape(), (Shape2{12, 2}));
     EXPECT_EQ(layout.find("weight_hh_l0")->shape(), (Shape2{12, 4}));
     EXPECT_EQ(layout.find("bias_hh_l0")->shape(), (Shape2{12}));
 }
 
 TEST(ParamLayout, BidirectionalLayersAreKindMajorWithReverseBesideForward) {
-    const ParamLayout layout(model(CellType::Gru, 3, 4, 2, true));
+    const ParamLayout layout(test::sizedModel(CellType::Gru, 3, 4, 2, true));
     EXPECT_THAT(
         names(layout),
         ::testing::ElementsAre("weight_ih_l0", "weight_ih_l0_reverse", "weight_hh_l0", "weight_hh_l0_reverse",
@@ -69,7 +60,7 @@ TEST(ParamLayout, BidirectionalLayersAreKindMajorWithReverseBesideForward) {
 }
 
 TEST(ParamLayout, WithoutBiasHasOnlyWeights) {
-    RnnConfig c = model(CellType::Lstm, 3, 2, 2, true, false);
+    RnnConfig c = test::sizedModel(CellType::Lstm, 3, 2, 2, true, false);
     const ParamLayout layout(c);
     EXPECT_THAT(names(layout),
                 ::testing::ElementsAre("weight_ih_l0", "weight_ih_l0_reverse", "weight_hh_l0",
@@ -85,7 +76,7 @@ TEST(ParamLayout, WithoutBiasHasOnlyWeights) {
 TEST(ParamLayout, TensorsTileTheFlatBufferInOrder) {
     for (CellType cell : {CellType::Lstm, CellType::Gru}) {
         for (bool bias : {true, false}) {
-            const RnnConfig c = model(cell, 7, 3, 3, true, bias);
+            const RnnConfig c = test::sizedModel(cell, 7, 3, 3, true, bias);
             const ParamLayout layout(c);
             std::int64_t next = 0;
             for (const auto& s : layout.specs()) {
@@ -100,7 +91,7 @@ TEST(ParamLayout, TensorsTileTheFlatBufferInOrder) {
 }
 
 TEST(ParamLayout, FindByNameAndByPositionAgree) {
-    const ParamLayout layout(model(CellType::Lstm, 3, 2, 3, true));
+    const ParamLayout layout(test::sizedModel(CellType::Lstm, 3, 2, 3, true));
     std::set<std::string> seen;
     for (const auto& s : layout.specs()) {
         EXPECT_EQ(layout.find(s.name), &s);
@@ -121,7 +112,7 @@ TEST(ParamNames, FollowPytorch) {
 }
 
 TEST(ParamInit, IsUniformWithinOneOverSqrtHidden) {
-    const RnnConfig c = model(CellType::Lstm, 16, 25, 2, true);
+    const RnnConfig c = test::sizedModel(CellType::Lstm, 16, 25, 2, true);
     const auto p = initParams<double>(c, 7);
     const double bound = 1.0 / std::sqrt(25.0);
     double lo = 1, hi = -1, sum = 0;
@@ -139,14 +130,14 @@ TEST(ParamInit, IsUniformWithinOneOverSqrtHidden) {
 }
 
 TEST(ParamInit, IsDeterministicPerSeed) {
-    const RnnConfig c = model(CellType::Gru, 5, 6, 2, true);
+    const RnnConfig c = test::sizedModel(CellType::Gru, 5, 6, 2, true);
     EXPECT_EQ(initParams<double>(c, 123).values, initParams<double>(c, 123).values);
     EXPECT_NE(initParams<double>(c, 123).values, initParams<double>(c, 124).values);
     EXPECT_EQ(initParams<float>(c, 9).values, initParams<float>(c, 9).values);
 }
 
 TEST(ParamInit, FloatValuesAreTheRoundedDoubleValues) {
-    const RnnConfig c = model(CellType::Lstm, 5, 6, 2, true, false);
+    const RnnConfig c = test::sizedModel(CellType::Lstm, 5, 6, 2, true, false);
     const auto d = initParams<double>(c, 31);
     const auto f = initParams<float>(c, 31);
     ASSERT_EQ(d.values.size(), f.values.size());
@@ -156,7 +147,7 @@ TEST(ParamInit, FloatValuesAreTheRoundedDoubleValues) {
 }
 
 TEST(ParamSet, DataPointsIntoTheFlatBufferAtTheSpecOffset) {
-    ParamSet<double> p(model(CellType::Gru, 2, 3, 1, true));
+    ParamSet<double> p(test::sizedModel(CellType::Gru, 2, 3, 1, true));
     const ParamSpec* s = p.layout.find("weight_hh_l0_reverse");
     ASSERT_NE(s, nullptr);
     EXPECT_EQ(p.data(*s), p.values.data() + s->offset);

@@ -3,6 +3,8 @@
 // distances against values worked out by hand.
 #include "profiling/analysis/cost_model.h"
 
+#include "support/sized_model.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -16,18 +18,10 @@ const CostFamily kGenericTrain{"gpu-generic", Mode::Training};
 // value (GB/s = 1e6 bytes per ms, GFLOP/s = 1e6 FLOP per ms).
 constexpr CostFeatures kKnown{0.02, 0.005, 1.0 / (2000 * 1e6), 1.0 / (20000 * 1e6), 20e-9};
 
-RnnConfig model(CellType cell, int input, int hidden, int layers) {
-    RnnConfig c;
-    c.cell = cell;
-    c.inputSize = input;
-    c.hiddenSize = hidden;
-    c.layers = layers;
-    return c;
-}
-
 // Three models of different sizes, two sequence lengths, B = 1..512: the terms vary apart.
-const std::vector<RnnConfig> kModels{model(CellType::Lstm, 128, 256, 1), model(CellType::Gru, 64, 64, 1),
-                                     model(CellType::Lstm, 512, 512, 2)};
+const std::vector<RnnConfig> kModels{test::sizedModel(CellType::Lstm, 128, 256, 1),
+                                     test::sizedModel(CellType::Gru, 64, 64, 1),
+                                     test::sizedModel(CellType::Lstm, 512, 512, 2)};
 
 double knownMs(const CostFeatures& theta, const CostFeatures& x) {
     double t = 0.0;
@@ -189,10 +183,11 @@ TEST(CostModel, TheBandComesFromSignedResidualsWidenedInLogSpace) {
 }
 
 TEST(CostModel, DistanceBetweenModelsIsInLogarithmsOfTheirSizes) {
-    const RnnConfig a = model(CellType::Lstm, 128, 256, 1);
+    const RnnConfig a = test::sizedModel(CellType::Lstm, 128, 256, 1);
     EXPECT_DOUBLE_EQ(modelDistance(a, a), 0.0);
-    EXPECT_NEAR(modelDistance(a, model(CellType::Lstm, 128, 512, 1)), std::log(2.0), 1e-15);
-    EXPECT_NEAR(modelDistance(a, model(CellType::Gru, 64, 256, 4)), std::log(2.0) + std::log(4.0), 1e-15);
+    EXPECT_NEAR(modelDistance(a, test::sizedModel(CellType::Lstm, 128, 512, 1)), std::log(2.0), 1e-15);
+    EXPECT_NEAR(modelDistance(a, test::sizedModel(CellType::Gru, 64, 256, 4)), std::log(2.0) + std::log(4.0),
+                1e-15);
     EXPECT_DOUBLE_EQ(bandWidening(0.5), 1.5);
 }
 

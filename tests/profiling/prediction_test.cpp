@@ -6,6 +6,7 @@
 #include "profiling/analysis/crossover.h"
 #include "profiling/analysis/flops.h"
 #include "profiling/analysis/summary_text.h"
+#include "support/sized_model.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -49,19 +50,10 @@ SweepResult syntheticGpuResult(const RnnConfig& config = RnnConfig{}) {
     return r;
 }
 
-RnnConfig sized(CellType cell, int input, int hidden, int layers) {
-    RnnConfig c;
-    c.cell = cell;
-    c.inputSize = input;
-    c.hiddenSize = hidden;
-    c.layers = layers;
-    return c;
-}
-
 // Three models of the known GPU: the terms vary apart, so the fit can find each coefficient.
 std::vector<SweepResult> threeModels() {
-    return {syntheticGpuResult(), syntheticGpuResult(sized(CellType::Gru, 64, 64, 1)),
-            syntheticGpuResult(sized(CellType::Lstm, 512, 512, 2))};
+    return {syntheticGpuResult(), syntheticGpuResult(test::sizedModel(CellType::Gru, 64, 64, 1)),
+            syntheticGpuResult(test::sizedModel(CellType::Lstm, 512, 512, 2))};
 }
 
 std::vector<NamedResult> named(const std::vector<SweepResult>& results) {
@@ -271,7 +263,7 @@ TEST(Prediction, AModelNoFileRanIsJudgedByLeaveOneModelOut) {
     // fourth is predicted from an exact fit of the three: every one of its points at 1/1.5 of its
     // time, a residual of -1/3. Every point of every model is predicted once.
     std::vector<SweepResult> gpu = threeModels();
-    gpu.push_back(syntheticGpuResult(sized(CellType::Gru, 32, 1024, 1)));
+    gpu.push_back(syntheticGpuResult(test::sizedModel(CellType::Gru, 32, 1024, 1)));
     for (PointResult& p : gpu[3].points)
         p.iteration.median *= 1.5;
     const auto fit = fitBackend(named(gpu), kCudnnInfer);
