@@ -5,11 +5,12 @@
 //     t = c + lambda * K + Q / BW + W / R + epsilon * E
 //
 // Linear in theta = (c, lambda, 1/BW, 1/R, epsilon) and fitted by non-negative least squares on
-// relative errors ((model - t) / t), all families of a GPU at once: one launch cost lambda shared by
-// every family that launches kernels from the host (it is the host's and the driver's, not the
-// backend's), and c, BW, R, epsilon per family. A CUDA-graph family has a lambda of its own (a
-// replayed graph pays no host launch). Physical limits: every coefficient >= 0, BW and R at most
-// the GPU's published peaks (cost_terms.h's publishedPeaks), recorded in the fit.
+// relative errors ((model - t) / t), made robust to disturbed points, all families of a GPU at once:
+// one launch cost lambda shared by every family that launches kernels from the host (it is the
+// host's and the driver's, not the backend's), one bandwidth BW shared by all (one memory), and c,
+// R, epsilon per family. A CUDA-graph family has a lambda of its own (a replayed graph pays no host
+// launch). Physical limits: every coefficient >= 0, BW and R at most the GPU's published peaks
+// (cost_terms.h's publishedPeaks), recorded in the fit.
 //
 // A prediction's check is leave-one-model-out: each model's points predicted from a fit on every
 // other model's (all families), as for a model nobody measured; its band comes from those
