@@ -189,9 +189,15 @@ int printCheck(const std::vector<NamedResult>& from, const std::vector<std::stri
         printError("predict", noGpuPointText(paths));
         return kExitUsage;
     }
-    std::printf("Leave-one-model-out over %s: each model's points predicted from a fit on the other "
-                "models' points.\n\n%s",
-                joinedPaths(paths).c_str(), predictionCheckText(checks).c_str());
+    std::string gpus;
+    for (const FamilyCheck& c : checks)
+        if (c.fit && c.fit->gpu.size() > gpus.size()) gpus = c.fit->gpu;
+    std::printf("Leave-one-model-out over %s (%s%s): each model's points predicted from a fit on the "
+                "other models' points.\n\n%s",
+                joinedPaths(paths).c_str(), gpus.c_str(),
+                gpus.find(", ") != std::string::npos ? "; pooled as one GPU: check each GPU's files apart"
+                                                     : "",
+                predictionCheckText(checks).c_str());
     return kExitOk;
 }
 

@@ -213,7 +213,16 @@ TEST(PredictCommand, CheckPrintsEachModelPredictedFromTheOthersPerBackendAndMode
                 HasSubstr("| gpu-cudnn infer | 30 | 0.02 ms | 5 µs | 2000 GB/s | 3000 GFLOP/s | 10 ps |"))
         << "the known coefficients, fitted back";
     EXPECT_THAT(run.out, ::testing::Not(HasSubstr("cpu-blas"))) << "CPU points are not a GPU family";
+    EXPECT_THAT(run.out, HasSubstr("(Synthetic GPU): each model's points predicted"));
     EXPECT_FALSE(std::filesystem::exists(dir.path("predicted.json")));
+    // Files of two GPUs are pooled as one, and the check says so.
+    SweepResult other = syntheticGpuFile(512, 512, 2);
+    other.host.gpu.devices.back().name = "Other GPU";
+    saveResultJson(dir.path("gpu-512.json"), other);
+    const auto mixed = predict({"--check", "--from", dir.path("gpu.json"), "--from", dir.path("gpu-64.json"),
+                                "--from", dir.path("gpu-512.json")});
+    EXPECT_THAT(mixed.out,
+                HasSubstr("(Synthetic GPU, Other GPU; pooled as one GPU: check each GPU's files apart)"));
 }
 
 TEST(PredictCommand, CheckTakesOnlyFromFilesAndNeedsGpuPoints) {
