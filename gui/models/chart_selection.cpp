@@ -171,6 +171,8 @@ QString pointTooltip(const std::vector<SweepResult>& results, const PointRef& re
                      .arg(formatMs(p.iteration.median), formatMs(p.prediction->lowMs),
                           std::isfinite(p.prediction->highMs) ? formatMs(p.prediction->highMs)
                                                               : QStringLiteral("open"));
+        if (!p.prediction->band.empty())
+            lines << QStringLiteral("band: ") + QString::fromStdString(p.prediction->band);
         lines << QString::fromStdString(p.reason);
         return lines.join(QLatin1Char('\n'));
     }

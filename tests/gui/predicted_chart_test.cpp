@@ -56,6 +56,8 @@ SweepResult predictedResult(bool unreliable) {
         pr.looMedianError = 0.15;
         pr.looWithin30 = unreliable ? 0.6 : 0.9;
         pr.unreliable = unreliable;
+        pr.band = "10-90 % of the left-out-model errors, widened x1.50 for the distance to the nearest "
+                  "measured model";
         p.prediction = pr;
         p.reason = predictedFromText(pr);
         r.points.push_back(p);
@@ -105,9 +107,15 @@ TEST(PredictedCharts, TimeVsBatchHasADashedLabelledPredictedSeriesWithItsBand) {
         EXPECT_DOUBLE_EQ(s.low, s.y * 0.9);
         EXPECT_DOUBLE_EQ(s.high, s.y * 1.2);
         EXPECT_TRUE(s.tooltip.contains(QStringLiteral("not measured"))) << s.tooltip.toStdString();
+        EXPECT_TRUE(
+            s.tooltip.contains(QStringLiteral("band: 10-90 % of the left-out-model errors, widened x1.50")))
+            << "where the band comes from: " << s.tooltip.toStdString();
     }
-    EXPECT_TRUE(d.notes.join(QLatin1Char('\n')).contains(QStringLiteral("fitted on 8 points")));
-    EXPECT_FALSE(d.notes.join(QLatin1Char('\n')).contains(QStringLiteral("UNRELIABLE")));
+    const QString notes = d.notes.join(QLatin1Char('\n'));
+    EXPECT_TRUE(notes.contains(QStringLiteral("fitted on 8 points")));
+    EXPECT_TRUE(notes.contains(QStringLiteral("; band: 10-90 % of the left-out-model errors")))
+        << notes.toStdString();
+    EXPECT_FALSE(notes.contains(QStringLiteral("UNRELIABLE")));
 }
 
 TEST(PredictedCharts, SpeedupAgainstPredictedTimesIsDashedLabelledAndItsCrossoverSaysPredicted) {
