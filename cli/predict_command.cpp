@@ -108,6 +108,17 @@ PredictRequest parsePredictArguments(const QStringList& args, std::vector<std::s
         req.fromPaths.push_back(pathFromArgument(f));
     if (req.fromPaths.empty())
         problems.push_back("--from is required: a result file with GPU points to fit on");
+    // A file given twice would count each of its points twice (and check each against its twin).
+    for (std::size_t i = 0; i < req.fromPaths.size(); ++i)
+        for (std::size_t j = 0; j < i; ++j) {
+            std::error_code ec;
+            if (req.fromPaths[i] == req.fromPaths[j] ||
+                std::filesystem::equivalent(req.fromPaths[i], req.fromPaths[j], ec)) {
+                problems.push_back("--from " + req.fromPaths[i] +
+                                   " is given twice: each file is pooled once");
+                break;
+            }
+        }
     if ((req.check = parser.isSet(opt("check")))) {
         for (const QString& name : parser.optionNames())
             if (name != opt("from") && name != opt("check"))

@@ -126,7 +126,7 @@ struct Prediction {
     double fixedMs = 0.0;             // the fitted model (cost_model.h): c,
     double stepMs = 0.0;              // the launch cost per recurrent step at this point's batch,
     double gflops = 0.0;              // R
-    double bandwidthGBs = 0.0;        // and BW (0: no weights streamed)
+    double bandwidthGBs = 0.0;        // and BW (0: unbounded and unused)
     double looMedianError = kNoValue; // leave-one-out |predicted - measured| / measured, median
     double looWithin30 = kNoValue;    // share of those within +-30 %
     bool unreliable = false;          // unreliable() of the leave-one-out errors, or outside the fit
@@ -137,7 +137,7 @@ struct Prediction {
     // (a model the files ran), "leave-one-model-out" (another model; the files ran two or more) or
     // "leave-one-out; another model, cross-shape error unchecked" (another model, the files ran one).
     std::string check;
-    // Where the band comes from: "10-90 % of the left-out-model errors, widened x1.69 for the
+    // Where the band comes from: "10-90 % of the 53 left-out-model errors, widened x1.69 for the
     // distance to the nearest measured model".
     std::string band;
 };

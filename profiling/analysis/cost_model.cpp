@@ -45,10 +45,10 @@ void describe(CostModel& m, const std::vector<CostSample>& samples, std::size_t 
     m.rmsRelative = m.points ? std::sqrt(sum / double(m.points)) : 0.0;
 }
 
-// Least absolute deviation under x >= 0, by iteratively reweighted least squares: a row whose
-// residual r exceeds kRobustFrom is weighted by 1 / |r| (its distance counts, not its square), so
-// that a single disturbed point (the references hold a few measured at twice their neighbours'
-// time) does not pull the fit; rows within it keep the weight of plain least squares.
+// A Huber-like robust fit under x >= 0, by iteratively reweighted least squares: a row whose
+// residual r exceeds kRobustFrom counts by |r| (its square weighted by 1 / |r|), so that a single
+// disturbed point (the references hold a few measured at twice their neighbours' time) does not
+// pull the fit; rows within it keep the weight of plain least squares.
 constexpr double kRobustFrom = 0.1;
 std::vector<double> robustNonNegativeFit(const std::vector<std::vector<double>>& rows,
                                          const std::vector<double>& target) {
@@ -80,7 +80,7 @@ double quantile(std::vector<double> v, double f) {
 CostLimits costLimits(const std::optional<GpuPeaks>& peaks) {
     CostLimits l;
     if (!peaks) {
-        l.source = "no published peaks known for this GPU: bandwidth and rate unbounded";
+        l.source = "no published peaks known: bandwidth and rate unbounded";
         return l;
     }
     l.lowest[kStreamTerm] = 1.0 / peaks->bytesPerMs;
@@ -183,7 +183,8 @@ PredictedTime bandFrom(double ms, const std::vector<double>& residuals, double w
 
 double modelDistance(const RnnConfig& a, const RnnConfig& b) {
     const auto term = [](int x, int y) { return std::abs(std::log(double(x) / double(y))); };
-    return term(a.hiddenSize, b.hiddenSize) + term(a.inputSize, b.inputSize) + term(a.layers, b.layers);
+    return term(a.hiddenSize, b.hiddenSize) + term(a.inputSize, b.inputSize) + term(a.layers, b.layers) +
+           term(gateCount(a.cell), gateCount(b.cell)) + term(directionCount(a), directionCount(b));
 }
 
 double bandWidening(double distance) {
@@ -263,12 +264,13 @@ std::string okPointCounts(const SweepResult& r) {
     return parts.empty() ? "no ok points" : joined(parts);
 }
 
-// The distance from `config` to the nearest of `models` other than `except`.
-double nearestDistance(const std::vector<RnnConfig>& models, const RnnConfig& config,
+// The distance from `config` to the nearest model the fit's family ran, `except` (an index into
+// fit.models) left aside.
+double nearestDistance(const BackendFit& fit, const RnnConfig& config,
                        std::size_t except = std::numeric_limits<std::size_t>::max()) {
     double best = kInfinity;
-    for (std::size_t m = 0; m < models.size(); ++m)
-        if (m != except) best = std::min(best, modelDistance(models[m], config));
+    for (std::size_t m : fit.familyModels)
+        if (m != except) best = std::min(best, modelDistance(fit.models[m], config));
     return std::isfinite(best) ? best : 0.0;
 }
 
@@ -283,15 +285,16 @@ std::optional<BackendFit> fitBackend(const std::vector<NamedResult>& from, const
     std::vector<std::string> names, gpus, have;
     std::optional<GpuPeaks> peaks;
     bool unknownGpu = false;
+    // A GPU family is fitted with every GPU family of the results (they share the launch cost,
+    // the bandwidth and the limits); a CPU family alone.
+    const bool gpuFamily = isGpuBackendId(registryIdOf(family.backend));
     for (const auto& r : from) {
         if (!r.result) continue;
-        names.push_back(r.name);
         have.push_back(r.name + ": " + okPointCounts(*r.result));
         bool contributes = false;
         for (const PointResult& p : r.result->points) {
             const CostFamily f = familyOf(*r.result, p);
-            // Every GPU family of the results: they share the launch cost and limits.
-            if (!p.ok() || !(f == family || isGpuBackendId(registryIdOf(p.backend)))) continue;
+            if (!p.ok() || !(f == family || (gpuFamily && isGpuBackendId(registryIdOf(p.backend))))) continue;
             if (!(std::isfinite(p.iteration.median) && p.iteration.median > 0.0)) continue;
             CostSample s{costFeatures(r.result->plan.config, p.shape, f), p.iteration.median};
             s.family = indexOf(families, f);
@@ -308,6 +311,7 @@ std::optional<BackendFit> fitBackend(const std::vector<NamedResult>& from, const
                 fit.familyModels.push_back(s.model);
         }
         if (!contributes) continue;
+        names.push_back(r.name);
         if (r.result->host.gpu.devices.empty()) {
             addDistinct(gpus, r.result->host.hostname);
             unknownGpu = true;
@@ -315,15 +319,20 @@ std::optional<BackendFit> fitBackend(const std::vector<NamedResult>& from, const
         for (const auto& d : r.result->host.gpu.devices) {
             addDistinct(gpus, d.name);
             const auto known = publishedPeaks(d.name, r.result->plan.settings.allowTf32);
-            if (!known) unknownGpu = true;
-            // Pooled GPUs of different models: the faster peaks bound them all.
-            else if (!peaks || known->bytesPerMs > peaks->bytesPerMs || known->flopsPerMs > peaks->flopsPerMs)
+            if (!known) {
+                unknownGpu = true;
+            } else if (!peaks) {
                 peaks = known;
+            } else { // pooled GPUs of different models: each limit is the highest of theirs
+                peaks->bytesPerMs = std::max(peaks->bytesPerMs, known->bytesPerMs);
+                peaks->flopsPerMs = std::max(peaks->flopsPerMs, known->flopsPerMs);
+                if (peaks->name.find(known->name) == std::string::npos) peaks->name += " and " + known->name;
+            }
         }
     }
     const auto own =
         std::count_if(samples.begin(), samples.end(), [](const CostSample& s) { return s.family == 0; });
-    fit.limits = costLimits(unknownGpu ? std::nullopt : peaks);
+    fit.limits = costLimits(gpuFamily && !unknownGpu ? peaks : std::nullopt);
     const auto models = own >= 3 ? fitCostModels(samples, families, fit.limits) : std::nullopt;
     if (!models) {
         if (whyNot)
@@ -373,8 +382,7 @@ std::optional<BackendFit> fitBackend(const std::vector<NamedResult>& from, const
         for (std::size_t j = 0; j < fit.crossModelResiduals.size(); ++j)
             if (fit.crossModelOf[j] != fit.crossModelOf[i]) rest.push_back(fit.crossModelResiduals[j]);
         const std::size_t k = fit.crossModelOf[i];
-        const PredictedTime band =
-            bandFrom(1.0, rest, bandWidening(nearestDistance(fit.models, fit.models[k], k)));
+        const PredictedTime band = bandFrom(1.0, rest, bandWidening(nearestDistance(fit, fit.models[k], k)));
         const double measured = 1.0 / (1.0 + fit.crossModelResiduals[i]);
         // A relative margin of 1e-6: exact data leaves residuals of rounding size on both sides.
         if (measured >= band.lowMs * (1 - 1e-6) && measured <= band.highMs * (1 + 1e-6)) ++inside;
@@ -408,7 +416,7 @@ Prediction predictionOf(const BackendFit& fit, const RnnConfig& config, const Sh
     const bool fittedModel = isFittedModel(fit, config);
     const bool crossModel = !fittedModel && !fit.crossModelErrors.empty();
     const std::vector<double>& errors = crossModel ? fit.crossModelErrors : fit.looErrors;
-    const double distance = crossModel ? nearestDistance(fit.models, config) : 0.0;
+    const double distance = crossModel ? nearestDistance(fit, config) : 0.0;
     time = bandFrom(predictMs(fit.model, costFeatures(config, shape, fit.family)),
                     crossModel ? fit.crossModelResiduals : fit.looResiduals, bandWidening(distance));
     const std::string extrapolation = extrapolationProblem(fit, shape);
@@ -430,7 +438,9 @@ Prediction predictionOf(const BackendFit& fit, const RnnConfig& config, const Sh
     p.check = fittedModel  ? "leave-one-out"
               : crossModel ? "leave-one-model-out"
                            : "leave-one-out; another model, cross-shape error unchecked";
-    p.band = std::string("10-90 % of the ") + (crossModel ? "left-out-model" : "left-out-point") + " errors";
+    const std::size_t residuals = crossModel ? fit.crossModelResiduals.size() : fit.looResiduals.size();
+    p.band = std::string(residuals < 10 ? "the range" : "10-90 %") + " of the " + std::to_string(residuals) +
+             (crossModel ? " left-out-model" : " left-out-point") + " errors";
     if (distance > 0.0) {
         char widened[120];
         std::snprintf(widened, sizeof widened,

@@ -30,7 +30,7 @@ struct CostModel {
     CostFeatures theta{};      // c ms, lambda ms per launch, 1/BW ms per byte, 1/R ms per FLOP, ms per value
     double fixedMs = 0.0;      // c
     double launchUs = 0.0;     // lambda in microseconds
-    double bandwidthGBs = 0.0; // BW in GB/s; 0 when the term is left out (no bytes streamed)
+    double bandwidthGBs = 0.0; // BW in GB/s (at least the floor the limits give); 0 when unbounded and unused
     double gflops = 0.0;       // R in GFLOP/s
     double elementPs = 0.0;    // epsilon in picoseconds per gate value
     int points = 0;            // points fitted of this family
@@ -52,7 +52,9 @@ struct CostSample {
 // that says where they came from.
 struct CostLimits {
     CostFeatures lowest{};
-    std::string source; // "published peaks of H100 SXM5 80GB: 3350 GB/s, 67000 GFLOP/s" or "none known"
+    // "bandwidth and rate at most the published peaks of the H100 SXM5 80GB: 3350 GB/s, 67000 GFLOP/s"
+    // or "no published peaks known: bandwidth and rate unbounded".
+    std::string source;
 };
 [[nodiscard]] CostLimits costLimits(const std::optional<GpuPeaks>& peaks);
 
@@ -77,7 +79,8 @@ struct PredictedTime {
 // measured t = m / (1 + r) lies in [m / (1 + r90), m / (1 + r10)] (10th and 90th percentiles; the
 // extremes below 10 residuals), each side's logarithm widened by `widen` >= 1, always containing m.
 [[nodiscard]] PredictedTime bandFrom(double ms, const std::vector<double>& residuals, double widen);
-// How far a model is from another: |ln H/H'| + |ln I/I'| + |ln layers/layers'|.
+// How far a model is from another, in logarithms of its sizes: |ln H/H'| + |ln I/I'| +
+// |ln layers/layers'| + |ln gates/gates'| (an LSTM from a GRU: ln 4/3) + |ln directions/directions'|.
 [[nodiscard]] double modelDistance(const RnnConfig& a, const RnnConfig& b);
 // The band's widening for that distance: 1 + distance.
 [[nodiscard]] double bandWidening(double distance);
@@ -103,7 +106,8 @@ struct BackendFit {
     CostModel model;
     CostLimits limits;
     // Leave-one-out within the models fitted: each of the family's points predicted from the rest
-    // (lambda as fitted on all), as signed (model - t) / t; looErrors their absolute values.
+    // (lambda as fitted on all, unless the family replays CUDA graphs), as signed (model - t) / t;
+    // looErrors their absolute values.
     std::vector<double> looResiduals, looErrors;
     // Leave-one-model-out: each model's points of the family predicted from a fit on every other
     // model's points; empty when the family ran fewer than two models. crossModelOf: the model of each.

@@ -15,9 +15,18 @@ double recurrentSteps(const RnnConfig& config, const Shape& shape, Mode mode) {
     return mode == Mode::Training ? 2.0 * steps : steps;
 }
 
+namespace {
+
+// cuDNN's persistent algorithms: one kernel per sequence, the weights kept on chip.
+bool persistent(std::string_view backend) {
+    return backend.starts_with("gpu-cudnn[persist");
+}
+
+} // namespace
+
 double kernelsPerStep(std::string_view backend, Mode mode, int batch) {
     const bool training = mode == Mode::Training, small = batch <= 4;
-    if (backend.starts_with("gpu-cudnn[persist")) return 0.0;
+    if (persistent(backend)) return 0.0;
     if (registryIdOf(backend) == "gpu-cudnn") return training ? (small ? 4.5 : 5.45) : 2.05;
     if (backend == "gpu-generic") return training ? (small ? 4.45 : 6.45) : (small ? 2.05 : 3.05);
     return 0.0;
@@ -29,7 +38,7 @@ double kernelLaunches(const RnnConfig& config, const Shape& shape, const CostFam
 }
 
 double streamedWeightBytes(const RnnConfig& config, const Shape& shape, const CostFamily& family) {
-    if (family.backend.starts_with("gpu-cudnn[persist")) return 0.0;
+    if (persistent(family.backend)) return 0.0;
     const double g = gateCount(config.cell), h = config.hiddenSize, d = directionCount(config);
     const bool training = family.mode == Mode::Training;
     double inputWeights = 0.0;

@@ -74,6 +74,9 @@ std::vector<double> nonNegativeLeastSquares(const Matrix& rows, const std::vecto
         }
     std::vector<double> x(n, 0.0);
     std::vector<bool> passive(n, false);
+    // A column whose entry moved nothing (its coefficient left the passive set at once) is not
+    // tried again until x changes, so that the other columns get their turn.
+    std::vector<bool> rejected(n, false);
     // The gradient of -|A x - b|^2 / 2: h - G x.
     const auto gradient = [&] {
         std::vector<double> w(n);
@@ -88,9 +91,12 @@ std::vector<double> nonNegativeLeastSquares(const Matrix& rows, const std::vecto
         const std::vector<double> w = gradient();
         std::size_t best = n;
         for (std::size_t j = 0; j < n; ++j)
-            if (!passive[j] && scale[j] > 0.0 && w[j] > 1e-12 && (best == n || w[j] > w[best])) best = j;
+            if (!passive[j] && !rejected[j] && scale[j] > 0.0 && w[j] > 1e-12 &&
+                (best == n || w[j] > w[best]))
+                best = j;
         if (best == n) break;
         passive[best] = true;
+        const std::vector<double> before = x;
         for (std::size_t inner = 0; inner < 3 * n + 3; ++inner) {
             const std::vector<double> z = passiveSolve(g, h, passive);
             bool feasible = true;
@@ -113,6 +119,10 @@ std::vector<double> nonNegativeLeastSquares(const Matrix& rows, const std::vecto
                 }
             }
         }
+        if (x == before)
+            rejected[best] = true;
+        else
+            rejected.assign(n, false);
     }
     for (std::size_t j = 0; j < n; ++j)
         x[j] = scale[j] > 0.0 ? std::max(0.0, x[j]) / scale[j] : 0.0;

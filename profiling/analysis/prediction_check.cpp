@@ -70,6 +70,7 @@ std::string predictionCheckText(const std::vector<FamilyCheck>& checks) {
             continue;
         }
         const BackendFit& f = *c.fit;
+        limits = f.limits.source;
         if (f.crossModelErrors.empty()) {
             notFitted += "- " + toString(c.family) + ": one model only (" + std::to_string(f.model.points) +
                          " points), no model to leave out\n";
@@ -79,7 +80,6 @@ std::string predictionCheckText(const std::vector<FamilyCheck>& checks) {
                          f.bandCoverage);
         all.insert(all.end(), f.crossModelErrors.begin(), f.crossModelErrors.end());
         inside += f.bandCoverage * double(f.crossModelErrors.size());
-        limits = f.limits.source;
     }
     if (!all.empty()) text += errorRow("all", "", all, inside / double(all.size()));
     if (!notFitted.empty()) text += "\nNot checked:\n\n" + notFitted;

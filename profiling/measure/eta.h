@@ -22,7 +22,7 @@ struct EtaRates {
     // Series whose points end at once (unavailable, ineligible): 0 s apart from the overhead.
     std::vector<std::string> instant;
     std::function<double(const std::string& series)> fallbackGflops;
-    // With the fallback rate only: the floor of each recurrent step (cost_model.h's alpha), which
+    // With the fallback rate only: the launch floor of each recurrent step (cost_terms.h), which
     // dominates small shapes: t = steps * fallbackStepMs + FLOPs / rate.
     double fallbackStepMs = 0.0;
     double overheadSeconds = 0.0; // per point

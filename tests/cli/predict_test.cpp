@@ -196,6 +196,8 @@ TEST(PredictCommand, FromMayBeRepeatedAndOtherFlagsMayNot) {
     EXPECT_EQ(run.status, 2);
     EXPECT_THAT(run.err, HasSubstr("--out is given 2 times; give it once"));
     EXPECT_THAT(run.err, ::testing::Not(HasSubstr("--from is given")));
+    EXPECT_THAT(run.err,
+                HasSubstr("--from " + dir.path("gpu.json") + " is given twice: each file is pooled once"));
 }
 
 TEST(PredictCommand, CheckPrintsEachModelPredictedFromTheOthersPerBackendAndMode) {

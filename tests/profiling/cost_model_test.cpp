@@ -186,8 +186,11 @@ TEST(CostModel, DistanceBetweenModelsIsInLogarithmsOfTheirSizes) {
     const RnnConfig a = test::sizedModel(CellType::Lstm, 128, 256, 1);
     EXPECT_DOUBLE_EQ(modelDistance(a, a), 0.0);
     EXPECT_NEAR(modelDistance(a, test::sizedModel(CellType::Lstm, 128, 512, 1)), std::log(2.0), 1e-15);
-    EXPECT_NEAR(modelDistance(a, test::sizedModel(CellType::Gru, 64, 256, 4)), std::log(2.0) + std::log(4.0),
+    EXPECT_NEAR(modelDistance(a, test::sizedModel(CellType::Lstm, 64, 256, 4)), std::log(2.0) + std::log(4.0),
                 1e-15);
+    // A GRU has 3 gates to the LSTM's 4; a bidirectional model 2 directions.
+    EXPECT_NEAR(modelDistance(a, test::sizedModel(CellType::Gru, 128, 256, 1, true)),
+                std::log(4.0 / 3.0) + std::log(2.0), 1e-15);
     EXPECT_DOUBLE_EQ(bandWidening(0.5), 1.5);
 }
 

@@ -301,6 +301,43 @@ TEST(Prediction, ExactDataPredictsEveryLeftOutModelAndItsBandsHoldThem) {
     }
 }
 
+TEST(Prediction, ACpuBackendIsFittedAloneWithoutTheGpusLimits) {
+    SweepResult r = syntheticGpuResult();
+    r.host.gpu.devices = {{0, "NVIDIA H100 80GB HBM3", 9, 0, 0, 0, 132}};
+    const std::size_t gpuPoints = r.points.size();
+    for (std::size_t i = 0; i < gpuPoints; ++i) {
+        PointResult p = r.points[i];
+        p.backend = "cpu-blas";
+        p.iteration.median *= 20.0;
+        r.points.push_back(p);
+    }
+    const auto cpu = fitBackend({{&r, "mixed.json"}}, {"cpu-blas", Mode::Inference});
+    ASSERT_TRUE(cpu.has_value());
+    EXPECT_EQ(cpu->model.points, 10);
+    EXPECT_EQ(cpu->familyModels.size(), 1u);
+    EXPECT_EQ(cpu->limits.source, "no published peaks known: bandwidth and rate unbounded");
+    const auto gpu = fitBackend({{&r, "mixed.json"}}, kCudnnInfer);
+    ASSERT_TRUE(gpu.has_value());
+    EXPECT_NE(gpu->limits.source.find("H100 SXM5 80GB"), std::string::npos) << gpu->limits.source;
+}
+
+TEST(Prediction, FilesOfTwoGpuModelsAreBoundedByTheHigherPeakOfEach) {
+    // An H200 (4.8 TB/s, FP32) and an H100 allowed TF32 (3.35 TB/s, 494.7 TFLOP/s): each limit is
+    // the higher of the two, whatever the order of the files.
+    SweepResult h200 = syntheticGpuResult(),
+                h100 = syntheticGpuResult(test::sizedModel(CellType::Gru, 64, 64, 1));
+    h200.host.gpu.devices = {{0, "NVIDIA H200", 9, 0, 0, 0, 132}};
+    h100.host.gpu.devices = {{0, "NVIDIA H100 80GB HBM3", 9, 0, 0, 0, 132}};
+    h100.plan.settings.allowTf32 = true;
+    for (const auto& from : {std::vector<NamedResult>{{&h200, "a"}, {&h100, "b"}},
+                             std::vector<NamedResult>{{&h100, "b"}, {&h200, "a"}}}) {
+        const auto fit = fitBackend(from, kCudnnInfer);
+        ASSERT_TRUE(fit.has_value());
+        EXPECT_DOUBLE_EQ(fit->limits.lowest[kStreamTerm], 1.0 / 4.8e9);
+        EXPECT_DOUBLE_EQ(fit->limits.lowest[kComputeTerm], 1.0 / 494.7e9);
+    }
+}
+
 TEST(Prediction, ShareWithinThirtyAndMedian) {
     EXPECT_DOUBLE_EQ(shareWithin30({0.1, 0.3, 0.31, 0.5}), 0.5);
     EXPECT_DOUBLE_EQ(shareWithin30({}), 0.0);
