@@ -8,6 +8,7 @@
 #include "engine/random.h"
 #include "engine/reference/reference_rnn.h"
 #include "support/compare.h"
+#include "support/sized_model.h"
 
 #include <gtest/gtest.h>
 
@@ -143,14 +144,7 @@ TEST_P(ReferenceGradients, DropoutCasesHaveZerosInTheirMasks) {
 }
 
 RnnConfig baseConfig(CellType cell, int layers, bool bidirectional, bool bias) {
-    RnnConfig c;
-    c.cell = cell;
-    c.inputSize = kInputSize;
-    c.hiddenSize = kHiddenSize;
-    c.layers = layers;
-    c.bidirectional = bidirectional;
-    c.bias = bias;
-    return c;
+    return test::sizedModel(cell, kInputSize, kHiddenSize, layers, bidirectional, bias);
 }
 
 std::vector<GradientCase> gradientCases() {
