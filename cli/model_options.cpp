@@ -134,10 +134,15 @@ void ModelOptions::addTo(QCommandLineParser& parser) const {
     parser.addOption(QCommandLineOption(kBidirectional, QStringLiteral("Bidirectional layers")));
     parser.addOption(QCommandLineOption(kNoBias, QStringLiteral("No bias_ih/bias_hh parameters")));
     parser.addOption(valueOption(kActivation,
-                                 QStringLiteral("Candidate and cell output activation (default tanh)"),
-                                 QStringLiteral("tanh|relu")));
-    parser.addOption(valueOption(kRecurrentActivation, QStringLiteral("Gate activation (default sigmoid)"),
-                                 QStringLiteral("sigmoid|hard_sigmoid")));
+                                 QStringLiteral("Candidate and cell output activation (default tanh); "
+                                                "leaky_relu=SLOPE sets the negative slope (default 0.01)"),
+                                 QStringLiteral("tanh|relu|leaky_relu[=SLOPE]")));
+    parser.addOption(
+        valueOption(kRecurrentActivation,
+                    QStringLiteral("Gate activation (default sigmoid); hard_sigmoid is Keras 2's "
+                                   "clip(0.2x + 0.5, 0, 1), hard_sigmoid_keras3 Keras 3's "
+                                   "clip(x/6 + 0.5, 0, 1)"),
+                    QStringLiteral("sigmoid|hard_sigmoid|hard_sigmoid_keras3")));
     parser.addOption(QCommandLineOption(
         kResetBefore,
         QStringLiteral("GRU only: apply the reset gate before the recurrent product (Keras "
@@ -173,9 +178,17 @@ RnnConfig ModelOptions::read(const QCommandLineParser& parser, std::vector<std::
     r.integer(kLayers, c.layers, 1, Limits::maxLayers);
     if (parser.isSet(kBidirectional)) c.bidirectional = true;
     if (parser.isSet(kNoBias)) c.bias = false;
-    r.choice(kActivation, c.activation, &parseActivation, "tanh or relu");
+    if (QString text; r.value(kActivation, text)) {
+        if (const auto a = parseActivationSetting(text.toStdString(), c.negativeSlope)) {
+            c.activation = a->activation;
+            c.negativeSlope = a->negativeSlope;
+        } else {
+            r.problem(flag(kActivation) + " must be " + std::string(kActivationSettingHelp) + " (got '" +
+                      text.toStdString() + "')");
+        }
+    }
     r.choice(kRecurrentActivation, c.recurrentActivation, &parseRecurrentActivation,
-             "sigmoid or hard_sigmoid");
+             "sigmoid, hard_sigmoid (Keras 2: clip(0.2x + 0.5)) or hard_sigmoid_keras3 (clip(x/6 + 0.5))");
     if (parser.isSet(kResetBefore) && cellKnown) {
         if (c.cell == CellType::Gru)
             c.resetAfter = false;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <sstream>
 
 namespace rnnprof {
@@ -43,6 +44,13 @@ std::vector<FieldIssue> validate(const RnnConfig& c) {
     checkRange(out, "layers", c.layers, 1, Limits::maxLayers);
     checkProbability(out, "recurrent_dropout", c.recurrentDropout);
     checkProbability(out, "dropout", c.dropout);
+    if (c.activation == Activation::LeakyRelu && (!std::isfinite(c.negativeSlope) || c.negativeSlope < 0.0 ||
+                                                  c.negativeSlope > Limits::maxNegativeSlope)) {
+        std::ostringstream s;
+        s << "negative_slope of activation leaky_relu must be between 0 and " << Limits::maxNegativeSlope
+          << " (got " << c.negativeSlope << ")";
+        out.push_back({"negative_slope", s.str()});
+    }
     // Enums only go out of range through casts or corrupt files; the raw value still helps.
     checkEnum(out, "cell", kCellSpellings, c.cell);
     checkEnum(out, "activation", kActivationSpellings, c.activation);
@@ -126,6 +134,45 @@ std::int64_t largestBufferElements(const RnnConfig& c, const Shape& shape) {
     return std::max({steps * width, weights, parameterCount(c)});
 }
 
+double hardSigmoidSlope(RecurrentActivation v) {
+    switch (v) {
+    case RecurrentActivation::HardSigmoid:
+        return 0.2;
+    case RecurrentActivation::HardSigmoidKeras3:
+        return 1.0 / 6.0;
+    case RecurrentActivation::Sigmoid:
+        break;
+    }
+    return 0.0;
+}
+
+std::string activationText(const RnnConfig& c) {
+    std::string text(toString(c.activation));
+    if (c.activation == Activation::LeakyRelu) {
+        std::ostringstream s;
+        s << "(" << c.negativeSlope << ")";
+        text += s.str();
+    }
+    return text;
+}
+
+std::optional<ActivationSetting> parseActivationSetting(std::string_view text, double slope) {
+    const std::size_t eq = text.find('=');
+    const auto activation = parseActivation(text.substr(0, eq));
+    if (!activation) return std::nullopt;
+    if (eq != std::string_view::npos) {
+        if (*activation != Activation::LeakyRelu) return std::nullopt;
+        const std::string number(text.substr(eq + 1));
+        char* end = nullptr;
+        slope = std::strtod(number.c_str(), &end);
+        if (number.empty() || end != number.c_str() + number.size()) return std::nullopt;
+    }
+    if (*activation == Activation::LeakyRelu &&
+        (!std::isfinite(slope) || slope < 0.0 || slope > Limits::maxNegativeSlope))
+        return std::nullopt;
+    return ActivationSetting{*activation, slope};
+}
+
 std::string_view toString(CellType v) {
     return spellingOf(kCellSpellings, v);
 }
@@ -157,7 +204,7 @@ std::string describe(const RnnConfig& c) {
     s << (c.cell == CellType::Lstm ? "LSTM " : "GRU ") << c.inputSize << "->" << c.hiddenSize;
     if (c.layers > 1) s << " x" << c.layers;
     if (c.bidirectional) s << " bi";
-    s << ", " << toString(c.activation) << "/" << toString(c.recurrentActivation);
+    s << ", " << activationText(c) << "/" << toString(c.recurrentActivation);
     if (!c.bias) s << ", no bias";
     if (c.cell == CellType::Gru && !c.resetAfter) s << ", reset before";
     if (c.recurrentDropout > 0) s << ", rec. dropout " << c.recurrentDropout;

@@ -13,8 +13,11 @@
 namespace rnnprof {
 
 enum class CellType { Lstm, Gru };
-enum class Activation { Tanh, Relu };
-enum class RecurrentActivation { Sigmoid, HardSigmoid };
+// LeakyRelu: x for x > 0, negativeSlope * x otherwise.
+enum class Activation { Tanh, Relu, LeakyRelu };
+// HardSigmoid is Keras 2's clip(0.2 x + 0.5, 0, 1); Keras 3 redefined hard_sigmoid as
+// clip(x / 6 + 0.5, 0, 1) (relu6(x + 3) / 6): HardSigmoidKeras3.
+enum class RecurrentActivation { Sigmoid, HardSigmoid, HardSigmoidKeras3 };
 enum class Mode { Inference, Training };
 
 struct RnnConfig {
@@ -25,6 +28,7 @@ struct RnnConfig {
     bool bidirectional = false;
     bool bias = true;
     Activation activation = Activation::Tanh;
+    double negativeSlope = 0.01; // leaky_relu only (PyTorch's default; Keras' LeakyReLU has 0.3)
     RecurrentActivation recurrentActivation = RecurrentActivation::Sigmoid;
     double recurrentDropout = 0.0; // per-sequence mask on h inside the recurrence (training only)
     double dropout = 0.0;          // between layers (training only)
@@ -48,6 +52,7 @@ struct Limits {
     static constexpr int maxBatch = 65536;
     static constexpr int maxSeqLen = 65535; // cuDNN refuses longer sequences
     static constexpr double maxDropout = 0.95;
+    static constexpr double maxNegativeSlope = 1.0;
     // No single buffer may hold more elements than this (32-bit signed index arithmetic).
     static constexpr std::int64_t maxBufferElements = 2147483647;
 };
@@ -80,10 +85,13 @@ void requireValid(const RnnConfig& config, const Shape& shape);
 // The spellings in config files, result files, CSV and flags; toString() gives the first of each
 // value, parse*() accepts every one, and messages list them with spellingList().
 inline constexpr Spellings<CellType, 2> kCellSpellings{{{CellType::Lstm, "lstm"}, {CellType::Gru, "gru"}}};
-inline constexpr Spellings<Activation, 2> kActivationSpellings{
-    {{Activation::Tanh, "tanh"}, {Activation::Relu, "relu"}}};
-inline constexpr Spellings<RecurrentActivation, 2> kRecurrentActivationSpellings{
-    {{RecurrentActivation::Sigmoid, "sigmoid"}, {RecurrentActivation::HardSigmoid, "hard_sigmoid"}}};
+inline constexpr Spellings<Activation, 3> kActivationSpellings{
+    {{Activation::Tanh, "tanh"}, {Activation::Relu, "relu"}, {Activation::LeakyRelu, "leaky_relu"}}};
+inline constexpr Spellings<RecurrentActivation, 4> kRecurrentActivationSpellings{
+    {{RecurrentActivation::Sigmoid, "sigmoid"},
+     {RecurrentActivation::HardSigmoid, "hard_sigmoid"},
+     {RecurrentActivation::HardSigmoidKeras3, "hard_sigmoid_keras3"},
+     {RecurrentActivation::HardSigmoid, "hard_sigmoid_keras2", true}}};
 inline constexpr Spellings<Mode, 4> kModeSpellings{{{Mode::Inference, "infer"},
                                                     {Mode::Training, "train"},
                                                     {Mode::Inference, "inference", true},
@@ -98,6 +106,20 @@ inline constexpr Spellings<Mode, 4> kModeSpellings{{{Mode::Inference, "infer"},
 [[nodiscard]] std::optional<Activation> parseActivation(std::string_view s);
 [[nodiscard]] std::optional<RecurrentActivation> parseRecurrentActivation(std::string_view s);
 [[nodiscard]] std::optional<Mode> parseMode(std::string_view s); // accepts infer|inference|train|training
+
+// The slope of y = clip(slope * x + 0.5, 0, 1) of a hard sigmoid: 0.2 (Keras 2) or 1/6 (Keras 3);
+// 0 for sigmoid.
+[[nodiscard]] double hardSigmoidSlope(RecurrentActivation v);
+// An activation as flags and layer lists write it: "tanh", "relu", "leaky_relu" (the slope given
+// as `slope`) or "leaky_relu=0.05"; empty for anything else (a slope outside [0, 1] included).
+struct ActivationSetting {
+    Activation activation = Activation::Tanh;
+    double negativeSlope = 0.01;
+};
+[[nodiscard]] std::optional<ActivationSetting> parseActivationSetting(std::string_view text, double slope);
+inline constexpr std::string_view kActivationSettingHelp = "tanh, relu, leaky_relu or leaky_relu=SLOPE (0-1)";
+// "tanh", "relu", "leaky_relu(0.05)": the activation with its slope where it has one.
+[[nodiscard]] std::string activationText(const RnnConfig& config);
 
 // One line describing the model, e.g. "LSTM 128->256 x2 bi, tanh/sigmoid".
 [[nodiscard]] std::string describe(const RnnConfig& config);

@@ -620,8 +620,7 @@ void BlasSession::forwardStep(StepTeam& team, int layer, int d, int s, const Wei
                                  .hByK = m_fusedHByK.empty() ? nullptr
                                                              : m_fusedHByK[std::size_t(team.index())].data()};
         kernels::withCellActs(m_problem.config, [&](auto acts) {
-            fusedStep<decltype(acts)>(l.lstm, {fused->data(), u.j0, u.j1, fusedOrder(), fusedBackwards(s)},
-                                      args);
+            fusedStep(acts, l.lstm, {fused->data(), u.j0, u.j1, fusedOrder(), fusedBackwards(s)}, args);
         });
         return;
     }
@@ -664,9 +663,9 @@ void BlasSession::forwardStep(StepTeam& team, int layer, int d, int s, const Wei
             const Rows<float> h{hOut.p + o, hOut.ld};
             if (l.lstm) {
                 kernels::LstmForwardKernel<A, float, false, Keeps> k{
-                    in.xp,        in.hp, in.bih, in.bhh,   crows(cPrev + o, H),
-                    {c + o, H},   h,     saved,  hRecNext, crows(mask + o, H),
-                    in.gateStride};
+                    in.xp,         in.hp, in.bih, in.bhh,   crows(cPrev + o, H),
+                    {c + o, H},    h,     saved,  hRecNext, crows(mask + o, H),
+                    in.gateStride, acts};
                 runKernel(k, r.b0, r.b1, j0, j1, team.loopThreads());
             } else {
                 kernels::GruForwardKernel<A, float, false, Keeps> k{in.xp,
@@ -678,7 +677,8 @@ void BlasSession::forwardStep(StepTeam& team, int layer, int d, int s, const Wei
                                                                     saved,
                                                                     hRecNext,
                                                                     crows(mask + o, H),
-                                                                    in.gateStride};
+                                                                    in.gateStride,
+                                                                    acts};
                 runKernel(k, r.b0, r.b1, j0, j1, team.loopThreads());
             }
         };
@@ -690,8 +690,8 @@ void BlasSession::forwardStep(StepTeam& team, int layer, int d, int s, const Wei
         } else {
             float* gates = kept ? kept->saved[d].data() + t * B * 3 * H : m_b.stepGates[d].data();
             float* rh = kept ? kept->rh[d].data() + t * B * H : m_b.stepRh[d].data();
-            kernels::GruResetBeforeGatesKernel<A, float> k1{xp,   crows(hp, GH),  w.bih[d], w.bhh[d],
-                                                            hRec, {gates, 3 * H}, {rh, H},  H};
+            kernels::GruResetBeforeGatesKernel<A, float> k1{
+                xp, crows(hp, GH), w.bih[d], w.bhh[d], hRec, {gates, 3 * H}, {rh, H}, H, acts};
             runKernel(k1, r.b0, r.b1, u.j0, u.j1, team.loopThreads());
         }
     });
@@ -726,7 +726,8 @@ void BlasSession::forwardResetBeforeTail(StepTeam& team, int layer, int d, int s
                                                                 {y + t * B * l.DH() + d * H, l.DH()},
                                                                 hRecNext,
                                                                 crows(recurrentMask(layer, d), H),
-                                                                H};
+                                                                H,
+                                                                acts};
         runKernel(k2, team.rows().b0, team.rows().b1, u.j0, u.j1, team.loopThreads());
     });
 }
@@ -872,7 +873,8 @@ void BlasSession::backwardCell(StepTeam& team, int layer, int d, int s) {
                                                            mask,
                                                            {m_b.dcCarry[d].data(), H},
                                                            dxp,
-                                                           H};
+                                                           H,
+                                                           acts};
             runKernel(k, r.b0, r.b1, u.j0, u.j1, team.loopThreads());
             return;
         }
@@ -886,12 +888,22 @@ void BlasSession::backwardCell(StepTeam& team, int layer, int d, int s) {
                                                           mask,
                                                           dxp,
                                                           dhp,
-                                                          H};
+                                                          H,
+                                                          acts};
             runKernel(k, r.b0, r.b1, u.j0, u.j1, team.loopThreads());
             return;
         }
         kernels::GruResetBeforeBackwardKernel<A, float, false> k{
-            crows(kept.saved[d].data() + t * B * 3 * H, 3 * H), hPrev, dy, dhCarry, dhRec, mask, dxp, dhp, H};
+            crows(kept.saved[d].data() + t * B * 3 * H, 3 * H),
+            hPrev,
+            dy,
+            dhCarry,
+            dhRec,
+            mask,
+            dxp,
+            dhp,
+            H,
+            acts};
         runKernel(k, r.b0, r.b1, u.j0, u.j1, team.loopThreads());
     });
 }
@@ -953,7 +965,8 @@ void BlasSession::backwardGemm(StepTeam& team, int layer, int d, int s, const We
             {m_b.dxp.data() + t * B * l.DGH() + d * l.GH(), l.DGH()},
             {m_b.dhp[d].data() + t * B * 3 * H, 3 * H},
             {m_b.dhRec[d].data(), H},
-            H};
+            H,
+            acts};
         runKernel(k, r.b0, r.b1, u.j0, u.j1, team.loopThreads());
     });
 }

@@ -120,9 +120,9 @@ struct FusedStepArgs {
 #define RNNPROF_DECLARE_FUSED(ns)                                                                            \
     namespace ns {                                                                                           \
     template <class A>                                                                                       \
-    void lstmFusedStep(const FusedSlice& slice, const FusedStepArgs& args);                                  \
+    void lstmFusedStep(const A& acts, const FusedSlice& slice, const FusedStepArgs& args);                   \
     template <class A>                                                                                       \
-    void gruFusedStep(const FusedSlice& slice, const FusedStepArgs& args);                                   \
+    void gruFusedStep(const A& acts, const FusedSlice& slice, const FusedStepArgs& args);                    \
     }
 RNNPROF_DECLARE_FUSED(isa_sse2)
 RNNPROF_DECLARE_FUSED(isa_avx2)
@@ -131,14 +131,15 @@ RNNPROF_DECLARE_FUSED(isa_avx512)
 
 // Units [slice.j0, slice.j1) of h_t (and c_t) for every batch row; A is the cell's CellActs.
 template <class A>
-void fusedStep(bool lstm, const FusedSlice& slice, const FusedStepArgs& args) {
+void fusedStep(const A& acts, bool lstm, const FusedSlice& slice, const FusedStepArgs& args) {
     switch (kernelIsa()) {
     case Isa::Avx512:
-        return lstm ? isa_avx512::lstmFusedStep<A>(slice, args) : isa_avx512::gruFusedStep<A>(slice, args);
+        return lstm ? isa_avx512::lstmFusedStep(acts, slice, args)
+                    : isa_avx512::gruFusedStep(acts, slice, args);
     case Isa::Avx2:
-        return lstm ? isa_avx2::lstmFusedStep<A>(slice, args) : isa_avx2::gruFusedStep<A>(slice, args);
+        return lstm ? isa_avx2::lstmFusedStep(acts, slice, args) : isa_avx2::gruFusedStep(acts, slice, args);
     default:
-        return lstm ? isa_sse2::lstmFusedStep<A>(slice, args) : isa_sse2::gruFusedStep<A>(slice, args);
+        return lstm ? isa_sse2::lstmFusedStep(acts, slice, args) : isa_sse2::gruFusedStep(acts, slice, args);
     }
 }
 

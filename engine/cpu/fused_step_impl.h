@@ -199,7 +199,7 @@ void forEachBlock(const FusedSlice& slice, const FusedStepArgs& a, Tail&& tail) 
 } // namespace
 
 template <class A>
-void lstmFusedStep(const FusedSlice& slice, const FusedStepArgs& a) {
+void lstmFusedStep(const A& acts, const FusedSlice& slice, const FusedStepArgs& a) {
     using fused::kLanes;
     const Index H = a.hidden;
     fused::forEachBlock<4>(
@@ -215,8 +215,8 @@ void lstmFusedStep(const FusedSlice& slice, const FusedStepArgs& a) {
                 float* h = a.hOut + b * a.ldhOut + jb;
 #pragma omp simd
                 for (int l = 0; l < units; ++l) {
-                    const auto s = rnnprof::gates::lstmForward<A>(
-                        pre[r][0][l] + xp[l] + bias[l], pre[r][1][l] + xp[H + l] + bias[kLanes + l],
+                    const auto s = rnnprof::gates::lstmForward(
+                        acts, pre[r][0][l] + xp[l] + bias[l], pre[r][1][l] + xp[H + l] + bias[kLanes + l],
                         pre[r][2][l] + xp[2 * H + l] + bias[2 * kLanes + l],
                         pre[r][3][l] + xp[3 * H + l] + bias[3 * kLanes + l], cPrev[l]);
                     c[l] = s.c;
@@ -227,7 +227,7 @@ void lstmFusedStep(const FusedSlice& slice, const FusedStepArgs& a) {
 }
 
 template <class A>
-void gruFusedStep(const FusedSlice& slice, const FusedStepArgs& a) {
+void gruFusedStep(const A& acts, const FusedSlice& slice, const FusedStepArgs& a) {
     using fused::kLanes;
     const Index H = a.hidden;
     fused::forEachBlock<3>(
@@ -242,11 +242,11 @@ void gruFusedStep(const FusedSlice& slice, const FusedStepArgs& a) {
                 float* h = a.hOut + b * a.ldhOut + jb;
 #pragma omp simd
                 for (int l = 0; l < units; ++l) {
-                    const auto g = rnnprof::gates::gruGates<A>(pre[r][0][l] + xp[l] + bias[l],
-                                                               pre[r][1][l] + xp[H + l] + bias[kLanes + l]);
+                    const auto g = rnnprof::gates::gruGates(acts, pre[r][0][l] + xp[l] + bias[l],
+                                                            pre[r][1][l] + xp[H + l] + bias[kLanes + l]);
                     const float hn = pre[r][2][l] + bias[3 * kLanes + l]; // W_hn h + b_hn
                     const float n =
-                        rnnprof::gates::gruCandidate<A>(xp[2 * H + l] + bias[2 * kLanes + l] + g.r * hn);
+                        rnnprof::gates::gruCandidate(acts, xp[2 * H + l] + bias[2 * kLanes + l] + g.r * hn);
                     h[l] = rnnprof::gates::gruOutput(g.z, n, hPrev[l]);
                 }
             }
@@ -254,8 +254,8 @@ void gruFusedStep(const FusedSlice& slice, const FusedStepArgs& a) {
 }
 
 #define RNNPROF_INSTANTIATE_FUSED(A)                                                                         \
-    template void lstmFusedStep<A>(const FusedSlice&, const FusedStepArgs&);                                 \
-    template void gruFusedStep<A>(const FusedSlice&, const FusedStepArgs&);
+    template void lstmFusedStep<A>(const A&, const FusedSlice&, const FusedStepArgs&);                       \
+    template void gruFusedStep<A>(const A&, const FusedSlice&, const FusedStepArgs&);
 RNNPROF_INSTANTIATE_FUSED(ActsTanhSigmoid)
 RNNPROF_INSTANTIATE_FUSED(ActsTanhHard)
 RNNPROF_INSTANTIATE_FUSED(ActsReluSigmoid)

@@ -144,6 +144,7 @@ private:
 
     template <class A>
     void forwardDirection(int l, int dir) {
+        const A acts{kernels::actParams(m_d.config)};
         const Index T = m_d.T, B = m_d.B, H = m_d.H, GH = m_d.GH(), DH = m_d.DH(), BH = B * H;
         const int k = slot(l, dir);
         const float* Whh = weight(l, dir, ParamKind::WeightHh);
@@ -176,13 +177,13 @@ private:
                     m_d.training ? Rows{m_b.cells[std::size_t(k)] + at(t, H), H} : Rows{m_b.cState, H};
                 const Rows gates = m_d.training ? Rows{saved + at(t, 4 * H), 4 * H} : Rows{};
                 m_exec.launch(kernels::LstmForwardKernel<A, float>{xp, CRows{m_b.hp, GH}, bih, bhh, cPrev, c,
-                                                                   h, gates, hRecNext, maskRows, H},
+                                                                   h, gates, hRecNext, maskRows, H, acts},
                               BH);
             } else if (m_d.resetAfter) {
                 m_exec.gemm(false, true, B, GH, H, 1.0f, hIn.p, hIn.ld, Whh, H, 0.0f, m_b.hp, GH);
                 const Rows keep = m_d.training ? Rows{saved + at(t, 4 * H), 4 * H} : Rows{};
                 m_exec.launch(kernels::GruForwardKernel<A, float>{xp, CRows{m_b.hp, GH}, bih, bhh, hPrev, h,
-                                                                  keep, hRecNext, maskRows, H},
+                                                                  keep, hRecNext, maskRows, H, acts},
                               BH);
             } else {
                 // r and z first; the candidate's recurrent product reads r * hRec.
@@ -192,12 +193,12 @@ private:
                 const Rows rh =
                     m_d.training ? Rows{m_b.rh[std::size_t(k)] + at(t, H), H} : Rows{m_b.rhScratch, H};
                 m_exec.launch(kernels::GruResetBeforeGatesKernel<A, float>{xp, CRows{m_b.hp, 2 * H}, bih, bhh,
-                                                                           hIn, gates, rh, H},
+                                                                           hIn, gates, rh, H, acts},
                               BH);
                 m_exec.gemm(false, true, B, H, H, 1.0f, rh.p, H, Whh + 2 * H * H, H, 0.0f, m_b.hpn, H);
                 m_exec.launch(kernels::GruResetBeforeOutputKernel<A, float>{xp, CRows{m_b.hpn, H}, bih, bhh,
                                                                             hPrev, gates, h, hRecNext,
-                                                                            maskRows, H},
+                                                                            maskRows, H, acts},
                               BH);
             }
         }
@@ -256,6 +257,7 @@ private:
 
     template <class A>
     void backwardDirection(int l, int dir, const float* dOut) {
+        const A acts{kernels::actParams(m_d.config)};
         const Index T = m_d.T, B = m_d.B, H = m_d.H, GH = m_d.GH(), DH = m_d.DH(), DGH = m_d.DGH(),
                     BH = B * H;
         const int k = slot(l, dir);
@@ -292,14 +294,14 @@ private:
                 m_exec.launch(kernels::LstmBackwardKernel<A, float>{CRows{saved + at(t, 4 * H), 4 * H},
                                                                     CRows{cells + at(t, H), H}, cPrev, dy,
                                                                     dhCarry, CRows{dhRec.p, H}, maskRows,
-                                                                    dcCarry, dxp, H},
+                                                                    dcCarry, dxp, H, acts},
                               BH);
                 if (needDhRec)
                     m_exec.gemm(false, false, B, H, GH, 1.0f, dhp.p, dhp.ld, Whh, H, 0.0f, m_b.dhRec, H);
             } else if (m_d.resetAfter) {
                 m_exec.launch(kernels::GruBackwardKernel<A, float>{CRows{saved + at(t, 4 * H), 4 * H}, hPrev,
                                                                    dy, dhCarry, CRows{dhRec.p, H}, maskRows,
-                                                                   dxp, dhp, H},
+                                                                   dxp, dhp, H, acts},
                               BH);
                 if (needDhRec)
                     m_exec.gemm(false, false, B, H, GH, 1.0f, dhp.p, dhp.ld, Whh, H, 0.0f, m_b.dhRec, H);
@@ -307,7 +309,7 @@ private:
                 const CRows gates{saved + at(t, 3 * H), 3 * H};
                 m_exec.launch(kernels::GruResetBeforeBackwardKernel<A, float>{gates, hPrev, dy, dhCarry,
                                                                               CRows{dhRec.p, H}, maskRows,
-                                                                              dxp, dhp, H},
+                                                                              dxp, dhp, H, acts},
                               BH);
                 // drh = dn W_hn, then dr and r * drh, then + [dr, dz] W_hh[0:2H].
                 m_exec.gemm(false, false, B, H, H, 1.0f, dhp.p + 2 * H, dhp.ld, Whh + 2 * H * H, H, 0.0f,
@@ -315,7 +317,7 @@ private:
                 m_exec.launch(
                     kernels::GruResetBeforeResetKernel<A, float>{
                         gates, CRows{m_b.hRec[std::size_t(k)] + at(t, H), H}, CRows{m_b.drh, H}, dxp, dhp,
-                        dhRec, H},
+                        dhRec, H, acts},
                     BH);
                 if (needDhRec)
                     m_exec.gemm(false, false, B, H, 2 * H, 1.0f, dhp.p, dhp.ld, Whh, H, 1.0f, m_b.dhRec, H);

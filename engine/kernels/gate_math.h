@@ -106,40 +106,65 @@ RNNPROF_HD double sigmoidOf(double x) {
     return 1.0 / (1.0 + ::exp(-x));
 }
 
+// The run-time parameters of the activations that have one. Relu: y = x for x > 0, leak * x
+// otherwise (leak = 0: plain ReLU, Keras' LeakyReLU(negative_slope) otherwise). HardSigmoid:
+// y = clip(hardScale * x + 0.5, 0, 1); Keras 2 defines it with 0.2, Keras 3 with 1/6.
+struct ActParams {
+    double leak = 0.0;
+    double hardScale = 0.2;
+};
+
 template <Act A, class T>
-RNNPROF_HD T activate(T x) {
+RNNPROF_HD T activate(T x, const ActParams& p = {}) {
     if constexpr (A == Act::Tanh)
         return tanhOf(x);
     else if constexpr (A == Act::Relu)
-        return x > T(0) ? x : T(0);
+        return x > T(0) ? x : T(p.leak) * x;
     else if constexpr (A == Act::Sigmoid)
         return sigmoidOf(x);
     else {
-        // Keras' hard sigmoid: clip(0.2 x + 0.5, 0, 1).
-        const T y = T(0.2) * x + T(0.5);
+        const T y = T(p.hardScale) * x + T(0.5);
         return y < T(0) ? T(0) : (y > T(1) ? T(1) : y);
     }
 }
 
-// d activate(x) / dx, written in terms of y = activate(x).
+// d activate(x) / dx, written in terms of y = activate(x) (leak >= 0, so y > 0 exactly when x > 0).
 template <Act A, class T>
-RNNPROF_HD T derivativeFromOutput(T y) {
+RNNPROF_HD T derivativeFromOutput(T y, const ActParams& p = {}) {
     if constexpr (A == Act::Tanh)
         return T(1) - y * y;
     else if constexpr (A == Act::Relu)
-        return y > T(0) ? T(1) : T(0);
+        return y > T(0) ? T(1) : T(p.leak);
     else if constexpr (A == Act::Sigmoid)
         return y * (T(1) - y);
     else
-        return (y > T(0) && y < T(1)) ? T(0.2) : T(0);
+        return (y > T(0) && y < T(1)) ? T(p.hardScale) : T(0);
 }
 
-// The two activations of a cell: `act` (tanh|relu) for candidates and the cell output,
-// `rec` (sigmoid|hard_sigmoid) for the gates.
+// The two activations of a cell: `act` (tanh|relu) for candidates and the cell output, `rec`
+// (sigmoid|hard_sigmoid) for the gates; their kinds are compile-time (no switch in inner loops),
+// their parameters run-time values carried by the object.
 template <Act ActV, Act RecV>
 struct CellActs {
     static constexpr Act act = ActV;
     static constexpr Act rec = RecV;
+    ActParams params;
+    template <class T>
+    RNNPROF_HD T a(T x) const {
+        return activate<ActV>(x, params);
+    }
+    template <class T>
+    RNNPROF_HD T r(T x) const {
+        return activate<RecV>(x, params);
+    }
+    template <class T>
+    RNNPROF_HD T da(T y) const {
+        return derivativeFromOutput<ActV>(y, params);
+    }
+    template <class T>
+    RNNPROF_HD T dr(T y) const {
+        return derivativeFromOutput<RecV>(y, params);
+    }
 };
 
 // ---- LSTM: gates i, f, g, o ----------------------------------------------------------------
@@ -152,14 +177,14 @@ struct LstmState {
 
 // Pre-activations already include both projections and both biases.
 template <class A, class T>
-RNNPROF_HD LstmState<T> lstmForward(T pi, T pf, T pg, T po, T cPrev) {
+RNNPROF_HD LstmState<T> lstmForward(const A& acts, T pi, T pf, T pg, T po, T cPrev) {
     LstmState<T> s;
-    s.i = activate<A::rec>(pi);
-    s.f = activate<A::rec>(pf);
-    s.g = activate<A::act>(pg);
-    s.o = activate<A::rec>(po);
+    s.i = acts.r(pi);
+    s.f = acts.r(pf);
+    s.g = acts.a(pg);
+    s.o = acts.r(po);
     s.c = s.f * cPrev + s.i * s.g;
-    s.h = s.o * activate<A::act>(s.c);
+    s.h = s.o * acts.a(s.c);
     return s;
 }
 
@@ -171,14 +196,14 @@ struct LstmGrads {
 
 // dh: total gradient reaching h_t; dcNext: gradient reaching c_t from step t+1.
 template <class A, class T>
-RNNPROF_HD LstmGrads<T> lstmBackward(T i, T f, T g, T o, T c, T cPrev, T dh, T dcNext) {
-    const T actC = activate<A::act>(c);
-    const T dc = dcNext + dh * o * derivativeFromOutput<A::act>(actC);
+RNNPROF_HD LstmGrads<T> lstmBackward(const A& acts, T i, T f, T g, T o, T c, T cPrev, T dh, T dcNext) {
+    const T actC = acts.a(c);
+    const T dc = dcNext + dh * o * acts.da(actC);
     LstmGrads<T> r;
-    r.dO = dh * actC * derivativeFromOutput<A::rec>(o);
-    r.di = dc * g * derivativeFromOutput<A::rec>(i);
-    r.df = dc * cPrev * derivativeFromOutput<A::rec>(f);
-    r.dg = dc * i * derivativeFromOutput<A::act>(g);
+    r.dO = dh * actC * acts.dr(o);
+    r.di = dc * g * acts.dr(i);
+    r.df = dc * cPrev * acts.dr(f);
+    r.dg = dc * i * acts.da(g);
     r.dcPrev = dc * f;
     return r;
 }
@@ -193,14 +218,14 @@ struct GruGates {
 };
 
 template <class A, class T>
-RNNPROF_HD GruGates<T> gruGates(T pr, T pz) {
-    return {activate<A::rec>(pr), activate<A::rec>(pz)};
+RNNPROF_HD GruGates<T> gruGates(const A& acts, T pr, T pz) {
+    return {acts.r(pr), acts.r(pz)};
 }
 
 // Returns n; `preN` is the full pre-activation of the candidate.
 template <class A, class T>
-RNNPROF_HD T gruCandidate(T preN) {
-    return activate<A::act>(preN);
+RNNPROF_HD T gruCandidate(const A& acts, T preN) {
+    return acts.a(preN);
 }
 
 template <class T>
@@ -218,21 +243,21 @@ struct GruGrads {
 // reset_after: hn is the recurrent candidate product (with b_hn). The gradient of that product is
 // dn * r; the gradient of the input candidate projection is dn.
 template <class A, class T>
-RNNPROF_HD GruGrads<T> gruBackwardResetAfter(T r, T z, T n, T hn, T hPrev, T dh) {
+RNNPROF_HD GruGrads<T> gruBackwardResetAfter(const A& acts, T r, T z, T n, T hn, T hPrev, T dh) {
     GruGrads<T> g;
-    g.dn = dh * (T(1) - z) * derivativeFromOutput<A::act>(n);
-    g.dz = dh * (hPrev - n) * derivativeFromOutput<A::rec>(z);
-    g.dr = g.dn * hn * derivativeFromOutput<A::rec>(r);
+    g.dn = dh * (T(1) - z) * acts.da(n);
+    g.dz = dh * (hPrev - n) * acts.dr(z);
+    g.dr = g.dn * hn * acts.dr(r);
     g.dhDirect = dh * z;
     return g;
 }
 
 // reset_before, first half: everything but dr, which needs W_hn^T dn (a GEMM) first.
 template <class A, class T>
-RNNPROF_HD GruGrads<T> gruBackwardResetBefore(T z, T n, T hPrev, T dh) {
+RNNPROF_HD GruGrads<T> gruBackwardResetBefore(const A& acts, T z, T n, T hPrev, T dh) {
     GruGrads<T> g;
-    g.dn = dh * (T(1) - z) * derivativeFromOutput<A::act>(n);
-    g.dz = dh * (hPrev - n) * derivativeFromOutput<A::rec>(z);
+    g.dn = dh * (T(1) - z) * acts.da(n);
+    g.dz = dh * (hPrev - n) * acts.dr(z);
     g.dr = T(0);
     g.dhDirect = dh * z;
     return g;
@@ -241,8 +266,8 @@ RNNPROF_HD GruGrads<T> gruBackwardResetBefore(T z, T n, T hPrev, T dh) {
 // reset_before, second half: drh = (W_hn^T dn) for this element; hRec is the h the recurrent
 // products saw (masked by recurrent dropout).
 template <class A, class T>
-RNNPROF_HD T gruResetBeforeDr(T r, T hRec, T drh) {
-    return drh * hRec * derivativeFromOutput<A::rec>(r);
+RNNPROF_HD T gruResetBeforeDr(const A& acts, T r, T hRec, T drh) {
+    return drh * hRec * acts.dr(r);
 }
 
 } // namespace rnnprof::gates

@@ -68,13 +68,14 @@ struct LstmForwardKernel {
     Rows<T> hRecNext; // [B, H] h * mask, the next step's recurrent input (training); nullptr: skip
     CRows<T> mask;    // [B, H] recurrent dropout mask; nullptr: none
     Index H;
+    A acts; // the cell's activations and their parameters
 
     RNNPROF_HD void at(Index b, Index j) const {
         const T pi = xp(b, j) + hp(b, j) + bih[j] + bhh[j];
         const T pf = xp(b, H + j) + hp(b, H + j) + bih[H + j] + bhh[H + j];
         const T pg = xp(b, 2 * H + j) + hp(b, 2 * H + j) + bih[2 * H + j] + bhh[2 * H + j];
         const T po = xp(b, 3 * H + j) + hp(b, 3 * H + j) + bih[3 * H + j] + bhh[3 * H + j];
-        const auto s = gates::lstmForward<A>(pi, pf, pg, po, cPrev(b, j));
+        const auto s = gates::lstmForward(acts, pi, pf, pg, po, cPrev(b, j));
         c(b, j) = s.c;
         h(b, j) = s.h;
         if constexpr (!Keeps) return;
@@ -103,13 +104,14 @@ struct GruForwardKernel {
     Rows<T> hRecNext; // [B, H]
     CRows<T> mask;    // [B, H]
     Index H;
+    A acts; // the cell's activations and their parameters
 
     RNNPROF_HD void at(Index b, Index j) const {
         const T pr = xp(b, j) + hp(b, j) + bih[j] + bhh[j];
         const T pz = xp(b, H + j) + hp(b, H + j) + bih[H + j] + bhh[H + j];
-        const auto g = gates::gruGates<A>(pr, pz);
+        const auto g = gates::gruGates(acts, pr, pz);
         const T hn = hp(b, 2 * H + j) + bhh[2 * H + j];
-        const T n = gates::gruCandidate<A>(xp(b, 2 * H + j) + bih[2 * H + j] + g.r * hn);
+        const T n = gates::gruCandidate(acts, xp(b, 2 * H + j) + bih[2 * H + j] + g.r * hn);
         const T out = gates::gruOutput(g.z, n, hPrev(b, j));
         h(b, j) = out;
         if constexpr (!Keeps) return;
@@ -136,11 +138,12 @@ struct GruResetBeforeGatesKernel {
     Rows<T> gates; // [B, 3H] r, z written here (n by the second half)
     Rows<T> rh;    // [B, H]
     Index H;
+    A acts; // the cell's activations and their parameters
 
     RNNPROF_HD void at(Index b, Index j) const {
         const T pr = xp(b, j) + hp(b, j) + bih[j] + bhh[j];
         const T pz = xp(b, H + j) + hp(b, H + j) + bih[H + j] + bhh[H + j];
-        const auto g = gates::gruGates<A>(pr, pz);
+        const auto g = gates::gruGates(acts, pr, pz);
         gates(b, j) = g.r;
         gates(b, H + j) = g.z;
         rh(b, j) = g.r * hRec(b, j);
@@ -161,9 +164,10 @@ struct GruResetBeforeOutputKernel {
     Rows<T> hRecNext; // [B, H]
     CRows<T> mask;    // [B, H]
     Index H;
+    A acts; // the cell's activations and their parameters
 
     RNNPROF_HD void at(Index b, Index j) const {
-        const T n = gates::gruCandidate<A>(xp(b, 2 * H + j) + bih[2 * H + j] + hpn(b, j) + bhh[2 * H + j]);
+        const T n = gates::gruCandidate(acts, xp(b, 2 * H + j) + bih[2 * H + j] + hpn(b, j) + bhh[2 * H + j]);
         const T out = gates::gruOutput(gates(b, H + j), n, hPrev(b, j));
         gates(b, 2 * H + j) = n;
         h(b, j) = out;
@@ -189,12 +193,13 @@ struct LstmBackwardKernel {
     Rows<T> dcCarry; // [B, H] in: gradient of c_t; out: gradient of c_{t-1}
     Rows<T> dg;      // [B, 4H] gradients of the gate pre-activations
     Index H;
+    A acts; // the cell's activations and their parameters
 
     RNNPROF_HD void at(Index b, Index j) const {
         const T dh =
             loadOr<Checked>(dy, b, j, T(0)) + dhCarry(b, j) + loadOr<Checked>(mask, b, j, T(1)) * dhRec(b, j);
-        const auto g = gates::lstmBackward<A>(gates(b, j), gates(b, H + j), gates(b, 2 * H + j),
-                                              gates(b, 3 * H + j), c(b, j), cPrev(b, j), dh, dcCarry(b, j));
+        const auto g = gates::lstmBackward(acts, gates(b, j), gates(b, H + j), gates(b, 2 * H + j),
+                                           gates(b, 3 * H + j), c(b, j), cPrev(b, j), dh, dcCarry(b, j));
         dg(b, j) = g.di;
         dg(b, H + j) = g.df;
         dg(b, 2 * H + j) = g.dg;
@@ -218,13 +223,14 @@ struct GruBackwardKernel {
     Rows<T> dxp;     // [B, 3H]
     Rows<T> dhp;     // [B, 3H]
     Index H;
+    A acts; // the cell's activations and their parameters
 
     RNNPROF_HD void at(Index b, Index j) const {
         const T dh =
             loadOr<Checked>(dy, b, j, T(0)) + dhCarry(b, j) + loadOr<Checked>(mask, b, j, T(1)) * dhRec(b, j);
         const T r = saved(b, j);
-        const auto g = gates::gruBackwardResetAfter<A>(r, saved(b, H + j), saved(b, 2 * H + j),
-                                                       saved(b, 3 * H + j), hPrev(b, j), dh);
+        const auto g = gates::gruBackwardResetAfter(acts, r, saved(b, H + j), saved(b, 2 * H + j),
+                                                    saved(b, 3 * H + j), hPrev(b, j), dh);
         dxp(b, j) = g.dr;
         dxp(b, H + j) = g.dz;
         dxp(b, 2 * H + j) = g.dn;
@@ -248,12 +254,13 @@ struct GruResetBeforeBackwardKernel {
     Rows<T> dxp;     // [B, 3H] writes dz, dn
     Rows<T> dhp;     // [B, 3H] writes dz, dn
     Index H;
+    A acts; // the cell's activations and their parameters
 
     RNNPROF_HD void at(Index b, Index j) const {
         const T dh =
             loadOr<Checked>(dy, b, j, T(0)) + dhCarry(b, j) + loadOr<Checked>(mask, b, j, T(1)) * dhRec(b, j);
         const auto g =
-            gates::gruBackwardResetBefore<A>(gates(b, H + j), gates(b, 2 * H + j), hPrev(b, j), dh);
+            gates::gruBackwardResetBefore(acts, gates(b, H + j), gates(b, 2 * H + j), hPrev(b, j), dh);
         dxp(b, H + j) = g.dz;
         dxp(b, 2 * H + j) = g.dn;
         dhp(b, H + j) = g.dz;
@@ -274,10 +281,11 @@ struct GruResetBeforeResetKernel {
     Rows<T> dhp;      // [B, 3H] writes dr
     Rows<T> dhRecOut; // [B, H] r * drh
     Index H;
+    A acts; // the cell's activations and their parameters
 
     RNNPROF_HD void at(Index b, Index j) const {
         const T r = gates(b, j);
-        const T dr = gates::gruResetBeforeDr<A>(r, hRec(b, j), drh(b, j));
+        const T dr = gates::gruResetBeforeDr(acts, r, hRec(b, j), drh(b, j));
         dxp(b, j) = dr;
         dhp(b, j) = dr;
         dhRecOut(b, j) = r * drh(b, j);

@@ -47,9 +47,10 @@ void matVec(const T* W, int cols, const T* bias, const T* v, int r0, int r1, T* 
 }
 
 template <class A, class T>
-void forwardDirection(const RnnConfig& c, const ParamSet<T>& p, int layer, int dir, const Tensor<T>& in,
-                      const Tensor<T>& h0, const Tensor<T>& c0, const T* mask, ForwardPass<T>& out,
-                      Tensor<T>& layerOut, Tensor<T>& hN, Tensor<T>& cN, const StopToken* stop) {
+void forwardDirection(const A& acts, const RnnConfig& c, const ParamSet<T>& p, int layer, int dir,
+                      const Tensor<T>& in, const Tensor<T>& h0, const Tensor<T>& c0, const T* mask,
+                      ForwardPass<T>& out, Tensor<T>& layerOut, Tensor<T>& hN, Tensor<T>& cN,
+                      const StopToken* stop) {
     const Dims d{int(in.shape[0]), int(in.shape[1]),  int(in.shape[2]),
                  c.hiddenSize,     gateCount(c.cell), directionCount(c)};
     const int H = d.hidden, GH = d.gates * H;
@@ -89,9 +90,9 @@ void forwardDirection(const RnnConfig& c, const ParamSet<T>& p, int layer, int d
                 matVec(Whh, H, bhh, hRec.data(), 0, GH, hg.data());
                 T* ct = cellsOut.ptr() + (std::int64_t(t) * d.batch + b) * H;
                 for (int j = 0; j < H; ++j) {
-                    const auto st = gates::lstmForward<A>(xg[j] + hg[j], xg[H + j] + hg[H + j],
-                                                          xg[2 * H + j] + hg[2 * H + j],
-                                                          xg[3 * H + j] + hg[3 * H + j], cb[j]);
+                    const auto st = gates::lstmForward(acts, xg[j] + hg[j], xg[H + j] + hg[H + j],
+                                                       xg[2 * H + j] + hg[2 * H + j],
+                                                       xg[3 * H + j] + hg[3 * H + j], cb[j]);
                     g[j] = st.i, g[H + j] = st.f, g[2 * H + j] = st.g, g[3 * H + j] = st.o;
                     cb[j] = ct[j] = st.c;
                     hb[j] = st.h;
@@ -100,21 +101,21 @@ void forwardDirection(const RnnConfig& c, const ParamSet<T>& p, int layer, int d
                 T* ex = extraOut.ptr() + (std::int64_t(t) * d.batch + b) * H;
                 matVec(Whh, H, bhh, hRec.data(), 0, 2 * H, hg.data()); // r and z rows
                 for (int j = 0; j < H; ++j) {
-                    const auto rz = gates::gruGates<A>(xg[j] + hg[j], xg[H + j] + hg[H + j]);
+                    const auto rz = gates::gruGates(acts, xg[j] + hg[j], xg[H + j] + hg[H + j]);
                     g[j] = rz.r, g[H + j] = rz.z;
                 }
                 if (c.resetAfter) {
                     matVec(Whh, H, bhh, hRec.data(), 2 * H, 3 * H, hg.data()); // hn = W_hn h + b_hn
                     for (int j = 0; j < H; ++j) {
                         ex[j] = hg[2 * H + j];
-                        g[2 * H + j] = gates::gruCandidate<A>(xg[2 * H + j] + g[j] * hg[2 * H + j]);
+                        g[2 * H + j] = gates::gruCandidate(acts, xg[2 * H + j] + g[j] * hg[2 * H + j]);
                     }
                 } else {
                     for (int j = 0; j < H; ++j)
                         rh[j] = ex[j] = g[j] * hRec[j];
                     matVec(Whh, H, bhh, rh.data(), 2 * H, 3 * H, hg.data()); // W_hn (r*h) + b_hn
                     for (int j = 0; j < H; ++j)
-                        g[2 * H + j] = gates::gruCandidate<A>(xg[2 * H + j] + hg[2 * H + j]);
+                        g[2 * H + j] = gates::gruCandidate(acts, xg[2 * H + j] + hg[2 * H + j]);
                 }
                 for (int j = 0; j < H; ++j)
                     hb[j] = gates::gruOutput(g[H + j], g[2 * H + j], hb[j]);
@@ -130,7 +131,7 @@ void forwardDirection(const RnnConfig& c, const ParamSet<T>& p, int layer, int d
 
 // dOut: gradient of this layer's output [T, B, D*H]. Accumulates parameter gradients and dIn.
 template <class A, class T>
-void backwardDirection(const RnnConfig& c, const ParamSet<T>& p, int layer, int dir,
+void backwardDirection(const A& acts, const RnnConfig& c, const ParamSet<T>& p, int layer, int dir,
                        const ForwardPass<T>& fwd, const Tensor<T>& h0, const Tensor<T>& c0, const T* mask,
                        const Tensor<T>& dOut, std::type_identity_t<const Tensor<T>*> dhN,
                        std::type_identity_t<const Tensor<T>*> dcN, Gradients<T>& grads, Tensor<T>& dIn,
@@ -182,8 +183,9 @@ void backwardDirection(const RnnConfig& c, const ParamSet<T>& p, int layer, int 
             if (c.cell == CellType::Lstm) {
                 const T* ct = fwd.cells[slot].ptr() + (std::int64_t(t) * d.batch + b) * H;
                 for (int j = 0; j < H; ++j) {
-                    const auto r = gates::lstmBackward<A>(g[j], g[H + j], g[2 * H + j], g[3 * H + j], ct[j],
-                                                          cPrev[j], dh[j], dcNext[std::size_t(b) * H + j]);
+                    const auto r =
+                        gates::lstmBackward(acts, g[j], g[H + j], g[2 * H + j], g[3 * H + j], ct[j], cPrev[j],
+                                            dh[j], dcNext[std::size_t(b) * H + j]);
                     dxg[j] = r.di, dxg[H + j] = r.df, dxg[2 * H + j] = r.dg, dxg[3 * H + j] = r.dO;
                     dcNext[std::size_t(b) * H + j] = r.dcPrev;
                 }
@@ -192,8 +194,8 @@ void backwardDirection(const RnnConfig& c, const ParamSet<T>& p, int layer, int 
                 const T* ex = fwd.extra[slot].ptr() + (std::int64_t(t) * d.batch + b) * H;
                 for (int j = 0; j < H; ++j) {
                     if (c.resetAfter) {
-                        const auto r = gates::gruBackwardResetAfter<A>(g[j], g[H + j], g[2 * H + j], ex[j],
-                                                                       hPrev[j], dh[j]);
+                        const auto r = gates::gruBackwardResetAfter(acts, g[j], g[H + j], g[2 * H + j], ex[j],
+                                                                    hPrev[j], dh[j]);
                         dxg[j] = dhg[j] = r.dr;
                         dxg[H + j] = dhg[H + j] = r.dz;
                         dxg[2 * H + j] = r.dn;
@@ -201,7 +203,7 @@ void backwardDirection(const RnnConfig& c, const ParamSet<T>& p, int layer, int 
                         dhDirect[j] = r.dhDirect;
                     } else {
                         const auto r =
-                            gates::gruBackwardResetBefore<A>(g[H + j], g[2 * H + j], hPrev[j], dh[j]);
+                            gates::gruBackwardResetBefore(acts, g[H + j], g[2 * H + j], hPrev[j], dh[j]);
                         dxg[H + j] = dhg[H + j] = r.dz;
                         dxg[2 * H + j] = dhg[2 * H + j] = r.dn;
                         dhDirect[j] = r.dhDirect;
@@ -216,7 +218,7 @@ void backwardDirection(const RnnConfig& c, const ParamSet<T>& p, int layer, int 
                         drh[k] = sum;
                     }
                     for (int k = 0; k < H; ++k)
-                        dxg[k] = dhg[k] = gates::gruResetBeforeDr<A>(g[k], hRec[k], drh[k]);
+                        dxg[k] = dhg[k] = gates::gruResetBeforeDr(acts, g[k], hRec[k], drh[k]);
                 }
             }
 
@@ -283,10 +285,9 @@ ForwardPass<T> forward(const RnnConfig& c, const ParamSet<T>& params, const Tens
         }
         Tensor<T> out({T_, B, std::int64_t(D) * H});
         kernels::withCellActs(c, [&](auto acts) {
-            using A = decltype(acts);
             for (int dir = 0; dir < D; ++dir)
-                forwardDirection<A>(c, params, layer, dir, input, h0, c0,
-                                    recurrentMask(masks, layer * D + dir), fwd, out, fwd.hN, fwd.cN, stop);
+                forwardDirection(acts, c, params, layer, dir, input, h0, c0,
+                                 recurrentMask(masks, layer * D + dir), fwd, out, fwd.hN, fwd.cN, stop);
         });
         fwd.layerInputs.push_back(input);
         fwd.layerOutputs.push_back(out);
@@ -311,10 +312,9 @@ Gradients<T> backward(const RnnConfig& c, const ParamSet<T>& params, const Forwa
     for (int layer = c.layers - 1; layer >= 0; --layer) {
         Tensor<T> dIn(fwd.layerInputs[layer].shape);
         kernels::withCellActs(c, [&](auto acts) {
-            using A = decltype(acts);
             for (int dir = 0; dir < D; ++dir)
-                backwardDirection<A>(c, params, layer, dir, fwd, h0, c0,
-                                     recurrentMask(masks, layer * D + dir), dOut, dhN, dcN, grads, dIn, stop);
+                backwardDirection(acts, c, params, layer, dir, fwd, h0, c0,
+                                  recurrentMask(masks, layer * D + dir), dOut, dhN, dcN, grads, dIn, stop);
         });
         if (layer > 0 && masks && !masks->between.empty()) {
             const Tensor<T>& m = masks->between[std::size_t(layer - 1)];

@@ -52,10 +52,22 @@ ModelForm::ModelForm(FieldMarks& marks, QWidget* parent) : QWidget(parent) {
     m_activation = new QComboBox(this);
     m_activation->addItem(QStringLiteral("tanh"), int(Activation::Tanh));
     m_activation->addItem(QStringLiteral("relu"), int(Activation::Relu));
+    m_activation->addItem(QStringLiteral("leaky relu"), int(Activation::LeakyRelu));
     m_activation->setToolTip(QStringLiteral("Cell activation; cuDNN supports tanh only for LSTM and GRU"));
+    m_negativeSlope = new QDoubleSpinBox(this);
+    m_negativeSlope->setRange(0.0, Limits::maxNegativeSlope);
+    m_negativeSlope->setDecimals(3);
+    m_negativeSlope->setSingleStep(0.01);
+    m_negativeSlope->setToolTip(QStringLiteral(
+        "Leaky ReLU: y = slope * x for x < 0 (PyTorch's default 0.01, Keras' LeakyReLU layer 0.3)"));
     m_recurrentActivation = new QComboBox(this);
     m_recurrentActivation->addItem(QStringLiteral("sigmoid"), int(RecurrentActivation::Sigmoid));
-    m_recurrentActivation->addItem(QStringLiteral("hard sigmoid"), int(RecurrentActivation::HardSigmoid));
+    m_recurrentActivation->addItem(QStringLiteral("hard sigmoid (Keras 2)"),
+                                   int(RecurrentActivation::HardSigmoid));
+    m_recurrentActivation->addItem(QStringLiteral("hard sigmoid (Keras 3)"),
+                                   int(RecurrentActivation::HardSigmoidKeras3));
+    m_recurrentActivation->setItemData(1, QStringLiteral("clip(0.2 x + 0.5, 0, 1)"), Qt::ToolTipRole);
+    m_recurrentActivation->setItemData(2, QStringLiteral("clip(x / 6 + 0.5, 0, 1)"), Qt::ToolTipRole);
     m_recurrentActivation->setToolTip(QStringLiteral("Gate activation; cuDNN supports sigmoid only"));
     m_recurrentDropout =
         probabilityBox(this, QStringLiteral("Dropout on h inside the recurrence (training only); "
@@ -74,6 +86,7 @@ ModelForm::ModelForm(FieldMarks& marks, QWidget* parent) : QWidget(parent) {
     marks.addRow(form, QString(), m_bidirectional, {QStringLiteral("bidirectional")});
     marks.addRow(form, QString(), m_bias, {QStringLiteral("bias")});
     marks.addRow(form, QStringLiteral("Activation"), m_activation, {QStringLiteral("activation")});
+    marks.addRow(form, QStringLiteral("Negative slope"), m_negativeSlope, {QStringLiteral("negative_slope")});
     marks.addRow(form, QStringLiteral("Recurrent act."), m_recurrentActivation,
                  {QStringLiteral("recurrent_activation")});
     marks.addRow(form, QStringLiteral("Recurrent dropout"), m_recurrentDropout,
@@ -86,11 +99,14 @@ ModelForm::ModelForm(FieldMarks& marks, QWidget* parent) : QWidget(parent) {
         connect(c, &QComboBox::currentIndexChanged, this, &ModelForm::changed);
     for (QSpinBox* s : {m_input, m_hidden, m_layers})
         connect(s, &QSpinBox::valueChanged, this, &ModelForm::changed);
-    for (QDoubleSpinBox* s : {m_recurrentDropout, m_dropout})
+    for (QDoubleSpinBox* s : {m_recurrentDropout, m_dropout, m_negativeSlope})
         connect(s, &QDoubleSpinBox::valueChanged, this, &ModelForm::changed);
     for (QCheckBox* c : {m_bidirectional, m_bias, m_resetAfter})
         connect(c, &QCheckBox::toggled, this, &ModelForm::changed);
     connect(m_seed, &QLineEdit::textEdited, this, &ModelForm::changed);
+    connect(m_activation, &QComboBox::currentIndexChanged, this, [this] {
+        m_negativeSlope->setEnabled(m_activation->currentData().toInt() == int(Activation::LeakyRelu));
+    });
     connect(m_cell, &QComboBox::currentIndexChanged, this,
             [this] { m_resetAfter->setEnabled(m_cell->currentData().toInt() == int(CellType::Gru)); });
     setConfig(RnnConfig{});
@@ -107,6 +123,7 @@ RnnConfig ModelForm::config() const {
     c.bidirectional = m_bidirectional->isChecked();
     c.bias = m_bias->isChecked();
     c.activation = static_cast<Activation>(m_activation->currentData().toInt());
+    c.negativeSlope = m_negativeSlope->value();
     c.recurrentActivation = static_cast<RecurrentActivation>(m_recurrentActivation->currentData().toInt());
     c.recurrentDropout = m_recurrentDropout->value();
     c.dropout = m_dropout->value();
@@ -128,7 +145,7 @@ std::vector<FieldIssue> ModelForm::localIssues() const {
 void ModelForm::setConfig(const RnnConfig& c) {
     const QSignalBlocker b0(m_cell), b1(m_input), b2(m_hidden), b3(m_layers), b4(m_bidirectional), b5(m_bias),
         b6(m_activation), b7(m_recurrentActivation), b8(m_recurrentDropout), b9(m_dropout), b10(m_resetAfter),
-        b11(m_seed);
+        b11(m_seed), b12(m_negativeSlope);
     m_cell->setCurrentIndex(m_cell->findData(int(c.cell)));
     m_input->setValue(c.inputSize);
     m_hidden->setValue(c.hiddenSize);
@@ -136,6 +153,8 @@ void ModelForm::setConfig(const RnnConfig& c) {
     m_bidirectional->setChecked(c.bidirectional);
     m_bias->setChecked(c.bias);
     m_activation->setCurrentIndex(m_activation->findData(int(c.activation)));
+    m_negativeSlope->setValue(c.negativeSlope);
+    m_negativeSlope->setEnabled(c.activation == Activation::LeakyRelu);
     m_recurrentActivation->setCurrentIndex(m_recurrentActivation->findData(int(c.recurrentActivation)));
     m_recurrentDropout->setValue(c.recurrentDropout);
     m_dropout->setValue(c.dropout);

@@ -41,6 +41,7 @@ private:
     QCheckBox* m_bias = nullptr;
     QComboBox* m_activation = nullptr;
     QComboBox* m_recurrentActivation = nullptr;
+    QDoubleSpinBox* m_negativeSlope = nullptr;
     QDoubleSpinBox* m_recurrentDropout = nullptr;
     QDoubleSpinBox* m_dropout = nullptr;
     QCheckBox* m_resetAfter = nullptr;

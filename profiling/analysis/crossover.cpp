@@ -293,7 +293,7 @@ std::vector<FieldDifference> modelDifferences(const RnnConfig& a, const RnnConfi
     compare("layers", std::to_string(a.layers), std::to_string(b.layers));
     compare("bidirectional", yesNo(a.bidirectional), yesNo(b.bidirectional));
     compare("bias", yesNo(a.bias), yesNo(b.bias));
-    compare("activation", std::string(toString(a.activation)), std::string(toString(b.activation)));
+    compare("activation", activationText(a), activationText(b));
     compare("recurrent_activation", std::string(toString(a.recurrentActivation)),
             std::string(toString(b.recurrentActivation)));
     compare("recurrent_dropout", formatNumber(a.recurrentDropout), formatNumber(b.recurrentDropout));

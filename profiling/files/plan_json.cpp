@@ -4,6 +4,7 @@
 #include "profiling/int_list.h"
 
 #include <string_view>
+#include <type_traits>
 
 namespace rnnprof::jsonio {
 
@@ -25,6 +26,9 @@ void fields(Io& io, Ref<Io, RnnConfig> c) {
     io("bidirectional", c.bidirectional);
     io("bias", c.bias);
     io("activation", c.activation, kActivationSpellings);
+    // Written for leaky_relu only, so that other models' files stay as they were.
+    if (!std::is_same_v<Io, FieldWriter> || c.activation == Activation::LeakyRelu)
+        io("negative_slope", c.negativeSlope);
     io("recurrent_activation", c.recurrentActivation, kRecurrentActivationSpellings);
     io("recurrent_dropout", c.recurrentDropout);
     io("dropout", c.dropout);

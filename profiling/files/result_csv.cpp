@@ -103,7 +103,7 @@ const std::array<Column, 49> kColumns{{
     {"disturbed", Shown::Measured, [](const Source& s) { return flag(s.point.disturbed); }},
     {"starved_runs", Shown::Measured, [](const Source& s) { return whole(s.point.disturbance.starvedRuns); }},
     // The rest of the model, so that rows of models that differ only there tell them apart.
-    {"activation", Shown::Always, [](const Source& s) { return text(toString(s.model.activation)); }},
+    {"activation", Shown::Always, [](const Source& s) { return text(activationText(s.model)); }},
     {"recurrent_activation", Shown::Always,
      [](const Source& s) { return text(toString(s.model.recurrentActivation)); }},
     {"dropout", Shown::Always, [](const Source& s) { return real(s.model.dropout); }},

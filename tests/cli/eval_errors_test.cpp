@@ -170,8 +170,8 @@ TEST(EvalErrors, EveryBadFlagIsReportedAtOnce) {
     expectRefused(run, kUsage, "",
                   {"--input-size must be an integer between 1 and 16384 (got 'abc')",
                    "--hidden-size must be between 1 and 8192 (got 0)",
-                   "--activation must be tanh or relu (got 'sigmoid')", "--layers is required",
-                   "--weights is required", "--out is required"});
+                   "--activation must be tanh, relu, leaky_relu or leaky_relu=SLOPE (0-1) (got 'sigmoid')",
+                   "--layers is required", "--weights is required", "--out is required"});
 }
 
 TEST(EvalErrors, DropoutAndSeedAreRefused) {

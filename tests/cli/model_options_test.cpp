@@ -60,6 +60,24 @@ TEST(ModelOptions, EveryFlagReachesItsField) {
     EXPECT_EQ(c.seed, 18446744073709551615ULL);
 }
 
+// Keras' LeakyReLU(negative_slope=0.05) and Keras 3's hard_sigmoid, as a user of either writes them.
+TEST(ModelOptions, LeakyReluTakesItsSlopeAndKeras3HardSigmoidIsItsOwnValue) {
+    const Parsed p =
+        parse(kSweep, words("--cell lstm --input-size 8 --hidden-size 64 --layers 1 --activation "
+                            "leaky_relu=0.05 --recurrent-activation hard_sigmoid_keras3"));
+    EXPECT_THAT(p.problems, ::testing::IsEmpty());
+    EXPECT_EQ(p.config.activation, Activation::LeakyRelu);
+    EXPECT_EQ(p.config.negativeSlope, 0.05);
+    EXPECT_EQ(p.config.recurrentActivation, RecurrentActivation::HardSigmoidKeras3);
+    EXPECT_EQ(parse(kSweep, words("--activation leaky_relu")).config.negativeSlope,
+              RnnConfig{}.negativeSlope);
+    for (const char* bad : {"--activation leaky_relu=2", "--activation leaky_relu=x", "--activation relu=0.1",
+                            "--activation leaky_relu="})
+        EXPECT_THAT(parse(kSweep, words(bad)).problems,
+                    ::testing::Contains(HasSubstr("--activation must be tanh, relu, leaky_relu or")))
+            << bad;
+}
+
 TEST(ModelOptions, FlagsNotGivenKeepTheBaseValues) {
     RnnConfig base;
     base.hiddenSize = 77;
@@ -78,17 +96,19 @@ TEST(ModelOptions, EveryProblemNamesTheFlagTheAllowedValuesAndTheValueGiven) {
                             "sigmoid --recurrent-activation tanh --dropout lots --recurrent-dropout 0.99 "
                             "--seed -1"));
     EXPECT_THAT(p.problems,
-                UnorderedElementsAre("--cell must be lstm or gru (got 'rnn')",
-                                     "--input-size must be an integer between 1 and 16384 (got '1e3')",
-                                     "--hidden-size must be between 1 and 8192 (got 0)",
-                                     "--layers must be between 1 and 16 (got 17)",
-                                     "--activation must be tanh or relu (got 'sigmoid')",
-                                     "--recurrent-activation must be sigmoid or hard_sigmoid (got 'tanh')",
-                                     "--dropout must be a number between 0 and 0.95 (got 'lots')",
-                                     "--recurrent-dropout must be a probability between 0 and 0.95 (got "
-                                     "0.99)",
-                                     "--seed must be an integer between 0 and 18446744073709551615 (got "
-                                     "'-1')"));
+                UnorderedElementsAre(
+                    "--cell must be lstm or gru (got 'rnn')",
+                    "--input-size must be an integer between 1 and 16384 (got '1e3')",
+                    "--hidden-size must be between 1 and 8192 (got 0)",
+                    "--layers must be between 1 and 16 (got 17)",
+                    "--activation must be tanh, relu, leaky_relu or leaky_relu=SLOPE (0-1) (got 'sigmoid')",
+                    "--recurrent-activation must be sigmoid, hard_sigmoid (Keras 2: clip(0.2x + 0.5)) or "
+                    "hard_sigmoid_keras3 (clip(x/6 + 0.5)) (got 'tanh')",
+                    "--dropout must be a number between 0 and 0.95 (got 'lots')",
+                    "--recurrent-dropout must be a probability between 0 and 0.95 (got "
+                    "0.99)",
+                    "--seed must be an integer between 0 and 18446744073709551615 (got "
+                    "'-1')"));
 }
 
 TEST(ModelOptions, RequiredModelFlagsAreNamedWhenMissing) {

@@ -232,7 +232,7 @@ struct KernelStep {
                                       .hOut = hOut.data(),
                                       .ldhOut = ldhOut,
                                       .hByK = order == cpu::FusedOrder::GateMajor ? hByK.data() : nullptr};
-        cpu::fusedStep<cpu::ActsTanhSigmoid>(gates == 4, {packed.data(), j0, j1, order, backwards}, args);
+        cpu::fusedStep(cpu::ActsTanhSigmoid{}, gates == 4, {packed.data(), j0, j1, order, backwards}, args);
     }
 };
 

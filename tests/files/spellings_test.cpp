@@ -89,9 +89,9 @@ TEST(Spellings, PlanMessagesListEveryWrittenName) {
     doc["measure"]["gemm"] = "mkl";
     doc["sweep"]["modes"] = {"infer", "inference", "eval"};
     const std::string message = planError(doc);
-    EXPECT_THAT(message, HasSubstr("model.activation: 'gelu' is not one of tanh, relu;"));
-    EXPECT_THAT(message,
-                HasSubstr("model.recurrent_activation: 'hard-sigmoid' is not one of sigmoid, hard_sigmoid;"));
+    EXPECT_THAT(message, HasSubstr("model.activation: 'gelu' is not one of tanh, relu, leaky_relu;"));
+    EXPECT_THAT(message, HasSubstr("model.recurrent_activation: 'hard-sigmoid' is not one of sigmoid, "
+                                   "hard_sigmoid, hard_sigmoid_keras3;"));
     EXPECT_THAT(message, HasSubstr("measure.gemm: 'mkl' is not one of onednn, openblas"));
     EXPECT_THAT(message, HasSubstr("sweep.modes[2]: 'eval' is not one of infer, train;"));
 }

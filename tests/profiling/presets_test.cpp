@@ -167,18 +167,19 @@ TEST(ConfigFile, MissingKeysKeepTheirDefaults) {
 
 TEST(ConfigFile, EveryFieldRoundTrips) {
     SweepPlan p;
-    p.config = {CellType::Gru,
-                33,
-                17,
-                3,
-                true,
-                false,
-                Activation::Relu,
-                RecurrentActivation::HardSigmoid,
-                0.25,
-                0.5,
-                false,
-                12345678901234ULL};
+    p.config = {.cell = CellType::Gru,
+                .inputSize = 33,
+                .hiddenSize = 17,
+                .layers = 3,
+                .bidirectional = true,
+                .bias = false,
+                .activation = Activation::LeakyRelu,
+                .negativeSlope = 0.05,
+                .recurrentActivation = RecurrentActivation::HardSigmoidKeras3,
+                .recurrentDropout = 0.25,
+                .dropout = 0.5,
+                .resetAfter = false,
+                .seed = 12345678901234ULL};
     p.batches = {3, 1};
     p.seqLens = {7};
     p.backends = {"x", "y"};

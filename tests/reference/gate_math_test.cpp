@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -91,12 +92,12 @@ TEST(GateMath, SigmoidApproxIsWithinAFewUlpOfLibm) {
 
 // d activate(x)/dx from the output y against a central difference, in double, away from kinks.
 template <Act A>
-void expectDerivativeMatchesFiniteDifference(double lo, double hi) {
+void expectDerivativeMatchesFiniteDifference(double lo, double hi, const gates::ActParams& p = {}) {
     const double h = 1e-6;
     for (double x = lo; x <= hi; x += 0.01) {
-        const double y = activate<A>(x);
-        const double numeric = (activate<A>(x + h) - activate<A>(x - h)) / (2 * h);
-        ASSERT_NEAR(derivativeFromOutput<A>(y), numeric, 1e-8) << "x = " << x;
+        const double y = activate<A>(x, p);
+        const double numeric = (activate<A>(x + h, p) - activate<A>(x - h, p)) / (2 * h);
+        ASSERT_NEAR(derivativeFromOutput<A>(y, p), numeric, 1e-8) << "x = " << x;
     }
 }
 
@@ -111,6 +112,19 @@ TEST(GateMath, SigmoidDerivativeFromOutputMatchesFiniteDifferences) {
 TEST(GateMath, ReluDerivativeFromOutputMatchesFiniteDifferencesAwayFromZero) {
     expectDerivativeMatchesFiniteDifference<Act::Relu>(-3.005, -0.005);
     expectDerivativeMatchesFiniteDifference<Act::Relu>(0.005, 3.005);
+}
+
+TEST(GateMath, LeakyReluDerivativeFromOutputMatchesFiniteDifferencesAwayFromZero) {
+    const gates::ActParams leaky{.leak = 0.05};
+    expectDerivativeMatchesFiniteDifference<Act::Relu>(-3.005, -0.005, leaky);
+    expectDerivativeMatchesFiniteDifference<Act::Relu>(0.005, 3.005, leaky);
+}
+
+TEST(GateMath, Keras3HardSigmoidDerivativeFromOutputMatchesFiniteDifferencesAwayFromTheCorners) {
+    const gates::ActParams keras3{.hardScale = 1.0 / 6.0}; // corners at -3 and 3
+    expectDerivativeMatchesFiniteDifference<Act::HardSigmoid>(-5.005, -3.005, keras3);
+    expectDerivativeMatchesFiniteDifference<Act::HardSigmoid>(-2.995, 2.995, keras3);
+    expectDerivativeMatchesFiniteDifference<Act::HardSigmoid>(3.005, 5.005, keras3);
 }
 
 TEST(GateMath, HardSigmoidDerivativeFromOutputMatchesFiniteDifferencesAwayFromTheCorners) {
@@ -167,9 +181,39 @@ TEST(GateMath, ReluPassesPositivesAndZeroesTheRestWithDerivativeZeroAtZero) {
     EXPECT_EQ(derivativeFromOutput<Act::Relu>(3.0f), 1.0f);
 }
 
+// Keras 3's hard_sigmoid is relu6(x + 3) / 6 (keras/src/activations/activations.py), Keras 2's
+// clip(0.2 x + 0.5, 0, 1); they agree at 0 only.
+TEST(GateMath, Keras3HardSigmoidIsRelu6OfXPlus3Over6) {
+    const gates::ActParams keras3{.hardScale = 1.0 / 6.0};
+    for (double x : {-4.0, -3.0, -1.5, 0.0, 0.6, 2.0, 3.0, 10.0})
+        EXPECT_NEAR(activate<Act::HardSigmoid>(x, keras3), std::clamp(x + 3.0, 0.0, 6.0) / 6.0, 1e-15) << x;
+    EXPECT_NE(activate<Act::HardSigmoid>(1.0, keras3), activate<Act::HardSigmoid>(1.0));
+}
+
+// PyTorch's LeakyReLU: max(0, x) + negative_slope * min(0, x).
+TEST(GateMath, LeakyReluScalesNegativesBySlopeAndKeepsPositives) {
+    const gates::ActParams leaky{.leak = 0.05};
+    EXPECT_EQ(activate<Act::Relu>(2.5, leaky), 2.5);
+    EXPECT_DOUBLE_EQ(activate<Act::Relu>(-2.0, leaky), -0.1);
+    EXPECT_EQ(activate<Act::Relu>(0.0, leaky), 0.0);
+    EXPECT_EQ(activate<Act::Relu>(-2.0f, gates::ActParams{.leak = 0.3}), -0.6f);
+    EXPECT_EQ(derivativeFromOutput<Act::Relu>(-0.1, leaky), 0.05);
+    EXPECT_EQ(derivativeFromOutput<Act::Relu>(0.0, leaky), 0.05); // the subgradient PyTorch uses at 0
+    EXPECT_EQ(derivativeFromOutput<Act::Relu>(1e-300, leaky), 1.0);
+}
+
+TEST(GateMath, LstmCellWithLeakyReluUsesTheSlopeForCandidateAndOutput) {
+    const gates::CellActs<Act::Relu, Act::Sigmoid> acts{{.leak = 0.1}};
+    const auto s = gates::lstmForward(acts, 0.3, -0.2, -0.5, 1.1, -0.4);
+    auto sig = [](double x) { return 1 / (1 + std::exp(-x)); };
+    EXPECT_DOUBLE_EQ(s.g, -0.05);
+    EXPECT_DOUBLE_EQ(s.c, sig(-0.2) * -0.4 + sig(0.3) * -0.05);
+    EXPECT_DOUBLE_EQ(s.h, sig(1.1) * 0.1 * s.c);
+}
+
 TEST(GateMath, LstmCellUpdateFollowsItsFormula) {
-    using Acts = gates::CellActs<Act::Tanh, Act::Sigmoid>;
-    const auto s = gates::lstmForward<Acts>(0.3, -0.2, 0.5, 1.1, 0.4);
+    const gates::CellActs<Act::Tanh, Act::Sigmoid> acts;
+    const auto s = gates::lstmForward(acts, 0.3, -0.2, 0.5, 1.1, 0.4);
     auto sig = [](double x) { return 1 / (1 + std::exp(-x)); };
     EXPECT_DOUBLE_EQ(s.i, sig(0.3));
     EXPECT_DOUBLE_EQ(s.f, sig(-0.2));

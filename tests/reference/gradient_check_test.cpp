@@ -2,9 +2,9 @@
 // double: every gradient (each parameter tensor, x, h0, c0) of the loss
 //   L = sum(y * dy) + sum(h_n * dh_n) + sum(c_n * dc_n)
 // with random dy, dh_n, dc_n, for LSTM and GRU over layers 1-3, uni- and bidirectional, with and
-// without bias, non-zero h0/c0, and every cell option (relu, hard_sigmoid, recurrent dropout,
-// dropout between layers, GRU reset_before). Errors are norm-wise relative per tensor
-// (max |numeric - analytic| / max |analytic|), which stays meaningful where single elements are ~0.
+// without bias, non-zero h0/c0, and every cell option (relu, leaky_relu, both hard_sigmoids, recurrent
+// dropout, dropout between layers, GRU reset_before). Errors are norm-wise relative per tensor (max |numeric
+// - analytic| / max |analytic|), which stays meaningful where single elements are ~0.
 #include "engine/random.h"
 #include "engine/reference/reference_rnn.h"
 #include "support/compare.h"
@@ -171,6 +171,13 @@ std::vector<GradientCase> gradientCases() {
         c.recurrentActivation = RecurrentActivation::HardSigmoid;
         add(cn + "_hard_sigmoid", c);
         add(cn + "_hard_sigmoid_saturating", c, 4.0);
+        c = baseConfig(cell, 2, true, true);
+        c.activation = Activation::LeakyRelu;
+        c.negativeSlope = 0.2;
+        add(cn + "_leaky_relu", c);
+        c = baseConfig(cell, 2, true, true);
+        c.recurrentActivation = RecurrentActivation::HardSigmoidKeras3;
+        add(cn + "_hard_sigmoid_keras3", c);
         c = baseConfig(cell, 2, true, true);
         c.recurrentDropout = 0.4;
         add(cn + "_recurrent_dropout", c);

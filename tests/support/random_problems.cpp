@@ -21,9 +21,12 @@ std::vector<Problem> randomProblems(const RandomProblemOptions& options) {
         c.seed = rng.next();
         if (options.withOptions) {
             c.bias = pick(0, 4) != 0;
-            c.activation = pick(0, 3) == 0 ? Activation::Relu : Activation::Tanh;
-            c.recurrentActivation =
-                pick(0, 3) == 0 ? RecurrentActivation::HardSigmoid : RecurrentActivation::Sigmoid;
+            const int act = pick(0, 5), rec = pick(0, 5);
+            c.activation = act == 0 ? Activation::Relu : act == 1 ? Activation::LeakyRelu : Activation::Tanh;
+            c.negativeSlope = 0.05 * double(1 + c.seed % 4);
+            c.recurrentActivation = rec == 0   ? RecurrentActivation::HardSigmoid
+                                    : rec == 1 ? RecurrentActivation::HardSigmoidKeras3
+                                               : RecurrentActivation::Sigmoid;
             c.recurrentDropout = pick(0, 3) == 0 ? 0.3 : 0.0;
             c.dropout = pick(0, 3) == 0 ? 0.25 : 0.0;
             c.resetAfter = pick(0, 2) != 0;
