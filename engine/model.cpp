@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <initializer_list>
 #include <cstdlib>
+#include <initializer_list>
 #include <sstream>
 
 namespace rnnprof {
@@ -99,11 +99,12 @@ std::int64_t layerParameterCount(const ModelSpec& model, int index) {
 std::vector<FieldIssue> validate(const ModelSpec& model) {
     std::vector<FieldIssue> out;
     if (model.inputSize < 1 || model.inputSize > Limits::maxInputSize)
-        out.push_back({"input_size", "input_size must be between 1 and " + std::to_string(Limits::maxInputSize) +
-                                         " (got " + std::to_string(model.inputSize) + ")"});
+        out.push_back({"input_size", "input_size must be between 1 and " +
+                                         std::to_string(Limits::maxInputSize) + " (got " +
+                                         std::to_string(model.inputSize) + ")"});
     if (model.layers.size() > std::size_t(kMaxModelLayers)) {
-        out.push_back({"layers", "a model may have at most " + std::to_string(kMaxModelLayers) + " layers (got " +
-                                     std::to_string(model.layers.size()) + ")"});
+        out.push_back({"layers", "a model may have at most " + std::to_string(kMaxModelLayers) +
+                                     " layers (got " + std::to_string(model.layers.size()) + ")"});
         return out;
     }
     bool anyRecurrent = false;
@@ -126,8 +127,7 @@ std::vector<FieldIssue> validate(const ModelSpec& model) {
             // The cell's own checks (options, and a size no buffer can hold), on the layer's input
             // width where that is valid; the width and units themselves are checked above.
             const int width = layerInputWidth(model, i);
-            RnnConfig c = callConfig(l, std::clamp(width, 1, Limits::maxInputSize),
-                                     model.seed);
+            RnnConfig c = callConfig(l, std::clamp(width, 1, Limits::maxInputSize), model.seed);
             c.hiddenSize = std::clamp(l.units, 1, Limits::maxHiddenSize);
             c.negativeSlope = l.negativeSlope;
             for (FieldIssue issue : validate(c)) {
@@ -144,13 +144,12 @@ std::vector<FieldIssue> validate(const ModelSpec& model) {
         } else {
             checkUnits(out, at + ".units", l.units, Limits::maxInputSize);
             if (spellingOf(kDenseActivationSpellings, l.denseActivation).empty())
-                out.push_back({at + ".activation", at + ".activation must be " +
-                                                       spellingList(kDenseActivationSpellings, ", ") + " (got " +
-                                                       std::to_string(int(l.denseActivation)) + ")"});
+                out.push_back({at + ".activation",
+                               at + ".activation must be " + spellingList(kDenseActivationSpellings, ", ") +
+                                   " (got " + std::to_string(int(l.denseActivation)) + ")"});
         }
     }
-    if (!anyRecurrent)
-        out.push_back({"layers", "a model needs at least one recurrent layer (lstm or gru)"});
+    if (!anyRecurrent) out.push_back({"layers", "a model needs at least one recurrent layer (lstm or gru)"});
     return out;
 }
 
@@ -253,7 +252,8 @@ std::vector<std::string_view> splitColons(std::string_view text) {
     std::size_t start = 0;
     while (true) {
         const std::size_t colon = text.find(':', start);
-        parts.push_back(text.substr(start, colon == std::string_view::npos ? std::string_view::npos : colon - start));
+        parts.push_back(
+            text.substr(start, colon == std::string_view::npos ? std::string_view::npos : colon - start));
         if (colon == std::string_view::npos) return parts;
         start = colon + 1;
     }
@@ -323,8 +323,8 @@ LayerParse parseLayer(std::string_view text) {
     const auto units = wholeNumber(parts[1]);
     const int max = l.kind == LayerKind::Dense ? Limits::maxInputSize : Limits::maxHiddenSize;
     if (!units || *units < 1 || *units > max)
-        return fail(cat({"UNITS must be a whole number between 1 and ", std::to_string(max), " (got '", parts[1],
-                         "')"}));
+        return fail(cat(
+            {"UNITS must be a whole number between 1 and ", std::to_string(max), " (got '", parts[1], "')"}));
     l.units = *units;
     for (std::size_t i = 2; i < parts.size(); ++i) {
         bool ok = false;
@@ -358,7 +358,8 @@ std::string layerText(const LayerSpec& l) {
         out += cat({":leaky_relu=", number(l.negativeSlope)});
     else if (l.activation != Activation::Tanh)
         out += cat({":", toString(l.activation)});
-    if (l.recurrentActivation != RecurrentActivation::Sigmoid) out += cat({":", toString(l.recurrentActivation)});
+    if (l.recurrentActivation != RecurrentActivation::Sigmoid)
+        out += cat({":", toString(l.recurrentActivation)});
     if (l.recurrentDropout != 0.0) out += cat({":recurrent_dropout=", number(l.recurrentDropout)});
     if (l.kind == LayerKind::Gru && !l.resetAfter) out += ":reset_before";
     if (!l.returnSequences) out += ":last";
@@ -373,7 +374,8 @@ std::string describeLayer(const LayerSpec& l) {
         return s.str();
     case LayerKind::Dense:
         s << "dense " << l.units;
-        if (l.denseActivation != DenseActivation::Linear) s << " " << spellingOf(kDenseActivationSpellings, l.denseActivation);
+        if (l.denseActivation != DenseActivation::Linear)
+            s << " " << spellingOf(kDenseActivationSpellings, l.denseActivation);
         if (!l.bias) s << ", no bias";
         return s.str();
     case LayerKind::Lstm:

@@ -18,17 +18,18 @@ namespace rnnprof {
 
 enum class LayerKind { Lstm, Gru, Dropout, Dense };
 inline constexpr Spellings<LayerKind, 4> kLayerKindSpellings{{{LayerKind::Lstm, "lstm"},
-                                                               {LayerKind::Gru, "gru"},
-                                                               {LayerKind::Dropout, "dropout"},
-                                                               {LayerKind::Dense, "dense"}}};
+                                                              {LayerKind::Gru, "gru"},
+                                                              {LayerKind::Dropout, "dropout"},
+                                                              {LayerKind::Dense, "dense"}}};
 
 // The activation of a dense layer (Keras' Dense(activation=...)); element-wise after the product.
 enum class DenseActivation { Linear, Relu, Tanh, Sigmoid, Softmax };
-inline constexpr Spellings<DenseActivation, 5> kDenseActivationSpellings{{{DenseActivation::Linear, "linear"},
-                                                                          {DenseActivation::Relu, "relu"},
-                                                                          {DenseActivation::Tanh, "tanh"},
-                                                                          {DenseActivation::Sigmoid, "sigmoid"},
-                                                                          {DenseActivation::Softmax, "softmax"}}};
+inline constexpr Spellings<DenseActivation, 5> kDenseActivationSpellings{
+    {{DenseActivation::Linear, "linear"},
+     {DenseActivation::Relu, "relu"},
+     {DenseActivation::Tanh, "tanh"},
+     {DenseActivation::Sigmoid, "sigmoid"},
+     {DenseActivation::Softmax, "softmax"}}};
 
 struct LayerSpec {
     LayerKind kind = LayerKind::Lstm;

@@ -4,10 +4,8 @@
 #include "engine/random.h"
 
 namespace rnnprof {
-namespace {
-
 template <class T>
-Tensor<T> uniformTensor(std::vector<std::int64_t> shape, std::uint64_t seed, double bound) {
+Tensor<T> seededUniform(std::vector<std::int64_t> shape, std::uint64_t seed, double bound) {
     Tensor<T> t(std::move(shape));
     SplitMix64 rng(seed);
     for (auto& v : t.data)
@@ -16,7 +14,7 @@ Tensor<T> uniformTensor(std::vector<std::int64_t> shape, std::uint64_t seed, dou
 }
 
 template <class T>
-Tensor<T> maskTensor(std::vector<std::int64_t> shape, std::uint64_t seed, double p) {
+Tensor<T> seededMask(std::vector<std::int64_t> shape, std::uint64_t seed, double p) {
     Tensor<T> t(std::move(shape));
     SplitMix64 rng(seed);
     const T keep = T(1.0 / (1.0 - p));
@@ -25,8 +23,6 @@ Tensor<T> maskTensor(std::vector<std::int64_t> shape, std::uint64_t seed, double
     return t;
 }
 
-} // namespace
-
 template <class T>
 DropoutMasks<T> makeDropoutMasks(const RnnConfig& c, const Shape& shape) {
     DropoutMasks<T> masks;
@@ -34,12 +30,12 @@ DropoutMasks<T> makeDropoutMasks(const RnnConfig& c, const Shape& shape) {
     if (c.recurrentDropout > 0) {
         for (int i = 0; i < c.layers * dirs; ++i)
             masks.recurrent.push_back(
-                maskTensor<T>({shape.batch, c.hiddenSize}, c.seed * 1000003 + 101 + i, c.recurrentDropout));
+                seededMask<T>({shape.batch, c.hiddenSize}, c.seed * 1000003 + 101 + i, c.recurrentDropout));
     }
     if (c.dropout > 0) {
         for (int l = 0; l + 1 < c.layers; ++l)
             masks.between.push_back(
-                maskTensor<T>({shape.seqLen, shape.batch, std::int64_t(dirs) * c.hiddenSize},
+                seededMask<T>({shape.seqLen, shape.batch, std::int64_t(dirs) * c.hiddenSize},
                               c.seed * 1000003 + 7001 + l, c.dropout));
     }
     return masks;
@@ -51,19 +47,19 @@ namespace {
 // replaces.
 template <class T>
 Tensor<T> seededX(const RnnConfig& c, const Shape& shape) {
-    return uniformTensor<T>({shape.seqLen, shape.batch, c.inputSize}, c.seed ^ 0x78ULL, 1.0);
+    return seededUniform<T>({shape.seqLen, shape.batch, c.inputSize}, c.seed ^ 0x78ULL, 1.0);
 }
 
 template <class T>
 Tensor<T> seededState(const RnnConfig& c, const Shape& shape, std::uint64_t salt) {
-    return uniformTensor<T>({std::int64_t(c.layers) * directionCount(c), shape.batch, c.hiddenSize},
+    return seededUniform<T>({std::int64_t(c.layers) * directionCount(c), shape.batch, c.hiddenSize},
                             c.seed ^ salt, 0.5);
 }
 constexpr std::uint64_t kH0Salt = 0x6830ULL, kC0Salt = 0x6330ULL;
 
 template <class T>
 Tensor<T> seededTarget(const RnnConfig& c, const Shape& shape) {
-    return uniformTensor<T>({shape.seqLen, shape.batch, std::int64_t(directionCount(c)) * c.hiddenSize},
+    return seededUniform<T>({shape.seqLen, shape.batch, std::int64_t(directionCount(c)) * c.hiddenSize},
                             c.seed ^ 0x746172ULL, 0.5);
 }
 
@@ -206,6 +202,10 @@ double mseLoss(const Tensor<T>& y, const Tensor<T>& target, Tensor<T>* dy) {
     return n ? sum / double(n) : 0.0;
 }
 
+template Tensor<float> seededUniform<float>(std::vector<std::int64_t>, std::uint64_t, double);
+template Tensor<double> seededUniform<double>(std::vector<std::int64_t>, std::uint64_t, double);
+template Tensor<float> seededMask<float>(std::vector<std::int64_t>, std::uint64_t, double);
+template Tensor<double> seededMask<double>(std::vector<std::int64_t>, std::uint64_t, double);
 template ProblemData<float> makeProblemData<float>(const RnnConfig&, const Shape&, Mode);
 template ProblemData<double> makeProblemData<double>(const RnnConfig&, const Shape&, Mode);
 template DropoutMasks<float> makeDropoutMasks<float>(const RnnConfig&, const Shape&);

@@ -102,6 +102,13 @@ struct ProblemData {
     DropoutMasks<T> masks;
 };
 
+// Seeded tensors, the same bits on every platform: uniform in [-bound, bound], and a dropout mask
+// of 0 (probability p) or 1/(1-p).
+template <class T>
+[[nodiscard]] Tensor<T> seededUniform(std::vector<std::int64_t> shape, std::uint64_t seed, double bound);
+template <class T>
+[[nodiscard]] Tensor<T> seededMask(std::vector<std::int64_t> shape, std::uint64_t seed, double p);
+
 template <class T>
 [[nodiscard]] ProblemData<T> makeProblemData(const RnnConfig& config, const Shape& shape, Mode mode);
 template <class T>

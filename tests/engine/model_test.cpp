@@ -137,10 +137,10 @@ TEST(Model, LayersThatDifferInAnythingButTheirInputRunOneCallEach) {
 // Hand-derived: a recurrent layer has D * (G*H*(in + H) + 2*G*H) parameters, a dense one in*units + units.
 TEST(Model, ParametersPerLayerAreTheHandDerivedCounts) {
     const ModelSpec m = scenario();
-    EXPECT_EQ(layerParameterCount(m, 0), 4 * 64 * (8 + 64) + 2 * 4 * 64);   // 18944
-    EXPECT_EQ(layerParameterCount(m, 1), 0);                                 // dropout
-    EXPECT_EQ(layerParameterCount(m, 2), 4 * 32 * (64 + 32) + 2 * 4 * 32);  // 12544
-    EXPECT_EQ(layerParameterCount(m, 3), 32 * 8 + 8);                        // 264
+    EXPECT_EQ(layerParameterCount(m, 0), 4 * 64 * (8 + 64) + 2 * 4 * 64);  // 18944
+    EXPECT_EQ(layerParameterCount(m, 1), 0);                               // dropout
+    EXPECT_EQ(layerParameterCount(m, 2), 4 * 32 * (64 + 32) + 2 * 4 * 32); // 12544
+    EXPECT_EQ(layerParameterCount(m, 3), 32 * 8 + 8);                      // 264
     const ModelSpec bi = model(10, {"gru:20:bi:no_bias", "dense:3:no_bias"});
     EXPECT_EQ(layerParameterCount(bi, 0), 2 * (3 * 20 * (10 + 20)));
     EXPECT_EQ(layerParameterCount(bi, 1), 40 * 3);
@@ -164,12 +164,14 @@ TEST(Model, EveryProblemNamesItsLayerAndField) {
     EXPECT_THAT(fields(issues), ::testing::ElementsAre("layers[1]", "layers[2].rate", "layers[3].units"));
     EXPECT_THAT(issues[0].message, HasSubstr("layers[1] (lstm) needs a sequence, but layers[0] hands on only "
                                              "its last step (return_sequences = false)"));
-    EXPECT_THAT(issues[1].message, HasSubstr("layers[2].rate must be a probability between 0 and 0.95 (got 2)"));
+    EXPECT_THAT(issues[1].message,
+                HasSubstr("layers[2].rate must be a probability between 0 and 0.95 (got 2)"));
 
     ModelSpec leaky = model(8, {"lstm:32:leaky_relu"});
     leaky.layers[0].negativeSlope = 3.0;
     leaky.layers[0].units = 9000;
-    EXPECT_THAT(fields(validate(leaky)), ::testing::ElementsAre("layers[0].units", "layers[0].negative_slope"));
+    EXPECT_THAT(fields(validate(leaky)),
+                ::testing::ElementsAre("layers[0].units", "layers[0].negative_slope"));
 
     EXPECT_THAT(fields(validate(model(8, {"dense:4"}))), ::testing::ElementsAre("layers"));
     EXPECT_THAT(fields(validate(ModelSpec{})), ::testing::ElementsAre("layers"));
@@ -178,8 +180,9 @@ TEST(Model, EveryProblemNamesItsLayerAndField) {
 }
 
 TEST(Model, LayerTextParsesBackToTheSameLayer) {
-    for (const char* text : {"lstm:64", "lstm:64:leaky_relu=0.05", "gru:32:bidirectional:no_bias:relu:hard_sigmoid_keras3:"
-                                                                   "recurrent_dropout=0.25:reset_before:last",
+    for (const char* text : {"lstm:64", "lstm:64:leaky_relu=0.05",
+                             "gru:32:bidirectional:no_bias:relu:hard_sigmoid_keras3:"
+                             "recurrent_dropout=0.25:reset_before:last",
                              "dropout:0.2", "dense:8", "dense:10:softmax:no_bias"}) {
         SCOPED_TRACE(text);
         const LayerSpec l = layer(text);
