@@ -66,9 +66,17 @@ public:
         const std::int64_t rows = m_s.rows, in = m_s.inputWidth, units = m_s.layer.units;
         {
             const PhaseScope forward(hook, Phase::Forward);
-            cpu::sgemm(m_s.options.gemm, {.opA = Op::N, .opB = Op::T, .m = rows, .n = units, .k = in,
-                                          .a = m_x.ptr(), .lda = in, .b = m_p.weight.ptr(), .ldb = in,
-                                          .c = m_y.ptr(), .ldc = units});
+            cpu::sgemm(m_s.options.gemm, {.opA = Op::N,
+                                          .opB = Op::T,
+                                          .m = rows,
+                                          .n = units,
+                                          .k = in,
+                                          .a = m_x.ptr(),
+                                          .lda = in,
+                                          .b = m_p.weight.ptr(),
+                                          .ldb = in,
+                                          .c = m_y.ptr(),
+                                          .ldc = units});
             for (std::int64_t r = 0; r < rows; ++r)
                 for (std::int64_t j = 0; j < units; ++j)
                     m_y.data[std::size_t(r * units + j)] += m_p.bias.data[std::size_t(j)];
@@ -82,18 +90,34 @@ public:
             else
                 m_dy.data = m_start.given.data;
             denseActivationGrad(m_s.layer.denseActivation, rows, units, m_y.ptr(), m_dy.ptr(), m_dz.ptr());
-            cpu::sgemm(m_s.options.gemm, {.opA = Op::T, .opB = Op::N, .m = units, .n = in, .k = rows,
-                                          .a = m_dz.ptr(), .lda = units, .b = m_x.ptr(), .ldb = in,
-                                          .c = m_dw.ptr(), .ldc = in});
+            cpu::sgemm(m_s.options.gemm, {.opA = Op::T,
+                                          .opB = Op::N,
+                                          .m = units,
+                                          .n = in,
+                                          .k = rows,
+                                          .a = m_dz.ptr(),
+                                          .lda = units,
+                                          .b = m_x.ptr(),
+                                          .ldb = in,
+                                          .c = m_dw.ptr(),
+                                          .ldc = in});
             std::fill(m_db.data.begin(), m_db.data.end(), 0.0f);
             if (m_s.layer.bias)
                 for (std::int64_t r = 0; r < rows; ++r)
                     for (std::int64_t j = 0; j < units; ++j)
                         m_db.data[std::size_t(j)] += m_dz.data[std::size_t(r * units + j)];
             if (m_s.inputGradients)
-                cpu::sgemm(m_s.options.gemm, {.opA = Op::N, .opB = Op::N, .m = rows, .n = in, .k = units,
-                                              .a = m_dz.ptr(), .lda = units, .b = m_p.weight.ptr(), .ldb = in,
-                                              .c = m_dx.ptr(), .ldc = in});
+                cpu::sgemm(m_s.options.gemm, {.opA = Op::N,
+                                              .opB = Op::N,
+                                              .m = rows,
+                                              .n = in,
+                                              .k = units,
+                                              .a = m_dz.ptr(),
+                                              .lda = units,
+                                              .b = m_p.weight.ptr(),
+                                              .ldb = in,
+                                              .c = m_dx.ptr(),
+                                              .ldc = in});
         }
         const PhaseScope update(hook, Phase::Update);
         const float lr = float(m_s.options.learningRate);
@@ -257,8 +281,8 @@ MemoryFootprint hostStageFootprint(const HostStageSetup& s) {
     if (s.layer.kind == LayerKind::Dropout) {
         f.io = bytes(in);
         if (training) {
-            f.workspace = bytes(in);                                           // the mask
-            f.io += bytes(in) * (s.inputGradients ? 3 : 2);                    // y, the target or dy, dx
+            f.workspace = bytes(in);                        // the mask
+            f.io += bytes(in) * (s.inputGradients ? 3 : 2); // y, the target or dy, dx
         }
         return f;
     }
@@ -268,7 +292,7 @@ MemoryFootprint hostStageFootprint(const HostStageSetup& s) {
     f.io = bytes(in + out);
     if (training) {
         f.gradients = bytes(params);
-        f.workspace = bytes(2 * out);                    // dy, dz
+        f.workspace = bytes(2 * out);                            // dy, dz
         f.io += bytes(out) + (s.inputGradients ? bytes(in) : 0); // the target or given dy, dx
     }
     return f;
@@ -277,7 +301,8 @@ MemoryFootprint hostStageFootprint(const HostStageSetup& s) {
 std::unique_ptr<Session> makeHostStage(HostStageSetup setup) {
     if (setup.layer.kind == LayerKind::Dense) return std::make_unique<DenseStage>(std::move(setup));
     if (setup.layer.kind == LayerKind::Dropout) return std::make_unique<DropoutStage>(std::move(setup));
-    throw Error(ErrorKind::InvalidConfig, "a host stage is a dense or a dropout layer, not " + describeLayer(setup.layer));
+    throw Error(ErrorKind::InvalidConfig,
+                "a host stage is a dense or a dropout layer, not " + describeLayer(setup.layer));
 }
 
 } // namespace rnnprof

@@ -19,8 +19,8 @@ struct HostStageSetup {
     Mode mode = Mode::Inference;
     BackendOptions options;
     std::uint64_t seed = 0;
-    bool last = false;           // training: the MSE loss starts backward here
-    bool inputGradients = false; // training: the gradient of x is needed below
+    bool last = false;                  // training: the MSE loss starts backward here
+    bool inputGradients = false;        // training: the gradient of x is needed below
     std::optional<Tensor<float>> input; // [rows, inputWidth]; empty: seeded
 };
 

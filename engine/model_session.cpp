@@ -62,10 +62,10 @@ Tensor<float> handedOn(const ModelStage& stage, RunOutputs out) {
 } // namespace
 
 std::string stageName(const ModelSpec& model, const ModelStage& stage) {
-    const std::string layers = stage.firstLayer == stage.lastLayer
-                                   ? "layers[" + std::to_string(stage.firstLayer) + "]"
-                                   : "layers[" + std::to_string(stage.firstLayer) + ".." +
-                                         std::to_string(stage.lastLayer) + "]";
+    const std::string layers =
+        stage.firstLayer == stage.lastLayer
+            ? "layers[" + std::to_string(stage.firstLayer) + "]"
+            : "layers[" + std::to_string(stage.firstLayer) + ".." + std::to_string(stage.lastLayer) + "]";
     const LayerSpec& first = model.layers.at(std::size_t(stage.firstLayer));
     if (stage.kind == StageKind::Recurrent && stage.config.layers > 1)
         return layers + " (" + std::to_string(stage.config.layers) + " x " + describeLayer(first) + ")";
@@ -79,7 +79,8 @@ std::vector<std::string> modelUnsupportedReasons(const Backend& backend, const M
         std::string names;
         for (const ModelStage& s : all)
             names += (names.empty() ? "" : ", ") + stageName(model, s);
-        reasons.push_back(std::string(backend.id()) + " runs a model of one recurrent call only so far; this one needs " +
+        reasons.push_back(std::string(backend.id()) +
+                          " runs a model of one recurrent call only so far; this one needs " +
                           std::to_string(all.size()) + " (" + names + "): a CPU backend runs it");
     }
     for (const ModelStage& s : all) {
@@ -99,8 +100,9 @@ Problem stageProblem(const ModelProblem& p, const std::vector<ModelStage>& stage
     problem.options = p.options;
     problem.inputGradients = needsInputGradient(p, s);
     if (p.mode == Mode::Training && !isLast(stages, index))
-        problem.overrides.outputGrad = std::make_shared<const Tensor<float>>(seededUniform<float>(
-            {p.shape.seqLen, p.shape.batch, std::int64_t(s.outputWidth)}, s.config.seed ^ kGivenGradSalt, 0.5));
+        problem.overrides.outputGrad = std::make_shared<const Tensor<float>>(
+            seededUniform<float>({p.shape.seqLen, p.shape.batch, std::int64_t(s.outputWidth)},
+                                 s.config.seed ^ kGivenGradSalt, 0.5));
     return problem;
 }
 
@@ -194,12 +196,13 @@ std::unique_ptr<ModelSession> prepareModel(const Backend& backend, const ModelPr
     for (const ModelStage& s : all) {
         const std::int64_t widest = rowsOf(p, s) * std::max(s.inputWidth, s.outputWidth);
         if (s.kind != StageKind::Recurrent && widest > Limits::maxBufferElements)
-            throw Error(ErrorKind::InvalidConfig, stageName(p.model, s) + " would hold " + std::to_string(widest) +
-                                                      " elements in one buffer, at most " +
-                                                      std::to_string(Limits::maxBufferElements) +
-                                                      " are allowed (reduce batch or seq_len)");
+            throw Error(ErrorKind::InvalidConfig,
+                        stageName(p.model, s) + " would hold " + std::to_string(widest) +
+                            " elements in one buffer, at most " + std::to_string(Limits::maxBufferElements) +
+                            " are allowed (reduce batch or seq_len)");
     }
-    if (const Availability a = backend.availability(); !a.available) throw Error(ErrorKind::DeviceUnavailable, a.reason);
+    if (const Availability a = backend.availability(); !a.available)
+        throw Error(ErrorKind::DeviceUnavailable, a.reason);
     if (const auto reasons = modelUnsupportedReasons(backend, p.model, p.mode); !reasons.empty()) {
         std::string text;
         for (const std::string& r : reasons)

@@ -31,9 +31,10 @@ struct ModelProblem {
 // "layers[0] (LSTM 64, tanh/sigmoid)", "layers[0..4] (3 x LSTM 32, tanh/sigmoid)": how messages name a stage.
 [[nodiscard]] std::string stageName(const ModelSpec& model, const ModelStage& stage);
 // Stage `index`'s problem as its session is prepared from, without the inputs of the stage before.
-[[nodiscard]] Problem stageProblem(const ModelProblem& problem, const std::vector<ModelStage>& stages, int index);
-[[nodiscard]] HostStageSetup hostStageSetup(const ModelProblem& problem, const std::vector<ModelStage>& stages,
-                                            int index);
+[[nodiscard]] Problem stageProblem(const ModelProblem& problem, const std::vector<ModelStage>& stages,
+                                   int index);
+[[nodiscard]] HostStageSetup hostStageSetup(const ModelProblem& problem,
+                                            const std::vector<ModelStage>& stages, int index);
 // Bytes of every stage's buffers together, without allocating anything.
 [[nodiscard]] MemoryFootprint estimateModelMemory(const Backend& backend, const ModelProblem& problem);
 

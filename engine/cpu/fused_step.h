@@ -120,9 +120,9 @@ struct FusedStepArgs {
 #define RNNPROF_DECLARE_FUSED(ns)                                                                            \
     namespace ns {                                                                                           \
     template <class A>                                                                                       \
-    void lstmFusedStep(const A& acts, const FusedSlice& slice, const FusedStepArgs& args);                   \
+    void lstmFusedStep(A acts, const FusedSlice& slice, const FusedStepArgs& args);                          \
     template <class A>                                                                                       \
-    void gruFusedStep(const A& acts, const FusedSlice& slice, const FusedStepArgs& args);                    \
+    void gruFusedStep(A acts, const FusedSlice& slice, const FusedStepArgs& args);                           \
     }
 RNNPROF_DECLARE_FUSED(isa_sse2)
 RNNPROF_DECLARE_FUSED(isa_avx2)
@@ -131,7 +131,7 @@ RNNPROF_DECLARE_FUSED(isa_avx512)
 
 // Units [slice.j0, slice.j1) of h_t (and c_t) for every batch row; A is the cell's CellActs.
 template <class A>
-void fusedStep(const A& acts, bool lstm, const FusedSlice& slice, const FusedStepArgs& args) {
+void fusedStep(A acts, bool lstm, const FusedSlice& slice, const FusedStepArgs& args) {
     switch (kernelIsa()) {
     case Isa::Avx512:
         return lstm ? isa_avx512::lstmFusedStep(acts, slice, args)

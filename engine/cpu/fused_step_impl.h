@@ -199,7 +199,7 @@ void forEachBlock(const FusedSlice& slice, const FusedStepArgs& a, Tail&& tail) 
 } // namespace
 
 template <class A>
-void lstmFusedStep(const A& acts, const FusedSlice& slice, const FusedStepArgs& a) {
+void lstmFusedStep(const A acts, const FusedSlice& slice, const FusedStepArgs& a) {
     using fused::kLanes;
     const Index H = a.hidden;
     fused::forEachBlock<4>(
@@ -227,7 +227,7 @@ void lstmFusedStep(const A& acts, const FusedSlice& slice, const FusedStepArgs& 
 }
 
 template <class A>
-void gruFusedStep(const A& acts, const FusedSlice& slice, const FusedStepArgs& a) {
+void gruFusedStep(const A acts, const FusedSlice& slice, const FusedStepArgs& a) {
     using fused::kLanes;
     const Index H = a.hidden;
     fused::forEachBlock<3>(
@@ -254,8 +254,8 @@ void gruFusedStep(const A& acts, const FusedSlice& slice, const FusedStepArgs& a
 }
 
 #define RNNPROF_INSTANTIATE_FUSED(A)                                                                         \
-    template void lstmFusedStep<A>(const A&, const FusedSlice&, const FusedStepArgs&);                       \
-    template void gruFusedStep<A>(const A&, const FusedSlice&, const FusedStepArgs&);
+    template void lstmFusedStep<A>(A, const FusedSlice&, const FusedStepArgs&);                              \
+    template void gruFusedStep<A>(A, const FusedSlice&, const FusedStepArgs&);
 RNNPROF_INSTANTIATE_FUSED(ActsTanhSigmoid)
 RNNPROF_INSTANTIATE_FUSED(ActsTanhHard)
 RNNPROF_INSTANTIATE_FUSED(ActsReluSigmoid)
