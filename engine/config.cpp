@@ -134,6 +134,12 @@ std::int64_t largestBufferElements(const RnnConfig& c, const Shape& shape) {
     return std::max({steps * width, weights, parameterCount(c)});
 }
 
+std::string numberText(double v) {
+    std::ostringstream s;
+    s << v;
+    return s.str();
+}
+
 double hardSigmoidSlope(RecurrentActivation v) {
     switch (v) {
     case RecurrentActivation::HardSigmoid:
@@ -148,11 +154,7 @@ double hardSigmoidSlope(RecurrentActivation v) {
 
 std::string activationText(const RnnConfig& c) {
     std::string text(toString(c.activation));
-    if (c.activation == Activation::LeakyRelu) {
-        std::ostringstream s;
-        s << "(" << c.negativeSlope << ")";
-        text += s.str();
-    }
+    if (c.activation == Activation::LeakyRelu) text += "(" + numberText(c.negativeSlope) + ")";
     return text;
 }
 

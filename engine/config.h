@@ -107,6 +107,9 @@ inline constexpr Spellings<Mode, 4> kModeSpellings{{{Mode::Inference, "infer"},
 [[nodiscard]] std::optional<RecurrentActivation> parseRecurrentActivation(std::string_view s);
 [[nodiscard]] std::optional<Mode> parseMode(std::string_view s); // accepts infer|inference|train|training
 
+// A number as messages and descriptions print it: "0.25", "1e-05" (a stream's default format).
+[[nodiscard]] std::string numberText(double v);
+
 // The slope of y = clip(slope * x + 0.5, 0, 1) of a hard sigmoid: 0.2 (Keras 2) or 1/6 (Keras 3);
 // 0 for sigmoid.
 [[nodiscard]] double hardSigmoidSlope(RecurrentActivation v);

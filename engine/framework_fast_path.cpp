@@ -5,12 +5,6 @@
 namespace rnnprof {
 namespace {
 
-std::string number(double v) {
-    std::ostringstream s;
-    s << v;
-    return s.str();
-}
-
 // "activation=relu": the key as in config files, the value as toString() spells it.
 std::string setting(const char* key, std::string_view value) {
     return std::string(key) + "=" + std::string(value);
@@ -32,7 +26,7 @@ FastPathVerdict keras(const RnnConfig& c) {
         v.reasons.push_back(
             rule(setting("recurrent_activation", toString(c.recurrentActivation)), "sigmoid"));
     if (c.recurrentDropout != 0.0)
-        v.reasons.push_back(rule(setting("recurrent_dropout", number(c.recurrentDropout)), "0"));
+        v.reasons.push_back(rule(setting("recurrent_dropout", numberText(c.recurrentDropout)), "0"));
     if (!c.bias) v.reasons.push_back(rule(setting("bias", flag(c.bias)), "use_bias=True"));
     if (c.cell == CellType::Gru && !c.resetAfter)
         v.reasons.push_back(rule(setting("reset_after", flag(c.resetAfter)), "reset_after=True"));
@@ -50,7 +44,7 @@ FastPathVerdict pytorch(const RnnConfig& c) {
         v.reasons.push_back(setting("recurrent_activation", toString(c.recurrentActivation)) + " (" + module +
                             " has no recurrent activation option: its gates always use sigmoid)");
     if (c.recurrentDropout != 0.0)
-        v.reasons.push_back(setting("recurrent_dropout", number(c.recurrentDropout)) + " (" + module +
+        v.reasons.push_back(setting("recurrent_dropout", numberText(c.recurrentDropout)) + " (" + module +
                             " has no recurrent dropout: its dropout acts between layers)");
     if (c.cell == CellType::Gru && !c.resetAfter)
         v.reasons.push_back(setting("reset_after", flag(c.resetAfter)) + " (" + module +

@@ -9,12 +9,6 @@
 namespace rnnprof {
 namespace {
 
-std::string number(double v) {
-    std::ostringstream s;
-    s << v;
-    return s.str();
-}
-
 std::string layerPath(int index) {
     return "layers[" + std::to_string(index) + "]";
 }
@@ -61,8 +55,8 @@ bool joins(const LayerSpec& last, const LayerSpec& next) {
 
 void checkProbability(std::vector<FieldIssue>& out, const std::string& field, double value) {
     if (!std::isfinite(value) || value < 0.0 || value > Limits::maxDropout)
-        out.push_back({field, field + " must be a probability between 0 and " + number(Limits::maxDropout) +
-                                  " (got " + number(value) + ")"});
+        out.push_back({field, field + " must be a probability between 0 and " +
+                                  numberText(Limits::maxDropout) + " (got " + numberText(value) + ")"});
 }
 
 void checkUnits(std::vector<FieldIssue>& out, const std::string& field, int units, int max) {
@@ -314,8 +308,8 @@ LayerParse parseLayer(std::string_view text) {
     if (l.kind == LayerKind::Dropout) {
         const auto rate = realNumber(parts[1]);
         if (!rate || *rate < 0.0 || *rate > Limits::maxDropout)
-            return fail(cat({"the dropout rate must be a number between 0 and ", number(Limits::maxDropout),
-                             " (got '", parts[1], "')"}));
+            return fail(cat({"the dropout rate must be a number between 0 and ",
+                             numberText(Limits::maxDropout), " (got '", parts[1], "')"}));
         if (parts.size() > 2) return fail("a dropout layer has no options");
         l.rate = *rate;
         return {l, {}};
@@ -344,7 +338,7 @@ LayerParse parseLayer(std::string_view text) {
 
 std::string layerText(const LayerSpec& l) {
     const std::string kind(spellingOf(kLayerKindSpellings, l.kind));
-    if (l.kind == LayerKind::Dropout) return cat({kind, ":", number(l.rate)});
+    if (l.kind == LayerKind::Dropout) return cat({kind, ":", numberText(l.rate)});
     std::string out = cat({kind, ":", std::to_string(l.units)});
     if (l.kind == LayerKind::Dense) {
         if (l.denseActivation != DenseActivation::Linear)
@@ -355,12 +349,12 @@ std::string layerText(const LayerSpec& l) {
     if (l.bidirectional) out += ":bidirectional";
     if (!l.bias) out += ":no_bias";
     if (l.activation == Activation::LeakyRelu)
-        out += cat({":leaky_relu=", number(l.negativeSlope)});
+        out += cat({":leaky_relu=", numberText(l.negativeSlope)});
     else if (l.activation != Activation::Tanh)
         out += cat({":", toString(l.activation)});
     if (l.recurrentActivation != RecurrentActivation::Sigmoid)
         out += cat({":", toString(l.recurrentActivation)});
-    if (l.recurrentDropout != 0.0) out += cat({":recurrent_dropout=", number(l.recurrentDropout)});
+    if (l.recurrentDropout != 0.0) out += cat({":recurrent_dropout=", numberText(l.recurrentDropout)});
     if (l.kind == LayerKind::Gru && !l.resetAfter) out += ":reset_before";
     if (!l.returnSequences) out += ":last";
     return out;

@@ -15,12 +15,6 @@ std::string cellName(const RnnConfig& c) {
     return c.cell == CellType::Lstm ? "LSTM primitive" : "GRU primitives";
 }
 
-std::string number(double v) {
-    std::ostringstream s;
-    s << v;
-    return s.str();
-}
-
 } // namespace
 
 std::vector<std::string> OneDnnBackend::unsupportedReasons(const RnnConfig& config, Mode mode) const {
@@ -38,7 +32,7 @@ std::vector<std::string> OneDnnBackend::unsupportedReasons(const RnnConfig& conf
     if (mode == Mode::Training && config.recurrentDropout > 0)
         reasons.push_back(
             "oneDNN's RNN primitives cannot mask h inside the recurrence (got recurrent_dropout=" +
-            number(config.recurrentDropout) +
+            numberText(config.recurrentDropout) +
             " in training); use cpu-blas, or recurrent_dropout=0, or inference mode");
     return reasons;
 }

@@ -5,12 +5,6 @@
 namespace rnnprof::gpu {
 namespace {
 
-std::string number(double v) {
-    std::ostringstream s;
-    s << v;
-    return s.str();
-}
-
 std::string limit(const std::string& what, const std::string& got) {
     return what + " (got " + got + "); gpu-generic runs it";
 }
@@ -29,7 +23,7 @@ std::vector<std::string> cudnnEligibility(const RnnConfig& config, Mode mode) {
     // Recurrent dropout only acts in training; in inference the network is the one cuDNN runs.
     if (mode == Mode::Training && config.recurrentDropout != 0.0)
         reasons.push_back(limit("cuDNN has no dropout inside the recurrence, only between layers",
-                                "recurrent_dropout=" + number(config.recurrentDropout) + " in training"));
+                                "recurrent_dropout=" + numberText(config.recurrentDropout) + " in training"));
     if (config.cell == CellType::Gru && !config.resetAfter)
         reasons.push_back(
             limit(cell + " applies the reset gate after the recurrent product only", "reset_after=false"));
