@@ -154,7 +154,8 @@ double hardSigmoidSlope(RecurrentActivation v) {
 
 std::string activationText(const RnnConfig& c) {
     std::string text(toString(c.activation));
-    if (c.activation == Activation::LeakyRelu) text += "(" + numberText(c.negativeSlope) + ")";
+    if (c.activation == Activation::LeakyRelu)
+        text.append("(").append(numberText(c.negativeSlope)).append(")");
     return text;
 }
 
