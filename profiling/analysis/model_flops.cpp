@@ -34,10 +34,12 @@ u64 denseFlops(const ModelSpec& model, int index, const Shape& shape, Mode mode)
     const u64 rows = rowsAt(model, index, shape);
     const u64 in = u64(layerInputWidth(model, index));
     const u64 outputs = rows * u64(l.units);
-    const u64 elementwise = (l.bias ? outputs : 0) + (l.denseActivation != DenseActivation::Linear ? outputs : 0);
+    const u64 elementwise =
+        (l.bias ? outputs : 0) + (l.denseActivation != DenseActivation::Linear ? outputs : 0);
     u64 total = gemmFlops(rows, u64(l.units), in) + elementwise;
     if (mode == Mode::Training) {
-        total += gemmFlops(u64(l.units), in, rows) + elementwise; // dW = dY^T X; bias and activation gradients
+        total +=
+            gemmFlops(u64(l.units), in, rows) + elementwise; // dW = dY^T X; bias and activation gradients
         if (needsInputGradient(model, index)) total += gemmFlops(rows, in, u64(l.units)); // dX = dY W
         total += u64(layerParameterCount(model, index)) * flops::kSgdPerParameter;
     }

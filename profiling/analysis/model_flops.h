@@ -18,7 +18,8 @@ namespace rnnprof {
 // One iteration's FLOPs of layer `index`, the loss excluded. The model must be valid.
 [[nodiscard]] std::uint64_t layerFlops(const ModelSpec& model, int index, const Shape& shape, Mode mode);
 // Every layer's, in order.
-[[nodiscard]] std::vector<std::uint64_t> layerFlopsList(const ModelSpec& model, const Shape& shape, Mode mode);
+[[nodiscard]] std::vector<std::uint64_t> layerFlopsList(const ModelSpec& model, const Shape& shape,
+                                                        Mode mode);
 // The sum of the layers' and, in training, the loss over the model's output.
 [[nodiscard]] std::uint64_t modelFlops(const ModelSpec& model, const Shape& shape, Mode mode);
 

@@ -121,8 +121,9 @@ TEST(ModelSession, ALayerABackendCannotRunMakesTheModelIneligibleNamingTheLayer)
     if (const Backend* onednn = availableBackend("cpu-onednn")) {
         const auto reasons = modelUnsupportedReasons(*onednn, m, Mode::Training);
         ASSERT_EQ(reasons.size(), 1u);
-        EXPECT_THAT(reasons[0], HasSubstr("layers[0] (LSTM 64, leaky_relu(0.05)/sigmoid): oneDNN's LSTM primitive "
-                                          "only implements activation=tanh (got activation=leaky_relu)"));
+        EXPECT_THAT(reasons[0],
+                    HasSubstr("layers[0] (LSTM 64, leaky_relu(0.05)/sigmoid): oneDNN's LSTM primitive "
+                              "only implements activation=tanh (got activation=leaky_relu)"));
         try {
             (void)prepareModel(*onednn, problemOf(m, {1, 3}, Mode::Training));
             FAIL() << "cpu-onednn prepared a leaky ReLU LSTM";
@@ -131,12 +132,14 @@ TEST(ModelSession, ALayerABackendCannotRunMakesTheModelIneligibleNamingTheLayer)
             EXPECT_THAT(e.what(), HasSubstr("layers[0] (LSTM 64"));
         }
     }
-    EXPECT_THAT(modelUnsupportedReasons(*builtinBackends().find("cpu-blas"), m, Mode::Training), ::testing::IsEmpty());
+    EXPECT_THAT(modelUnsupportedReasons(*builtinBackends().find("cpu-blas"), m, Mode::Training),
+                ::testing::IsEmpty());
     for (const char* gpu : {"gpu-generic", "gpu-cudnn"}) {
         const auto reasons = modelUnsupportedReasons(*builtinBackends().find(gpu), m, Mode::Inference);
         ASSERT_FALSE(reasons.empty()) << gpu;
-        EXPECT_THAT(reasons[0], HasSubstr("runs a model of one recurrent call only so far; this one needs 4 "
-                                          "(layers[0] (LSTM 64, leaky_relu(0.05)/sigmoid), layers[1] (dropout 0.2)"));
+        EXPECT_THAT(reasons[0],
+                    HasSubstr("runs a model of one recurrent call only so far; this one needs 4 "
+                              "(layers[0] (LSTM 64, leaky_relu(0.05)/sigmoid), layers[1] (dropout 0.2)"));
     }
 }
 
@@ -153,8 +156,9 @@ TEST(ModelSession, AModelMarksEveryStagesPhasesAndTimesEachStage) {
         EXPECT_EQ(counter.begun[2], mode == Mode::Training ? 3 : 0); // dropout has nothing to update
         for (int k = 0; k < session->stageCount(); ++k)
             EXPECT_TRUE(std::isfinite(session->stageMs(k)) && session->stageMs(k) >= 0.0);
-        EXPECT_THAT(session->notes().front(),
-                    HasSubstr("model run as 4 calls: layers[0] (LSTM 12, tanh/sigmoid), layers[1] (dropout 0.2)"));
+        EXPECT_THAT(
+            session->notes().front(),
+            HasSubstr("model run as 4 calls: layers[0] (LSTM 12, tanh/sigmoid), layers[1] (dropout 0.2)"));
     }
 }
 
@@ -206,7 +210,8 @@ double activation(DenseActivation a, double z) {
 
 TEST(HostStages, ADenseLayerComputesActOfXWPlusBAsADoubleLoopDoes) {
     const Tensor<float> x = seededUniform<float>({3, 4}, 5, 1.0);
-    for (const char* text : {"dense:5", "dense:5:relu", "dense:5:tanh", "dense:5:sigmoid", "dense:5:softmax:no_bias"}) {
+    for (const char* text :
+         {"dense:5", "dense:5:relu", "dense:5:tanh", "dense:5:sigmoid", "dense:5:softmax:no_bias"}) {
         SCOPED_TRACE(text);
         const HostStageSetup s = denseSetup(text, Mode::Inference, x);
         const DenseParams w = seededDenseParams(s.layer, 4, s.seed);
@@ -221,7 +226,8 @@ TEST(HostStages, ADenseLayerComputesActOfXWPlusBAsADoubleLoopDoes) {
             for (int j = 0; j < 5; ++j) {
                 z[std::size_t(j)] = w.bias.data[std::size_t(j)];
                 for (int k = 0; k < 4; ++k)
-                    z[std::size_t(j)] += double(w.weight.data[std::size_t(j * 4 + k)]) * x.data[std::size_t(r * 4 + k)];
+                    z[std::size_t(j)] +=
+                        double(w.weight.data[std::size_t(j * 4 + k)]) * x.data[std::size_t(r * 4 + k)];
                 sum += std::exp(z[std::size_t(j)]);
             }
             for (int j = 0; j < 5; ++j) {

@@ -70,7 +70,8 @@ TEST(ModelFlops, AnInvalidModelIsRefusedNamingTheLayer) {
         (void)modelFlops(m, {1, 1}, Mode::Inference);
         FAIL() << "an invalid model was counted";
     } catch (const Error& e) {
-        EXPECT_NE(std::string(e.what()).find("layers[0].units must be between 1 and"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("layers[0].units must be between 1 and"), std::string::npos)
+            << e.what();
     }
 }
 
